@@ -1,0 +1,4 @@
+package io.kubelix.api.admission;
+
+/** admission.Operation. */
+public enum Operation { CREATE, UPDATE, DELETE, CONNECT }

@@ -1,0 +1,9 @@
+package io.kubelix.api.admission;
+
+/**
+ * admission.ValidationInterface: checks a write after mutation and must not change it.
+ * Throwing a StatusException (usually 403 Forbidden or 422 Invalid) rejects the request.
+ */
+public interface ValidatingAdmissionPlugin extends AdmissionPlugin {
+    void validate(AdmissionAttributes attributes);
+}

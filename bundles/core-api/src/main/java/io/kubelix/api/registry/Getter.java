@@ -1,0 +1,13 @@
+package io.kubelix.api.registry;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubelix.api.request.RequestContext;
+
+/** rest.Getter. */
+public interface Getter extends RESTStorage {
+    /**
+     * @param resourceVersion "" for the most recent state, "0" for any, "N" for not older than N
+     * @throws io.kubelix.api.errors.StatusException 404 when the object does not exist
+     */
+    ObjectNode get(RequestContext ctx, String name, String resourceVersion);
+}

@@ -1,0 +1,44 @@
+package io.kubelix.api.registry;
+
+import java.util.List;
+
+/**
+ * rest.Storage: the handlers of one resource (or subresource) at one group version. What it can
+ * do is what it implements: {@link Getter}, {@link Lister}, {@link Creater}, {@link Updater},
+ * {@link GracefulDeleter}, {@link CollectionDeleter}, {@link Watcher}. Discovery reports the
+ * verbs from these. Nearly every resource uses the generic Store from
+ * {@link RESTOptionsGetter#newStore}.
+ */
+public interface RESTStorage {
+
+    /** The kind of the objects served, such as {@code ConfigMap}. */
+    String kind();
+
+    /** Whether objects live in namespaces. */
+    boolean namespaced();
+
+    /** The lower-case singular name, such as {@code configmap}. */
+    String singularName();
+
+    /** Short names kubectl accepts, such as {@code cm}. */
+    default List<String> shortNames() {
+        return List.of();
+    }
+
+    /** Categories such as {@code all}. */
+    default List<String> categories() {
+        return List.of();
+    }
+
+    /**
+     * The columns of the server-side Table ({@code kubectl get}); empty means the default
+     * NAME and AGE.
+     */
+    default List<TableColumn> tableColumns() {
+        return List.of();
+    }
+
+    /** Releases what this storage holds; called when its provider goes away. */
+    default void destroy() {
+    }
+}

@@ -1,0 +1,34 @@
+package io.kubelix.api.storage;
+
+import java.util.Objects;
+
+/**
+ * storage.ListOptions for {@link StorageInterface#getList} and {@link StorageInterface#watch}.
+ *
+ * @param resourceVersion      "", "0" or "N"; see {@link StorageInterface} for the meaning
+ * @param resourceVersionMatch how to interpret {@code resourceVersion}
+ * @param predicate            which objects are wanted
+ * @param recursive            the key names a directory rather than one object
+ * @param limit                most items to return from a list (0: no limit)
+ * @param continueToken        a continue token from an earlier page, or null
+ * @param progressNotify       a watch wants BOOKMARK events when idle
+ */
+public record ListOptions(String resourceVersion, ResourceVersionMatch resourceVersionMatch,
+                          SelectionPredicate predicate, boolean recursive, long limit,
+                          String continueToken, boolean progressNotify) {
+    public ListOptions {
+        resourceVersion = resourceVersion == null ? "" : resourceVersion;
+        resourceVersionMatch = resourceVersionMatch == null ? ResourceVersionMatch.UNSET : resourceVersionMatch;
+        predicate = predicate == null ? SelectionPredicate.EVERYTHING : predicate;
+        Objects.requireNonNull(predicate);
+    }
+
+    /** Everything under a directory, most recent state. */
+    public static ListOptions recursiveAll() {
+        return new ListOptions("", ResourceVersionMatch.UNSET, SelectionPredicate.EVERYTHING, true, 0, null, false);
+    }
+
+    public ListOptions withResourceVersion(String rv) {
+        return new ListOptions(rv, resourceVersionMatch, predicate, recursive, limit, continueToken, progressNotify);
+    }
+}
