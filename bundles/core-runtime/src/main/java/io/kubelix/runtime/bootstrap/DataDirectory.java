@@ -98,17 +98,17 @@ public final class DataDirectory {
         // 2. The CA.
         Path caCrt = pki.resolve("ca.crt");
         Path caKeyFile = pki.resolve("ca.key");
-        KeyPairFiles caFiles = loadOrCreateCa(caCrt, caKeyFile, issuer, clock);
+        CertifiedKey caPair = loadOrCreateCa(caCrt, caKeyFile, issuer, clock);
 
         // 3. The serving certificate.
-        KeyPairFiles servingFiles = loadOrIssueServing(pki.resolve("apiserver.crt"), pki.resolve("apiserver.key"),
-                wanted, caFiles, issuer, clock);
+        CertifiedKey servingPair = loadOrIssueServing(pki.resolve("apiserver.crt"), pki.resolve("apiserver.key"),
+                wanted, caPair, issuer, clock);
 
         // 4. The admin token.
         String token = loadOrCreateAdminToken(root.resolve("tokens.csv"), random);
 
         char[] password = AdminTokenFile.newToken(random).toCharArray();
-        return new DataDirectory(root, caFiles.certificate(), servingFiles.certificate(), servingFiles.key(),
+        return new DataDirectory(root, caPair.certificate(), servingPair.certificate(), servingPair.key(),
                 token, password);
     }
 
@@ -178,7 +178,7 @@ public final class DataDirectory {
         return kubeconfig;
     }
 
-    private static KeyPairFiles loadOrCreateCa(Path crt, Path key, CertificateIssuer issuer, Clock clock)
+    private static CertifiedKey loadOrCreateCa(Path crt, Path key, CertificateIssuer issuer, Clock clock)
             throws IOException {
         boolean hasCrt = Files.exists(crt);
         boolean hasKey = Files.exists(key);
@@ -195,7 +195,7 @@ public final class DataDirectory {
             SecureFiles.writePublic(crt, PemFiles.encode(certificate).getBytes(StandardCharsets.US_ASCII));
             LOG.info("Created CA {} ({}, {} key, valid until {})", crt, CA_NAME, describe(keys.getPrivate()),
                     certificate.getNotAfter().toInstant());
-            return new KeyPairFiles(certificate, keys.getPrivate());
+            return new CertifiedKey(certificate, keys.getPrivate());
         }
         X509Certificate certificate = PemFiles.readCertificate(crt);
         PrivateKey caKey = PemFiles.readPrivateKey(key);
@@ -215,10 +215,10 @@ public final class DataDirectory {
             LOG.info("Reusing CA {} ({}, valid until {})", crt, certificate.getSubjectX500Principal().getName(),
                     notAfter);
         }
-        return new KeyPairFiles(certificate, caKey);
+        return new CertifiedKey(certificate, caKey);
     }
 
-    private static KeyPairFiles loadOrIssueServing(Path crt, Path key, SubjectAltNames wanted, KeyPairFiles ca,
+    private static CertifiedKey loadOrIssueServing(Path crt, Path key, SubjectAltNames wanted, CertifiedKey ca,
                                                    CertificateIssuer issuer, Clock clock) throws IOException {
         String reason;
         if (Files.exists(crt) && Files.exists(key)) {
@@ -229,7 +229,7 @@ public final class DataDirectory {
                 tightenPermissions(key);
                 LOG.info("Reusing serving certificate {} for {} (valid until {})", crt,
                         subjectAltNames(certificate, crt), certificate.getNotAfter().toInstant());
-                return new KeyPairFiles(certificate, servingKey);
+                return new CertifiedKey(certificate, servingKey);
             }
         } else {
             reason = Files.exists(crt) ? key + " is missing" : Files.exists(key) ? crt + " is missing" : null;
@@ -246,7 +246,7 @@ public final class DataDirectory {
             LOG.info("Re-issued serving certificate {} for {} (valid until {}) because {}", crt, wanted,
                     certificate.getNotAfter().toInstant(), reason);
         }
-        return new KeyPairFiles(certificate, keys.getPrivate());
+        return new CertifiedKey(certificate, keys.getPrivate());
     }
 
     /** Why an existing serving certificate cannot be kept, or null when it can. */
@@ -300,7 +300,7 @@ public final class DataDirectory {
         return "EC".equals(key.getAlgorithm()) ? "EC P-256" : key.getAlgorithm();
     }
 
-    /** A certificate and its private key, as read from or written to a .crt/.key pair. */
-    private record KeyPairFiles(X509Certificate certificate, PrivateKey key) {
+    /** A certificate and its private key: one .crt/.key pair of pki/. */
+    private record CertifiedKey(X509Certificate certificate, PrivateKey key) {
     }
 }

@@ -36,7 +36,8 @@ record SubjectAltNames(Set<String> ipAddresses, Set<String> dnsNames) {
     }
 
     /**
-     * The loopback names plus {@code hosts}; blank entries are ignored, {@code [v6]} brackets removed.
+     * The loopback names plus {@code hosts}; blank entries and wildcard addresses are ignored,
+     * {@code [v6]} brackets removed.
      *
      * @throws IllegalArgumentException for an entry that is neither an IP address nor a DNS name
      */
@@ -56,7 +57,10 @@ record SubjectAltNames(Set<String> ipAddresses, Set<String> dnsNames) {
                 continue;
             }
             if (IPAddress.isValid(host)) {
-                ips.add(normalizeIp(host));
+                // A wildcard bind address (0.0.0.0, ::) names no host a client could connect to.
+                if (!literal(host).isAnyLocalAddress()) {
+                    ips.add(normalizeIp(host));
+                }
             } else if (DNS_NAME.matcher(host.toLowerCase(Locale.ROOT)).matches()) {
                 names.add(host.toLowerCase(Locale.ROOT));
             } else {

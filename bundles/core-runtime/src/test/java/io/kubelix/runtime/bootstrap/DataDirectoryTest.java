@@ -78,7 +78,7 @@ class DataDirectoryTest {
 
     @Test
     void servingCertificateIsSignedByTheCaAndCoversTheHosts() throws Exception {
-        DataDirectory.prepare(temp, List.of("kubelix.example.com", "10.1.2.3", "[fd00::1]", " ", "Node-2"));
+        DataDirectory.prepare(temp, List.of("kubelix.example.com", "10.1.2.3", "[fd00::1]", " ", "Node-2", "0.0.0.0", "::"));
         X509Certificate ca = PemFiles.readCertificate(temp.resolve("pki/ca.crt"));
         X509Certificate serving = PemFiles.readCertificate(temp.resolve("pki/apiserver.crt"));
 
