@@ -1,0 +1,236 @@
+package io.kubelix.storage.memory;
+
+import io.kubelix.api.errors.StatusException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The multi-version key space shared by every resource of the backend: one revision sequence,
+ * a history per key and the event log of the retained window.
+ *
+ * <p>Writes are linearizable: each takes the single write lock, which appends the version and
+ * the event, compacts what left the window, publishes the revision and only then hands the event
+ * to watchers (without ever waiting on them). Reads take no lock: they pin the published
+ * revision and read the versions at it, then check that the revision was not compacted meanwhile.
+ */
+final class MvccStore {
+    private static final Logger LOG = LoggerFactory.getLogger(MvccStore.class);
+
+    /** Visits one live key of a scan; returns false to stop. */
+    @FunctionalInterface
+    interface Visitor {
+        boolean visit(String key, Version version);
+    }
+
+    private final ReentrantLock writeLock = new ReentrantLock();
+    private final ConcurrentSkipListMap<String, KeyHistory> keys = new ConcurrentSkipListMap<>();
+    private final CopyOnWriteArrayList<MemoryWatch> watchers = new CopyOnWriteArrayList<>();
+    private final EventLog log;
+    /** Like etcd, an empty store is at revision 1, so no list or object is ever at "0". */
+    private volatile long revision = 1;
+    private volatile long compactedRevision;
+
+    MvccStore(int eventHistorySize) {
+        this.log = new EventLog(eventHistorySize, revision);
+        this.compactedRevision = log.compactedRevision();
+    }
+
+    long currentRevision() {
+        return revision;
+    }
+
+    /** The oldest revision still readable; watches from it or later can be served. */
+    long compactedRevision() {
+        return compactedRevision;
+    }
+
+    /** The live version of {@code key} at {@code atRevision}, or null. */
+    Version read(String key, long atRevision) {
+        KeyHistory h = keys.get(key);
+        return h == null ? null : h.at(atRevision);
+    }
+
+    /** The newest version of {@code key}, or null; the base of an optimistic write. */
+    Version latest(String key) {
+        KeyHistory h = keys.get(key);
+        return h == null ? null : h.latest();
+    }
+
+    /** Visits the live keys of {@code range} at {@code atRevision} in key order, from {@code fromKey} on. */
+    void scan(KeyRange range, String fromKey, long atRevision, Visitor visitor) {
+        if (!range.recursive()) {
+            Version v = read(range.key(), atRevision);
+            if (v != null) {
+                visitor.visit(range.key(), v);
+            }
+            return;
+        }
+        String from = fromKey != null && fromKey.compareTo(range.prefix()) > 0 ? fromKey : range.prefix();
+        for (Map.Entry<String, KeyHistory> e : keys.tailMap(from, true).entrySet()) {
+            if (!e.getKey().startsWith(range.prefix())) {
+                return;
+            }
+            Version v = e.getValue().at(atRevision);
+            if (v != null && !visitor.visit(e.getKey(), v)) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * Writes {@code data} (null: deletes) if the key's newest version is still the one at
+     * {@code expectedModRevision} (0: the key must be absent).
+     *
+     * @return the write's revision, or -1 when the key changed (the caller re-reads and retries)
+     */
+    long write(String key, long expectedModRevision, byte[] data) {
+        writeLock.lock();
+        try {
+            KeyHistory h = keys.get(key);
+            Version cur = h == null ? null : h.latest();
+            if ((cur == null ? 0 : cur.modRevision()) != expectedModRevision || cur == null && data == null) {
+                return -1;
+            }
+            long rev = revision + 1;
+            if (h == null) {
+                h = new KeyHistory();
+                keys.put(key, h);
+            }
+            h.put(rev, data);
+            StoredEvent event = new StoredEvent(rev, key, data, cur == null ? null : cur.data());
+            StoredEvent evicted = log.append(event);
+            if (evicted != null) {
+                compacted(List.of(evicted));
+            }
+            revision = rev;
+            dispatch(event);
+            return rev;
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /** Compacts everything up to {@code rev} now, as etcd's Compact; later revisions stay readable. */
+    void compact(long rev) {
+        writeLock.lock();
+        try {
+            compacted(log.evictThrough(Math.min(rev, revision)));
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /** Changes how many revisions are retained, compacting at once when the window shrinks. */
+    void resizeHistory(int eventHistorySize) {
+        writeLock.lock();
+        try {
+            if (eventHistorySize != log.capacity()) {
+                compacted(log.resize(eventHistorySize));
+            }
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /**
+     * Registers a watcher of the writes after {@code fromRevision}, replaying those still in the
+     * log, or one of the writes after the current revision when {@code fromRevision} is 0.
+     *
+     * @throws StatusException 410 Expired when {@code fromRevision} is older than the window
+     */
+    MemoryWatch watch(long fromRevision, WatchFactory factory) {
+        writeLock.lock();
+        try {
+            if (fromRevision != 0 && fromRevision < compactedRevision) {
+                throw ResourceVersions.tooOld(fromRevision, compactedRevision);
+            }
+            MemoryWatch w = factory.create(fromRevision == 0 ? revision : fromRevision);
+            if (fromRevision != 0) {
+                List<StoredEvent> replay = new ArrayList<>();
+                log.forEachAfter(fromRevision, e -> {
+                    if (w.range().matches(e.key())) {
+                        replay.add(e);
+                    }
+                });
+                w.addBacklog(replay);
+            }
+            watchers.add(w);
+            return w;
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /** Makes a watcher starting after a revision the store chooses under its lock. */
+    @FunctionalInterface
+    interface WatchFactory {
+        MemoryWatch create(long startRevision);
+    }
+
+    void unregister(MemoryWatch w) {
+        watchers.remove(w);
+    }
+
+    /** Sends a BOOKMARK to every idle watcher that asked for progress notifications. */
+    void bookmarkIdleWatchers(long idleNanos) {
+        writeLock.lock();
+        try {
+            for (MemoryWatch w : watchers) {
+                w.bookmarkIfIdle(revision, idleNanos);
+            }
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /** Ends every watch; their clients see the streams end. */
+    void endWatches() {
+        writeLock.lock();
+        try {
+            watchers.forEach(MemoryWatch::end);
+            watchers.clear();
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    int watcherCount() {
+        return watchers.size();
+    }
+
+    int keyCount() {
+        return keys.size();
+    }
+
+    private void dispatch(StoredEvent event) {
+        for (MemoryWatch w : watchers) {
+            if (!w.offer(event)) {
+                watchers.remove(w);
+                LOG.warn("Ended watch of {} on {}: {} events behind at revision {}; the client must re-watch",
+                        w.resource(), w.range(), w.capacity(), event.revision());
+            }
+        }
+    }
+
+    /** Drops the history no read in the window can see, for the keys of the evicted events. */
+    private void compacted(List<StoredEvent> evicted) {
+        if (evicted.isEmpty()) {
+            return;
+        }
+        long compacted = log.compactedRevision();
+        compactedRevision = compacted;
+        for (StoredEvent e : evicted) {
+            KeyHistory h = keys.get(e.key());
+            if (h != null && h.compact(compacted)) {
+                keys.remove(e.key());
+            }
+        }
+    }
+}
