@@ -1,0 +1,156 @@
+package io.kubelix.resource.core;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubelix.api.errors.StatusException;
+import io.kubelix.api.errors.StatusReason;
+import io.kubelix.api.registry.APIGroupInfo;
+import io.kubelix.api.registry.NameValidation;
+import io.kubelix.api.registry.RESTOptionsGetter;
+import io.kubelix.api.registry.RESTStorage;
+import io.kubelix.api.registry.RESTStorageProvider;
+import io.kubelix.api.registry.StandardStorage;
+import io.kubelix.api.registry.StoreSpec;
+import io.kubelix.api.registry.TableColumn;
+import io.kubelix.api.request.RequestContext;
+import io.kubelix.api.schema.GroupResource;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * The core group's RESTStorageProvider (kube's core LegacyRESTStorageProvider): {@code /api/v1}
+ * namespaces, configmaps and secrets, each a generic Store with its strategy and printer columns.
+ *
+ * <p>It also owns what follows from holding the namespace Store: it serves that Store to
+ * {@link NamespaceLifecycle} as the bundle-private {@link NamespaceLister} service, and once the
+ * Store is built it runs {@link SystemNamespaces} on its own thread.
+ *
+ * <p>Namespace deletion is immediate in this first cut: there is no Terminating phase because
+ * emptying a namespace needs a namespace controller that knows every resource of every group.
+ * The {@code kubernetes} finalizer is still set on create, as kube does, for when it comes.
+ */
+@Component(service = {RESTStorageProvider.class, NamespaceLister.class})
+public final class CoreRESTStorageProvider implements RESTStorageProvider, NamespaceLister {
+    static final String VERSION = "v1";
+    static final GroupResource NAMESPACES = GroupResource.of("", "namespaces");
+    static final GroupResource CONFIGMAPS = GroupResource.of("", "configmaps");
+    static final GroupResource SECRETS = GroupResource.of("", "secrets");
+
+    private static final Logger LOG = LoggerFactory.getLogger(CoreRESTStorageProvider.class);
+
+    private final ScheduledExecutorService executor;
+    private volatile StandardStorage namespaceStore;
+    private SystemNamespaces systemNamespaces;
+
+    @Activate
+    public CoreRESTStorageProvider() {
+        this(Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "kubelix-system-namespaces");
+            t.setDaemon(true);
+            return t;
+        }));
+    }
+
+    /** For tests: the executor that runs {@link SystemNamespaces}. */
+    CoreRESTStorageProvider(ScheduledExecutorService executor) {
+        this.executor = executor;
+    }
+
+    @Override
+    public String groupName() {
+        return "";
+    }
+
+    /**
+     * Builds the three Stores. It may be called again (core-runtime restarted); the newest
+     * namespace Store then replaces the previous one for admission and bootstrap.
+     */
+    @Override
+    public APIGroupInfo newRESTStorage(RESTOptionsGetter restOptionsGetter) {
+        StandardStorage namespaces = restOptionsGetter.newStore(namespaceSpec());
+        StandardStorage configMaps = restOptionsGetter.newStore(configMapSpec());
+        StandardStorage secrets = restOptionsGetter.newStore(secretSpec());
+
+        Map<String, RESTStorage> v1 = new LinkedHashMap<>();
+        v1.put(NAMESPACES.resource(), namespaces);
+        v1.put(CONFIGMAPS.resource(), configMaps);
+        v1.put(SECRETS.resource(), secrets);
+
+        namespaceStore = namespaces;
+        synchronized (this) {
+            if (systemNamespaces != null) {
+                systemNamespaces.stop();
+            }
+            systemNamespaces = new SystemNamespaces(namespaces, executor);
+            systemNamespaces.start();
+        }
+        LOG.info("built core/v1 storage: {}", v1.keySet());
+        return new APIGroupInfo("", List.of(VERSION), Map.of(VERSION, v1));
+    }
+
+    @Override
+    public Optional<ObjectNode> get(String name, boolean live) {
+        StandardStorage store = namespaceStore;
+        if (store == null) {
+            throw StatusException.serviceUnavailable("namespace storage is not available yet");
+        }
+        try {
+            return Optional.of(store.get(RequestContext.system(""), name, live ? "" : "0"));
+        } catch (StatusException e) {
+            if (e.reason() == StatusReason.NOT_FOUND) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+    }
+
+    @Deactivate
+    void deactivate() {
+        synchronized (this) {
+            if (systemNamespaces != null) {
+                systemNamespaces.stop();
+                systemNamespaces = null;
+            }
+        }
+        namespaceStore = null;
+        executor.shutdownNow();
+    }
+
+    static StoreSpec namespaceSpec() {
+        return StoreSpec.builder(NAMESPACES, "Namespace")
+                .namespaced(false)
+                .shortNames("ns")
+                .nameValidation(NameValidation.DNS1123_LABEL)
+                .strategy(new NamespaceStrategy())
+                .tableColumns(CorePrinters.namespaceColumns().toArray(TableColumn[]::new))
+                .build();
+    }
+
+    static StoreSpec configMapSpec() {
+        return StoreSpec.builder(CONFIGMAPS, "ConfigMap")
+                .namespaced(true)
+                .shortNames("cm")
+                .nameValidation(NameValidation.DNS1123_SUBDOMAIN)
+                .strategy(new ConfigMapStrategy())
+                .tableColumns(CorePrinters.configMapColumns().toArray(TableColumn[]::new))
+                .build();
+    }
+
+    static StoreSpec secretSpec() {
+        return StoreSpec.builder(SECRETS, "Secret")
+                .namespaced(true)
+                .nameValidation(NameValidation.DNS1123_SUBDOMAIN)
+                .strategy(new SecretStrategy())
+                .tableColumns(CorePrinters.secretColumns().toArray(TableColumn[]::new))
+                .build();
+    }
+}

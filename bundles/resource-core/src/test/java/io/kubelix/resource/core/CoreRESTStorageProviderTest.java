@@ -1,0 +1,139 @@
+package io.kubelix.resource.core;
+
+import io.kubelix.api.errors.StatusException;
+import io.kubelix.api.errors.StatusReason;
+import io.kubelix.api.registry.APIGroupInfo;
+import io.kubelix.api.registry.NameValidation;
+import io.kubelix.api.registry.RESTOptionsGetter;
+import io.kubelix.api.registry.StandardStorage;
+import io.kubelix.api.registry.StoreSpec;
+import io.kubelix.api.registry.TableColumn;
+import io.kubelix.api.schema.GroupResource;
+import io.kubelix.api.storage.StorageInterface;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class CoreRESTStorageProviderTest {
+
+    /** Records each StoreSpec and answers with a FakeStore for it. */
+    static final class RecordingOptionsGetter implements RESTOptionsGetter {
+        final Map<String, FakeStore> stores = new LinkedHashMap<>();
+
+        @Override
+        public StandardStorage newStore(StoreSpec spec) {
+            FakeStore store = new FakeStore(spec);
+            stores.put(spec.groupResource().resource(), store);
+            return store;
+        }
+
+        @Override
+        public StorageInterface storage(String resourcePrefix) {
+            throw new UnsupportedOperationException();
+        }
+    }
+
+    private final CoreRESTStorageProvider provider =
+            new CoreRESTStorageProvider(Executors.newSingleThreadScheduledExecutor());
+    private final RecordingOptionsGetter getter = new RecordingOptionsGetter();
+
+    @AfterEach
+    void deactivate() {
+        provider.deactivate();
+    }
+
+    private static List<String> headers(StoreSpec spec) {
+        return spec.tableColumns().stream().map(TableColumn::name).toList();
+    }
+
+    @Test
+    void servesNamespacesConfigMapsAndSecretsAtV1() {
+        assertEquals("", provider.groupName());
+        APIGroupInfo info = provider.newRESTStorage(getter);
+        assertEquals("", info.groupName());
+        assertEquals(List.of("v1"), info.prioritizedVersions());
+        assertEquals(List.of("namespaces", "configmaps", "secrets"),
+                List.copyOf(info.versionedResourcesStorageMap().get("v1").keySet()));
+        assertSame(getter.stores.get("configmaps"), info.versionedResourcesStorageMap().get("v1").get("configmaps"));
+    }
+
+    @Test
+    void namespaceSpec() {
+        provider.newRESTStorage(getter);
+        StoreSpec spec = getter.stores.get("namespaces").spec;
+        assertEquals(GroupResource.of("", "namespaces"), spec.groupResource());
+        assertEquals("Namespace", spec.kind());
+        assertEquals("namespace", spec.singularName());
+        assertFalse(spec.namespaced());
+        assertEquals(List.of("ns"), spec.shortNames());
+        assertEquals(NameValidation.DNS1123_LABEL, spec.nameValidation());
+        assertEquals("/namespaces", spec.resourcePrefix());
+        assertInstanceOf(NamespaceStrategy.class, spec.createStrategy());
+        assertSame(spec.createStrategy(), spec.updateStrategy());
+        assertEquals(List.of("Name", "Status", "Age"), headers(spec));
+    }
+
+    @Test
+    void configMapSpec() {
+        provider.newRESTStorage(getter);
+        StoreSpec spec = getter.stores.get("configmaps").spec;
+        assertEquals("ConfigMap", spec.kind());
+        assertEquals("configmap", spec.singularName());
+        assertTrue(spec.namespaced());
+        assertEquals(List.of("cm"), spec.shortNames());
+        assertEquals(NameValidation.DNS1123_SUBDOMAIN, spec.nameValidation());
+        assertInstanceOf(ConfigMapStrategy.class, spec.updateStrategy());
+        assertEquals(List.of("Name", "Data", "Age"), headers(spec));
+    }
+
+    @Test
+    void secretSpec() {
+        provider.newRESTStorage(getter);
+        StoreSpec spec = getter.stores.get("secrets").spec;
+        assertEquals("Secret", spec.kind());
+        assertEquals("secret", spec.singularName());
+        assertTrue(spec.namespaced());
+        assertEquals(List.of(), spec.shortNames());
+        assertEquals(NameValidation.DNS1123_SUBDOMAIN, spec.nameValidation());
+        assertInstanceOf(SecretStrategy.class, spec.createStrategy());
+        assertEquals(List.of("Name", "Type", "Data", "Age"), headers(spec));
+    }
+
+    @Test
+    void createsTheSystemNamespacesInTheBackground() throws InterruptedException {
+        provider.newRESTStorage(getter);
+        FakeStore namespaces = getter.stores.get("namespaces");
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (namespaces.objects.size() < 4 && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertEquals(SystemNamespaces.NAMES, namespaces.created);
+        assertEquals("Active", namespaces.objects.get("kube-system").path("status").path("phase").asText());
+    }
+
+    @Test
+    void listerAnswers503UntilTheStoreIsBuiltThenReads() {
+        StatusException e = assertThrows(StatusException.class, () -> provider.get("default", true));
+        assertEquals(StatusReason.SERVICE_UNAVAILABLE, e.reason());
+        assertEquals(503, e.code());
+
+        provider.newRESTStorage(getter);
+        FakeStore namespaces = getter.stores.get("namespaces");
+        namespaces.objects.put("team", Json.obj("{'metadata':{'name':'team'}}"));
+        assertTrue(provider.get("team", false).isPresent());
+        assertTrue(provider.get("missing", true).isEmpty());
+        assertTrue(namespaces.gets.contains("team@0"));
+        assertTrue(namespaces.gets.contains("missing@"));
+    }
+}
