@@ -1,0 +1,143 @@
+package io.kubelix.runtime.endpoints;
+
+import io.kubelix.api.errors.StatusException;
+import io.kubelix.api.errors.StatusReason;
+import io.kubelix.api.registry.APIGroupInfo;
+import io.kubelix.api.registry.RESTStorage;
+import io.kubelix.api.registry.RESTStorageProvider;
+import io.kubelix.api.request.RequestInfo;
+import io.kubelix.api.schema.GroupVersion;
+import io.kubelix.api.server.DelegationTarget;
+import io.kubelix.runtime.endpoints.discovery.DiscoveryDocuments;
+import io.kubelix.runtime.registry.AdmissionChain;
+import io.kubelix.runtime.registry.StoreFactory;
+import io.kubelix.runtime.request.Requests;
+import io.kubelix.runtime.storage.StorageFactory;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.osgi.framework.Constants;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The core API link of the server chain (kube-apiserver's "master" server): serves every
+ * resource of every installed {@link RESTStorageProvider}, and the discovery documents for
+ * them. Providers are whiteboard services: one that appears is installed (routes and discovery)
+ * at once, one that goes is removed at once; when two serve the same group, version and
+ * resource, the higher {@code service.ranking} wins and the shadowed one is logged.
+ */
+@Component(service = DelegationTarget.class, property = Constants.SERVICE_RANKING + ":Integer=" + DelegationTarget.CORE_API_RANKING)
+public final class CoreAPIServer implements DelegationTarget {
+    private static final Logger LOG = LoggerFactory.getLogger(CoreAPIServer.class);
+
+    private final StoreFactory storeFactory;
+    private final APIInstaller installer;
+
+    @Activate
+    public CoreAPIServer(@Reference StorageFactory storageFactory, @Reference AdmissionChain admission) {
+        this.storeFactory = new StoreFactory(storageFactory, admission);
+        this.installer = new APIInstaller();
+    }
+
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
+    void addProvider(RESTStorageProvider provider, Map<String, Object> props) {
+        String name = providerName(provider, props);
+        APIGroupInfo info;
+        try {
+            info = provider.newRESTStorage(storeFactory);
+        } catch (RuntimeException e) {
+            LOG.error("API group \"{}\" from {} not installed: its storage could not be built: {}",
+                    provider.groupName(), name, e.toString(), e);
+            return;
+        }
+        installer.install(provider, name, info, props);
+    }
+
+    void removeProvider(RESTStorageProvider provider) {
+        installer.uninstall(provider);
+    }
+
+    @Override
+    public String name() {
+        return "kube-apiserver";
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) throws Exception {
+        RequestInfo info = Requests.requestInfo(request);
+        RouteTable routes = installer.routes();
+        if (!info.resourceRequest()) {
+            return Discovery.serve(routes, request, response, callback);
+        }
+        GroupVersion gv = new GroupVersion(info.apiGroup(), info.apiVersion());
+        if (info.apiPrefix().equals("api") != gv.group().isEmpty()) {
+            return false;
+        }
+        String path = info.subresource().isEmpty() ? info.resource() : info.resource() + "/" + info.subresource();
+        RESTStorage storage = routes.lookup(gv, path);
+        if (storage == null) {
+            return false;
+        }
+        String namespace = scope(storage, info);
+        RequestScope scope = new RequestScope(gv, storage, info,
+                new HttpRequestContext(Requests.user(request), info, namespace), request);
+        switch (info.verb()) {
+            case "get" -> ResourceHandlers.get(scope, response, callback);
+            case "list" -> ResourceHandlers.list(scope, response, callback);
+            case "watch" -> WatchHandler.serve(scope, response, callback);
+            case "create" -> ResourceHandlers.create(scope, response, callback);
+            case "update" -> ResourceHandlers.update(scope, response, callback);
+            case "patch" -> ResourceHandlers.patch(scope, response, callback);
+            case "delete" -> ResourceHandlers.delete(scope, response, callback);
+            case "deletecollection" -> ResourceHandlers.deleteCollection(scope, response, callback);
+            default -> throw StatusException.methodNotSupported(scope.groupResource(), request.getMethod());
+        }
+        return true;
+    }
+
+    /**
+     * The namespace a request acts in. Cluster-scoped resources have none (a namespaced path to
+     * one is not found); namespaced resources need one for everything but list, watch and create
+     * of a whole collection across namespaces.
+     */
+    private static String scope(RESTStorage storage, RequestInfo info) {
+        boolean clusterPath = info.namespace().isEmpty()
+                || info.resource().equals("namespaces") && info.parts().get(0).equals("namespaces");
+        if (!storage.namespaced()) {
+            if (!clusterPath) {
+                throw notFound();
+            }
+            return "";
+        }
+        if (info.namespace().isEmpty()) {
+            switch (info.verb()) {
+                case "list", "watch" -> {
+                    return "";
+                }
+                case "create", "deletecollection" -> throw new StatusException(StatusReason.METHOD_NOT_ALLOWED, 405,
+                        "the server does not allow this method on the requested resource", null, null);
+                default -> throw notFound();
+            }
+        }
+        return info.namespace();
+    }
+
+    static StatusException notFound() {
+        return new StatusException(StatusReason.NOT_FOUND, 404, "the server could not find the requested resource",
+                new StatusException.Details(null, null, null, List.of(), 0), null);
+    }
+
+    private static String providerName(RESTStorageProvider provider, Map<String, Object> props) {
+        Object component = props.get("component.name");
+        return component != null ? component.toString() : provider.getClass().getName();
+    }
+}

@@ -1,0 +1,116 @@
+package io.kubelix.runtime.endpoints;
+
+import io.kubelix.api.registry.RESTStorage;
+import io.kubelix.api.schema.GroupVersion;
+import io.kubelix.runtime.codec.MediaType;
+import io.kubelix.runtime.endpoints.discovery.DiscoveryDocuments;
+import io.kubelix.runtime.endpoints.discovery.DiscoveryDocuments.GroupEntry;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Serves discovery from the route table: {@code /api}, {@code /api/v1}, {@code /apis},
+ * {@code /apis/<group>}, {@code /apis/<group>/<version>}; {@code /api} and {@code /apis} answer
+ * the aggregated APIGroupDiscoveryList when the Accept header asks for it.
+ */
+final class Discovery {
+    private static final String AGGREGATED_GROUP = "apidiscovery.k8s.io";
+
+    private Discovery() {
+    }
+
+    /** @return false for paths that are not discovery paths of groups served here */
+    static boolean serve(RouteTable routes, Request request, Response response, Callback callback) {
+        String method = request.getMethod();
+        if (!method.equals("GET") && !method.equals("HEAD")) {
+            return false;
+        }
+        String path = Request.getPathInContext(request);
+        String[] parts = path.replaceAll("^/+|/+$", "").split("/");
+        if (parts[0].equals("api")) {
+            RouteTable.Group core = routes.group("");
+            if (core == null) {
+                return false;
+            }
+            if (parts.length == 1) {
+                if (serveAggregated(request, response, callback, List.of(entry(core)))) {
+                    return true;
+                }
+                Responses.writeObject(request, response, callback, 200,
+                        DiscoveryDocuments.apiVersions(core.versions(), serverAddress(request)));
+                return true;
+            }
+            if (parts.length == 2) {
+                return resourceList(routes, new GroupVersion("", parts[1]), request, response, callback);
+            }
+            return false;
+        }
+        if (!parts[0].equals("apis")) {
+            return false;
+        }
+        List<GroupEntry> groups = routes.groups().stream().filter(g -> !g.name().isEmpty()).map(Discovery::entry).toList();
+        if (parts.length == 1) {
+            if (!serveAggregated(request, response, callback, groups)) {
+                Responses.writeObject(request, response, callback, 200, DiscoveryDocuments.apiGroupList(groups));
+            }
+            return true;
+        }
+        RouteTable.Group group = routes.group(parts[1]);
+        if (group == null || parts[1].isEmpty()) {
+            return false;
+        }
+        if (parts.length == 2) {
+            Responses.writeObject(request, response, callback, 200, DiscoveryDocuments.apiGroup(entry(group)));
+            return true;
+        }
+        if (parts.length == 3) {
+            return resourceList(routes, new GroupVersion(parts[1], parts[2]), request, response, callback);
+        }
+        return false;
+    }
+
+    private static boolean resourceList(RouteTable routes, GroupVersion gv, Request request, Response response,
+                                        Callback callback) {
+        Map<String, RESTStorage> resources = routes.resources(gv);
+        if (resources == null) {
+            return false;
+        }
+        Responses.writeObject(request, response, callback, 200, DiscoveryDocuments.apiResourceList(gv, resources));
+        return true;
+    }
+
+    /** Answers with the aggregated document when the client's first acceptable choice is one. */
+    private static boolean serveAggregated(Request request, Response response, Callback callback, List<GroupEntry> groups) {
+        for (MediaType m : MediaType.parseAccept(request.getHeaders().get(HttpHeader.ACCEPT))) {
+            if ("APIGroupDiscoveryList".equals(m.param("as")) && AGGREGATED_GROUP.equals(m.param("g"))
+                    && m.type().equals(MediaType.JSON)) {
+                String v = m.param("v");
+                if ("v2".equals(v) || "v2beta1".equals(v)) {
+                    response.getHeaders().put(HttpHeader.VARY, "Accept");
+                    Responses.writeJson(response, callback, 200, "application/json;g=" + AGGREGATED_GROUP + ";v=" + v
+                            + ";as=APIGroupDiscoveryList", DiscoveryDocuments.aggregated(groups, v));
+                    return true;
+                }
+                continue;
+            }
+            if (m.isJson() || m.isYaml()) {
+                return false;
+            }
+        }
+        return false;
+    }
+
+    private static GroupEntry entry(RouteTable.Group g) {
+        return new GroupEntry(g.name(), g.versions(), g.resources());
+    }
+
+    private static String serverAddress(Request request) {
+        String host = Request.getLocalAddr(request);
+        return (host.contains(":") ? "[" + host + "]" : host) + ":" + Request.getLocalPort(request);
+    }
+}

@@ -1,0 +1,58 @@
+package io.kubelix.runtime.endpoints;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+
+/** kubectl's AGE column: apimachinery's duration.HumanDuration of the time since a timestamp. */
+public final class HumanDuration {
+
+    private HumanDuration() {
+    }
+
+    /** The age of an RFC 3339 timestamp, or {@code <unknown>} when it is missing or malformed. */
+    public static String since(String timestamp, Instant now) {
+        if (timestamp == null || timestamp.isEmpty()) {
+            return "<unknown>";
+        }
+        try {
+            return format(Duration.between(Instant.parse(timestamp), now));
+        } catch (DateTimeParseException e) {
+            return "<unknown>";
+        }
+    }
+
+    static String format(Duration d) {
+        long seconds = d.getSeconds();
+        if (seconds < -1) {
+            return "<invalid>";
+        } else if (seconds < 0) {
+            return "0s";
+        } else if (seconds < 60 * 2) {
+            return seconds + "s";
+        }
+        long minutes = seconds / 60;
+        if (minutes < 10) {
+            long s = seconds % 60;
+            return s == 0 ? minutes + "m" : minutes + "m" + s + "s";
+        } else if (minutes < 60 * 3) {
+            return minutes + "m";
+        }
+        long hours = minutes / 60;
+        if (hours < 8) {
+            long m = minutes % 60;
+            return m == 0 ? hours + "h" : hours + "h" + m + "m";
+        } else if (hours < 48) {
+            return hours + "h";
+        } else if (hours < 24 * 8) {
+            long h = hours % 24;
+            return h == 0 ? hours / 24 + "d" : hours / 24 + "d" + h + "h";
+        } else if (hours < 24 * 365 * 2) {
+            return hours / 24 + "d";
+        } else if (hours < 24 * 365 * 8) {
+            long dy = (hours / 24) % 365;
+            return dy == 0 ? hours / 24 / 365 + "y" : hours / 24 / 365 + "y" + dy + "d";
+        }
+        return hours / 24 / 365 + "y";
+    }
+}

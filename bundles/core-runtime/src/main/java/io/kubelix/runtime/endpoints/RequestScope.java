@@ -1,0 +1,159 @@
+package io.kubelix.runtime.endpoints;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubelix.api.errors.StatusException;
+import io.kubelix.api.registry.RESTStorage;
+import io.kubelix.api.request.RequestInfo;
+import io.kubelix.api.schema.GroupResource;
+import io.kubelix.api.schema.GroupVersion;
+import io.kubelix.api.storage.ListOptions;
+import io.kubelix.api.storage.ResourceVersionMatch;
+import io.kubelix.runtime.codec.Codecs;
+import io.kubelix.runtime.codec.MediaType;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.util.Fields;
+
+import java.io.IOException;
+import java.io.InputStream;
+
+/**
+ * handlers.RequestScope: what every handler of one resource request needs — the group version
+ * served, the storage, the RequestInfo and context — plus the request's body and query, decoded
+ * with kube-apiserver's errors.
+ */
+final class RequestScope {
+    /** kube-apiserver's default limit on a request body (3 MiB). */
+    static final int MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
+
+    final GroupVersion groupVersion;
+    final RESTStorage storage;
+    final RequestInfo info;
+    final HttpRequestContext ctx;
+    final Request request;
+    final Fields query;
+
+    RequestScope(GroupVersion groupVersion, RESTStorage storage, RequestInfo info, HttpRequestContext ctx, Request request) {
+        this.groupVersion = groupVersion;
+        this.storage = storage;
+        this.info = info;
+        this.ctx = ctx;
+        this.request = request;
+        this.query = Request.extractQueryParameters(request);
+    }
+
+    GroupResource groupResource() {
+        return new GroupResource(groupVersion.group(), info.resource());
+    }
+
+    String param(String name) {
+        String v = query.getValue(name);
+        return v == null ? "" : v;
+    }
+
+    /** The {@code dryRun} parameter: {@code All} or nothing, as kube-apiserver accepts. */
+    boolean dryRun() {
+        var values = query.getValues("dryRun");
+        for (String v : values) {
+            if (!v.equals("All")) {
+                throw StatusException.badRequest("Invalid dry run value \"" + v + "\": must be \"All\"");
+            }
+        }
+        return !values.isEmpty();
+    }
+
+    /** The request body, at most {@link #MAX_REQUEST_BODY_BYTES} (413 beyond). */
+    byte[] body() throws IOException {
+        long declared = request.getLength();
+        if (declared > MAX_REQUEST_BODY_BYTES) {
+            throw tooLarge();
+        }
+        try (InputStream in = Content.Source.asInputStream(request)) {
+            byte[] bytes = in.readNBytes(MAX_REQUEST_BODY_BYTES + 1);
+            if (bytes.length > MAX_REQUEST_BODY_BYTES) {
+                throw tooLarge();
+            }
+            return bytes;
+        }
+    }
+
+    private static StatusException tooLarge() {
+        return StatusException.requestEntityTooLarge("the request body is larger than the limit of "
+                + MAX_REQUEST_BODY_BYTES + " bytes");
+    }
+
+    /** The body as an object of this resource's kind: apiVersion and kind default to the endpoint's, and must match it. */
+    ObjectNode bodyObject() throws IOException {
+        ObjectNode obj = Codecs.decodeObject(body(), isYamlBody());
+        JsonNode apiVersion = obj.get("apiVersion");
+        JsonNode kind = obj.get("kind");
+        if (apiVersion == null || apiVersion.asText().isEmpty()) {
+            obj.put("apiVersion", groupVersion.apiVersion());
+        } else if (!apiVersion.asText().equals(groupVersion.apiVersion())) {
+            throw StatusException.badRequest("the API version in the data (" + apiVersion.asText()
+                    + ") does not match the expected API version (" + groupVersion.apiVersion() + ")");
+        }
+        if (kind == null || kind.asText().isEmpty()) {
+            obj.put("kind", storage.kind());
+        } else if (!kind.asText().equals(storage.kind())) {
+            throw StatusException.badRequest("the kind in the data (" + kind.asText()
+                    + ") does not match the expected kind (" + storage.kind() + ")");
+        }
+        return obj;
+    }
+
+    /** The Content-Type's media type (without parameters), or empty. */
+    String contentType() {
+        String ct = request.getHeaders().get(HttpHeader.CONTENT_TYPE);
+        return ct == null ? "" : MediaType.parse(ct).type();
+    }
+
+    private boolean isYamlBody() {
+        String ct = contentType();
+        if (ct.isEmpty() || ct.equals(MediaType.JSON)) {
+            return false;
+        }
+        if (MediaType.parse(ct).isYaml()) {
+            return true;
+        }
+        throw StatusException.unsupportedMediaType(ct);
+    }
+
+    /** The list/watch query as storage ListOptions (metav1.ListOptions). */
+    ListOptions listOptions(boolean watch) {
+        String rv = param("resourceVersion");
+        String matchParam = param("resourceVersionMatch");
+        ResourceVersionMatch match = switch (matchParam) {
+            case "" -> ResourceVersionMatch.UNSET;
+            case "NotOlderThan" -> ResourceVersionMatch.NOT_OLDER_THAN;
+            case "Exact" -> ResourceVersionMatch.EXACT;
+            default -> throw StatusException.badRequest("resourceVersionMatch: Unsupported value: \"" + matchParam
+                    + "\": supported values: \"Exact\", \"NotOlderThan\"");
+        };
+        if (match != ResourceVersionMatch.UNSET && rv.isEmpty()) {
+            throw StatusException.badRequest("resourceVersionMatch is forbidden unless resourceVersion is provided");
+        }
+        long limit = 0;
+        String limitParam = param("limit");
+        if (!limitParam.isEmpty()) {
+            try {
+                limit = Long.parseLong(limitParam);
+            } catch (NumberFormatException e) {
+                throw StatusException.badRequest("limit: Invalid value: \"" + limitParam + "\": must be an integer");
+            }
+        }
+        String cont = param("continue");
+        if (!cont.isEmpty() && !rv.isEmpty()) {
+            throw StatusException.badRequest("specifying resource version is not allowed when using continue");
+        }
+        var predicate = SelectionPredicates.of(param("labelSelector"), param("fieldSelector"));
+        return new ListOptions(rv, match, predicate, true, watch ? 0 : Math.max(0, limit), cont.isEmpty() ? null : cont,
+                watch && isTrue(param("allowWatchBookmarks")));
+    }
+
+    static boolean isTrue(String v) {
+        return v.equals("true") || v.equals("1");
+    }
+}

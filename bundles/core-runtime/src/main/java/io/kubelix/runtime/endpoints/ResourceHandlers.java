@@ -1,0 +1,213 @@
+package io.kubelix.runtime.endpoints;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubelix.api.errors.StatusException;
+import io.kubelix.api.registry.CollectionDeleter;
+import io.kubelix.api.registry.CreateOptions;
+import io.kubelix.api.registry.Creater;
+import io.kubelix.api.registry.DeleteOptions;
+import io.kubelix.api.registry.DeleteResult;
+import io.kubelix.api.registry.Getter;
+import io.kubelix.api.registry.GracefulDeleter;
+import io.kubelix.api.registry.Lister;
+import io.kubelix.api.registry.UpdateOptions;
+import io.kubelix.api.registry.UpdateResult;
+import io.kubelix.api.registry.Updater;
+import io.kubelix.api.storage.ListResult;
+import io.kubelix.api.storage.Preconditions;
+import io.kubelix.runtime.codec.Codecs;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * The handlers of resource verbs (k8s' endpoints/handlers): get, list, create, update, patch,
+ * delete, deletecollection. Each decodes the request, calls the storage, and writes the object
+ * (or Table) with kube-apiserver's status codes; watch has its own handler.
+ */
+final class ResourceHandlers {
+    private static final JsonNodeFactory F = JsonNodeFactory.instance;
+
+    private ResourceHandlers() {
+    }
+
+    static void get(RequestScope s, Response response, Callback callback) {
+        Getter getter = require(s, Getter.class, "get");
+        ObjectNode obj = getter.get(s.ctx, s.info.name(), s.param("resourceVersion"));
+        writeObject(s, response, callback, 200, obj);
+    }
+
+    static void list(RequestScope s, Response response, Callback callback) {
+        Lister lister = require(s, Lister.class, "list");
+        ListResult result = lister.list(s.ctx, s.listOptions(false));
+        ObjectNode listMeta = F.objectNode();
+        listMeta.put("resourceVersion", Long.toString(result.resourceVersion()));
+        if (result.continueToken() != null) {
+            listMeta.put("continue", result.continueToken());
+        }
+        if (result.remainingItemCount() != null) {
+            listMeta.put("remainingItemCount", result.remainingItemCount());
+        }
+        Negotiation.Choice choice = Negotiation.choose(s.request);
+        if (choice.output() == Negotiation.Output.TABLE) {
+            List<ObjectNode> items = result.items().stream().map(o -> typed(s, o)).toList();
+            ObjectNode table = new TableConvertor(s.storage, choice.tableApiVersion(), s.param("includeObject"))
+                    .table(items, listMeta);
+            Responses.addWarnings(response, s.ctx.warnings());
+            Responses.writeJson(response, callback, 200, "application/json;as=Table;v=" + version(choice)
+                    + ";g=meta.k8s.io", table);
+            return;
+        }
+        ObjectNode list = F.objectNode();
+        list.put("kind", s.storage.kind() + "List");
+        list.put("apiVersion", s.groupVersion.apiVersion());
+        list.set("metadata", listMeta);
+        ArrayNode items = list.putArray("items");
+        result.items().forEach(o -> items.add(typed(s, o)));
+        Responses.addWarnings(response, s.ctx.warnings());
+        Responses.writeObject(s.request, response, callback, 200, list);
+    }
+
+    static void create(RequestScope s, Response response, Callback callback) throws IOException {
+        Creater creater = require(s, Creater.class, "create");
+        if (!s.info.name().isEmpty()) {
+            throw StatusException.methodNotSupported(s.groupResource(), "create");
+        }
+        ObjectNode body = s.bodyObject();
+        ObjectNode created = creater.create(s.ctx, body, new CreateOptions(s.dryRun(), fieldManager(s)));
+        writeObject(s, response, callback, 201, created);
+    }
+
+    static void update(RequestScope s, Response response, Callback callback) throws IOException {
+        Updater updater = require(s, Updater.class, "update");
+        ObjectNode body = s.bodyObject();
+        UpdateResult result = updater.update(s.ctx, s.info.name(), (ctx, old) -> body.deepCopy(),
+                new UpdateOptions(s.dryRun(), fieldManager(s)));
+        writeObject(s, response, callback, result.created() ? 201 : 200, result.object());
+    }
+
+    static void patch(RequestScope s, Response response, Callback callback) throws IOException {
+        Updater updater = require(s, Updater.class, "patch");
+        String patchType = s.contentType();
+        if (!patchType.equals(Patches.JSON_PATCH) && !patchType.equals(Patches.MERGE_PATCH)
+                && !patchType.equals(Patches.STRATEGIC_MERGE_PATCH)) {
+            throw Patches.unsupported(patchType);
+        }
+        JsonNode patch = Codecs.decode(s.body(), false);
+        UpdateResult result = updater.update(s.ctx, s.info.name(), (ctx, old) -> {
+            if (old == null) {
+                throw StatusException.notFound(s.groupResource(), s.info.name());
+            }
+            ObjectNode patched = Patches.apply(patchType, patch, old);
+            // The object's identity comes from the URL and the endpoint, whatever the patch says.
+            if (!s.groupVersion.apiVersion().equals(patched.path("apiVersion").asText(s.groupVersion.apiVersion()))
+                    || !s.storage.kind().equals(patched.path("kind").asText(s.storage.kind()))) {
+                throw StatusException.badRequest("a patch may not change an object's apiVersion or kind");
+            }
+            patched.put("apiVersion", s.groupVersion.apiVersion());
+            patched.put("kind", s.storage.kind());
+            return patched;
+        }, new UpdateOptions(s.dryRun(), fieldManager(s)));
+        writeObject(s, response, callback, 200, result.object());
+    }
+
+    static void delete(RequestScope s, Response response, Callback callback) throws IOException {
+        GracefulDeleter deleter = require(s, GracefulDeleter.class, "delete");
+        DeleteOptions options = deleteOptions(s);
+        DeleteResult result = deleter.delete(s.ctx, s.info.name(), options);
+        ObjectNode deleted = result.object();
+        Responses.addWarnings(response, s.ctx.warnings());
+        if (!result.immediate()) {
+            Responses.writeObject(s.request, response, callback, 202, typed(s, deleted));
+            return;
+        }
+        Responses.writeObject(s.request, response, callback, 200, StatusObjects.success(s.info.name(),
+                s.groupVersion.group(), s.info.resource(), deleted.path("metadata").path("uid").asText("")));
+    }
+
+    static void deleteCollection(RequestScope s, Response response, Callback callback) throws IOException {
+        CollectionDeleter deleter = require(s, CollectionDeleter.class, "deletecollection");
+        ListResult deleted = deleter.deleteCollection(s.ctx, deleteOptions(s), s.listOptions(false));
+        ObjectNode list = F.objectNode();
+        list.put("kind", s.storage.kind() + "List");
+        list.put("apiVersion", s.groupVersion.apiVersion());
+        list.putObject("metadata").put("resourceVersion", Long.toString(deleted.resourceVersion()));
+        ArrayNode items = list.putArray("items");
+        deleted.items().forEach(o -> items.add(typed(s, o)));
+        Responses.addWarnings(response, s.ctx.warnings());
+        Responses.writeObject(s.request, response, callback, 200, list);
+    }
+
+    /** DeleteOptions from the body (optional) and the query; the query's dryRun and gracePeriodSeconds win. */
+    private static DeleteOptions deleteOptions(RequestScope s) throws IOException {
+        byte[] body = s.body();
+        ObjectNode opts = body.length == 0 ? F.objectNode() : Codecs.decodeObject(body, false);
+        boolean dryRun = s.dryRun() || opts.path("dryRun").isArray() && !opts.path("dryRun").isEmpty();
+        Long grace = null;
+        String graceParam = s.param("gracePeriodSeconds");
+        if (!graceParam.isEmpty()) {
+            try {
+                grace = Long.parseLong(graceParam);
+            } catch (NumberFormatException e) {
+                throw StatusException.badRequest("gracePeriodSeconds: Invalid value: \"" + graceParam + "\"");
+            }
+        } else if (opts.has("gracePeriodSeconds")) {
+            grace = opts.get("gracePeriodSeconds").asLong();
+        }
+        JsonNode pre = opts.path("preconditions");
+        Preconditions preconditions = new Preconditions(pre.path("uid").asText(null),
+                pre.path("resourceVersion").asText(null));
+        String propagation = s.param("propagationPolicy");
+        if (propagation.isEmpty()) {
+            propagation = opts.path("propagationPolicy").asText(null);
+        }
+        return new DeleteOptions(dryRun, grace, preconditions, propagation);
+    }
+
+    private static String fieldManager(RequestScope s) {
+        String m = s.param("fieldManager");
+        if (m.length() > 128) {
+            throw StatusException.badRequest("fieldManager: Too long: may not be more than 128 bytes");
+        }
+        return m.isEmpty() ? null : m;
+    }
+
+    /** Writes one object, or a one-row Table when the client asked for a Table. */
+    private static void writeObject(RequestScope s, Response response, Callback callback, int code, ObjectNode obj) {
+        ObjectNode out = typed(s, obj);
+        Negotiation.Choice choice = Negotiation.choose(s.request);
+        Responses.addWarnings(response, s.ctx.warnings());
+        if (choice.output() == Negotiation.Output.TABLE) {
+            ObjectNode table = new TableConvertor(s.storage, choice.tableApiVersion(), s.param("includeObject"))
+                    .table(List.of(out), F.objectNode().put("resourceVersion",
+                            out.path("metadata").path("resourceVersion").asText("")));
+            Responses.writeJson(response, callback, code, "application/json;as=Table;v=" + version(choice)
+                    + ";g=meta.k8s.io", table);
+            return;
+        }
+        Responses.writeObject(s.request, response, callback, code, out);
+    }
+
+    /** The object with the apiVersion and kind of the endpoint it is served from. */
+    static ObjectNode typed(RequestScope s, ObjectNode obj) {
+        obj.put("apiVersion", s.groupVersion.apiVersion());
+        obj.put("kind", s.storage.kind());
+        return obj;
+    }
+
+    private static String version(Negotiation.Choice c) {
+        return c.tableApiVersion().substring(c.tableApiVersion().indexOf('/') + 1);
+    }
+
+    private static <T> T require(RequestScope s, Class<T> verb, String verbName) {
+        if (!verb.isInstance(s.storage)) {
+            throw StatusException.methodNotSupported(s.groupResource(), verbName);
+        }
+        return verb.cast(s.storage);
+    }
+}

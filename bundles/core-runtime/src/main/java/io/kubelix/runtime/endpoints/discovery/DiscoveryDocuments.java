@@ -1,0 +1,210 @@
+package io.kubelix.runtime.endpoints.discovery;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubelix.api.registry.CollectionDeleter;
+import io.kubelix.api.registry.Creater;
+import io.kubelix.api.registry.Getter;
+import io.kubelix.api.registry.GracefulDeleter;
+import io.kubelix.api.registry.Lister;
+import io.kubelix.api.registry.RESTStorage;
+import io.kubelix.api.registry.Updater;
+import io.kubelix.api.registry.Watcher;
+import io.kubelix.api.schema.GroupVersion;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The discovery documents: APIVersions ({@code /api}), APIGroupList ({@code /apis}), APIGroup
+ * ({@code /apis/<group>}), APIResourceList ({@code /api/v1}, {@code /apis/<group>/<version>}),
+ * and the aggregated APIGroupDiscoveryList (apidiscovery.k8s.io v2 and v2beta1) that kubectl
+ * asks for first.
+ */
+public final class DiscoveryDocuments {
+    private static final JsonNodeFactory F = JsonNodeFactory.instance;
+
+    /** A group as discovery sees it: its name and versions (preferred first) with their resources. */
+    public record GroupEntry(String name, List<String> versions, Map<String, Map<String, RESTStorage>> resources) {
+    }
+
+    private DiscoveryDocuments() {
+    }
+
+    /** The verbs a storage supports, as discovery lists them. */
+    public static List<String> verbs(RESTStorage s) {
+        List<String> verbs = new ArrayList<>();
+        if (s instanceof Creater) {
+            verbs.add("create");
+        }
+        if (s instanceof GracefulDeleter) {
+            verbs.add("delete");
+        }
+        if (s instanceof CollectionDeleter) {
+            verbs.add("deletecollection");
+        }
+        if (s instanceof Getter) {
+            verbs.add("get");
+        }
+        if (s instanceof Lister) {
+            verbs.add("list");
+        }
+        if (s instanceof Updater) {
+            verbs.add("patch");
+            verbs.add("update");
+        }
+        if (s instanceof Watcher) {
+            verbs.add("watch");
+        }
+        return verbs;
+    }
+
+    public static ObjectNode apiVersions(List<String> versions, String serverAddress) {
+        ObjectNode d = F.objectNode();
+        d.put("kind", "APIVersions");
+        ArrayNode vs = d.putArray("versions");
+        versions.forEach(vs::add);
+        ArrayNode addrs = d.putArray("serverAddressByClientCIDRs");
+        ObjectNode a = addrs.addObject();
+        a.put("clientCIDR", "0.0.0.0/0");
+        a.put("serverAddress", serverAddress);
+        return d;
+    }
+
+    public static ObjectNode apiGroupList(List<GroupEntry> groups) {
+        ObjectNode d = F.objectNode();
+        d.put("kind", "APIGroupList");
+        d.put("apiVersion", "v1");
+        ArrayNode arr = d.putArray("groups");
+        for (GroupEntry g : groups) {
+            arr.add(groupBody(g));
+        }
+        return d;
+    }
+
+    public static ObjectNode apiGroup(GroupEntry g) {
+        ObjectNode d = groupBody(g);
+        ObjectNode out = F.objectNode();
+        out.put("kind", "APIGroup");
+        out.put("apiVersion", "v1");
+        out.setAll(d);
+        return out;
+    }
+
+    private static ObjectNode groupBody(GroupEntry g) {
+        ObjectNode d = F.objectNode();
+        d.put("name", g.name());
+        ArrayNode vs = d.putArray("versions");
+        for (String v : g.versions()) {
+            vs.add(groupVersionForDiscovery(g.name(), v));
+        }
+        d.set("preferredVersion", groupVersionForDiscovery(g.name(), g.versions().get(0)));
+        return d;
+    }
+
+    private static ObjectNode groupVersionForDiscovery(String group, String version) {
+        ObjectNode o = F.objectNode();
+        o.put("groupVersion", new GroupVersion(group, version).apiVersion());
+        o.put("version", version);
+        return o;
+    }
+
+    public static ObjectNode apiResourceList(GroupVersion gv, Map<String, RESTStorage> resources) {
+        ObjectNode d = F.objectNode();
+        d.put("kind", "APIResourceList");
+        d.put("apiVersion", "v1");
+        d.put("groupVersion", gv.apiVersion());
+        ArrayNode arr = d.putArray("resources");
+        resources.forEach((path, s) -> {
+            ObjectNode r = arr.addObject();
+            boolean sub = path.contains("/");
+            r.put("name", path);
+            r.put("singularName", sub ? "" : s.singularName());
+            r.put("namespaced", s.namespaced());
+            r.put("kind", s.kind());
+            ArrayNode verbs = r.putArray("verbs");
+            verbs(s).forEach(verbs::add);
+            if (!sub && !s.shortNames().isEmpty()) {
+                ArrayNode sn = r.putArray("shortNames");
+                s.shortNames().forEach(sn::add);
+            }
+            if (!sub && !s.categories().isEmpty()) {
+                ArrayNode c = r.putArray("categories");
+                s.categories().forEach(c::add);
+            }
+        });
+        return d;
+    }
+
+    /** The aggregated discovery document of {@code groups}, for {@code apidiscovery.k8s.io/<version>}. */
+    public static ObjectNode aggregated(List<GroupEntry> groups, String discoveryVersion) {
+        ObjectNode d = F.objectNode();
+        d.put("kind", "APIGroupDiscoveryList");
+        d.put("apiVersion", "apidiscovery.k8s.io/" + discoveryVersion);
+        d.putObject("metadata");
+        ArrayNode items = d.putArray("items");
+        for (GroupEntry g : groups) {
+            ObjectNode item = items.addObject();
+            ObjectNode meta = item.putObject("metadata");
+            meta.put("name", g.name());
+            meta.putNull("creationTimestamp");
+            ArrayNode versions = item.putArray("versions");
+            for (String v : g.versions()) {
+                ObjectNode ver = versions.addObject();
+                ver.put("version", v);
+                ArrayNode rs = ver.putArray("resources");
+                Map<String, RESTStorage> resources = g.resources().get(v);
+                resources.forEach((path, s) -> {
+                    if (!path.contains("/")) {
+                        rs.add(aggregatedResource(g.name(), v, path, s, resources));
+                    }
+                });
+                ver.put("freshness", "Current");
+            }
+        }
+        return d;
+    }
+
+    private static ObjectNode aggregatedResource(String group, String version, String name, RESTStorage s,
+                                                 Map<String, RESTStorage> all) {
+        ObjectNode r = F.objectNode();
+        r.put("resource", name);
+        r.set("responseKind", kind(group, version, s.kind()));
+        r.put("scope", s.namespaced() ? "Namespaced" : "Cluster");
+        r.put("singularResource", s.singularName());
+        ArrayNode verbs = r.putArray("verbs");
+        verbs(s).forEach(verbs::add);
+        if (!s.shortNames().isEmpty()) {
+            ArrayNode sn = r.putArray("shortNames");
+            s.shortNames().forEach(sn::add);
+        }
+        if (!s.categories().isEmpty()) {
+            ArrayNode c = r.putArray("categories");
+            s.categories().forEach(c::add);
+        }
+        ArrayNode subs = F.arrayNode();
+        all.forEach((path, sub) -> {
+            if (path.startsWith(name + "/")) {
+                ObjectNode so = subs.addObject();
+                so.put("subresource", path.substring(name.length() + 1));
+                so.set("responseKind", kind(group, version, sub.kind()));
+                ArrayNode sv = so.putArray("verbs");
+                verbs(sub).forEach(sv::add);
+            }
+        });
+        if (!subs.isEmpty()) {
+            r.set("subresources", subs);
+        }
+        return r;
+    }
+
+    private static ObjectNode kind(String group, String version, String kind) {
+        ObjectNode k = F.objectNode();
+        k.put("group", group);
+        k.put("version", version);
+        k.put("kind", kind);
+        return k;
+    }
+}

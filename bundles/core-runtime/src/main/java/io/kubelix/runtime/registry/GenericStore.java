@@ -1,0 +1,375 @@
+package io.kubelix.runtime.registry;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubelix.api.admission.AdmissionAttributes;
+import io.kubelix.api.admission.Operation;
+import io.kubelix.api.errors.FieldError;
+import io.kubelix.api.errors.StatusException;
+import io.kubelix.api.object.ObjectMeta;
+import io.kubelix.api.object.Unstructured;
+import io.kubelix.api.registry.CreateOptions;
+import io.kubelix.api.registry.DeleteOptions;
+import io.kubelix.api.registry.DeleteResult;
+import io.kubelix.api.registry.StandardStorage;
+import io.kubelix.api.registry.StoreSpec;
+import io.kubelix.api.registry.TableColumn;
+import io.kubelix.api.registry.UpdateOptions;
+import io.kubelix.api.registry.UpdateResult;
+import io.kubelix.api.registry.UpdatedObjectInfo;
+import io.kubelix.api.request.RequestContext;
+import io.kubelix.api.request.RequestInfo;
+import io.kubelix.api.schema.GroupVersion;
+import io.kubelix.api.schema.GroupVersionKind;
+import io.kubelix.api.schema.GroupVersionResource;
+import io.kubelix.api.storage.GetOptions;
+import io.kubelix.api.storage.ListOptions;
+import io.kubelix.api.storage.ListResult;
+import io.kubelix.api.storage.StorageException;
+import io.kubelix.api.storage.StorageInterface;
+import io.kubelix.api.storage.UpdateFunction;
+import io.kubelix.api.storage.Watch;
+
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * The generic registry Store (genericregistry.Store): every verb of a resource over its
+ * storage.Interface, parameterised by the resource's strategies. It fills the system fields
+ * (uid, creationTimestamp, name from generateName), validates metadata, enforces optimistic
+ * concurrency, runs admission, and turns storage errors into Status errors naming the resource.
+ */
+public final class GenericStore implements StandardStorage {
+    private static final int GENERATE_NAME_ATTEMPTS = 8;
+
+    private final StoreSpec spec;
+    private final StorageInterface storage;
+    private final AdmissionChain admission;
+
+    public GenericStore(StoreSpec spec, StorageInterface storage, AdmissionChain admission) {
+        this.spec = spec;
+        this.storage = storage;
+        this.admission = admission;
+    }
+
+    @Override
+    public String kind() {
+        return spec.kind();
+    }
+
+    @Override
+    public boolean namespaced() {
+        return spec.namespaced();
+    }
+
+    @Override
+    public String singularName() {
+        return spec.singularName();
+    }
+
+    @Override
+    public List<String> shortNames() {
+        return spec.shortNames();
+    }
+
+    @Override
+    public List<String> categories() {
+        return spec.categories();
+    }
+
+    @Override
+    public List<TableColumn> tableColumns() {
+        return spec.tableColumns();
+    }
+
+    @Override
+    public ObjectNode get(RequestContext ctx, String name, String resourceVersion) {
+        try {
+            return storage.get(key(ctx, name), new GetOptions(false, resourceVersion));
+        } catch (StorageException e) {
+            throw interpret(e, name);
+        }
+    }
+
+    @Override
+    public ListResult list(RequestContext ctx, ListOptions options) {
+        return storage.getList(listKey(ctx), recursive(options));
+    }
+
+    @Override
+    public Watch watch(RequestContext ctx, ListOptions options) {
+        return storage.watch(listKey(ctx), recursive(options));
+    }
+
+    @Override
+    public ObjectNode create(RequestContext ctx, ObjectNode input, CreateOptions options) {
+        ObjectNode obj = input.deepCopy();
+        ObjectMeta meta = Unstructured.wrap(obj).metadata();
+        if (meta.resourceVersion() != null && !meta.resourceVersion().isEmpty()) {
+            throw StatusException.badRequest("resourceVersion should not be set on objects to be created");
+        }
+        setNamespace(ctx, meta);
+        admission.admit(attributes(Operation.CREATE, ctx, obj, null, options.dryRun()));
+        prepareForCreate(ctx, obj);
+        boolean generated = meta.name() == null || meta.name().isEmpty();
+        if (generated) {
+            meta.name(NameGenerator.generate(meta.generateName() == null ? "" : meta.generateName()));
+        }
+        admission.validate(attributes(Operation.CREATE, ctx, obj, null, options.dryRun()));
+        spec.createStrategy().canonicalize(obj);
+        if (options.dryRun()) {
+            return obj;
+        }
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return storage.create(key(ctx, meta.name()), obj);
+            } catch (StorageException e) {
+                // A generated name that collides is drawn again, as kube-apiserver's RetryGenerateName does.
+                if (e.code() == StorageException.Code.KEY_EXISTS && generated && attempt < GENERATE_NAME_ATTEMPTS) {
+                    meta.name(NameGenerator.generate(meta.generateName()));
+                    continue;
+                }
+                throw interpret(e, meta.name());
+            }
+        }
+    }
+
+    @Override
+    public UpdateResult update(RequestContext ctx, String name, UpdatedObjectInfo objInfo, UpdateOptions options) {
+        String key = key(ctx, name);
+        boolean createOnUpdate = spec.updateStrategy().allowCreateOnUpdate();
+        boolean[] created = new boolean[1];
+        UpdateFunction tryUpdate = (existing, revision) -> {
+            created[0] = existing == null;
+            return existing == null
+                    ? createdByUpdate(ctx, name, objInfo, options.dryRun())
+                    : updated(ctx, name, objInfo, existing, revision, options.dryRun());
+        };
+        try {
+            if (options.dryRun()) {
+                ObjectNode existing = storage.get(key, new GetOptions(createOnUpdate, ""));
+                long revision = existing == null ? 0 : storage.versioner().objectResourceVersion(existing);
+                ObjectNode result = tryUpdate.apply(existing, revision);
+                return new UpdateResult(result, created[0]);
+            }
+            ObjectNode stored = storage.guaranteedUpdate(key, createOnUpdate, io.kubelix.api.storage.Preconditions.NONE, tryUpdate);
+            return new UpdateResult(stored, created[0]);
+        } catch (StorageException e) {
+            throw interpret(e, name);
+        }
+    }
+
+    @Override
+    public DeleteResult delete(RequestContext ctx, String name, DeleteOptions options) {
+        String key = key(ctx, name);
+        try {
+            if (options.dryRun()) {
+                ObjectNode existing = storage.get(key, GetOptions.DEFAULT);
+                options.preconditions().check(key, existing, storage.versioner().objectResourceVersion(existing));
+                admission.validate(attributes(Operation.DELETE, ctx, null, existing, true));
+                return new DeleteResult(existing, true);
+            }
+            ObjectNode deleted = storage.delete(key, options.preconditions(),
+                    current -> admission.validate(attributes(Operation.DELETE, ctx, null, current, false)));
+            return new DeleteResult(deleted, true);
+        } catch (StorageException e) {
+            throw interpret(e, name);
+        }
+    }
+
+    @Override
+    public ListResult deleteCollection(RequestContext ctx, DeleteOptions options, ListOptions listOptions) {
+        ListResult all = list(ctx, new ListOptions(listOptions.resourceVersion(), listOptions.resourceVersionMatch(),
+                listOptions.predicate(), true, 0, null, false));
+        List<ObjectNode> deleted = new ArrayList<>();
+        for (ObjectNode item : all.items()) {
+            ObjectMeta meta = Unstructured.wrap(item).metadata();
+            RequestContext itemCtx = meta.namespace() == null ? ctx : new ScopedContext(ctx, meta.namespace());
+            try {
+                deleted.add(delete(itemCtx, meta.name(), options).object());
+            } catch (StatusException e) {
+                if (e.code() != 404) {
+                    throw e;
+                }
+            }
+        }
+        return new ListResult(deleted, all.resourceVersion(), null, null);
+    }
+
+    private ObjectNode createdByUpdate(RequestContext ctx, String name, UpdatedObjectInfo objInfo, boolean dryRun) {
+        ObjectNode obj = objInfo.updatedObject(ctx, null).deepCopy();
+        ObjectMeta meta = Unstructured.wrap(obj).metadata();
+        checkName(meta, name);
+        meta.resourceVersion(null);
+        setNamespace(ctx, meta);
+        admission.admit(attributes(Operation.CREATE, ctx, obj, null, dryRun));
+        prepareForCreate(ctx, obj);
+        admission.validate(attributes(Operation.CREATE, ctx, obj, null, dryRun));
+        spec.createStrategy().canonicalize(obj);
+        return obj;
+    }
+
+    private ObjectNode updated(RequestContext ctx, String name, UpdatedObjectInfo objInfo, ObjectNode existing,
+                               long revision, boolean dryRun) {
+        ObjectNode obj = objInfo.updatedObject(ctx, existing.deepCopy()).deepCopy();
+        ObjectMeta meta = Unstructured.wrap(obj).metadata();
+        ObjectMeta oldMeta = Unstructured.wrap(existing).metadata();
+        checkName(meta, name);
+        String rv = meta.resourceVersion();
+        if (rv == null || rv.isEmpty()) {
+            if (!spec.updateStrategy().allowUnconditionalUpdate()) {
+                throw invalid(meta.name(), List.of(FieldError.invalid("metadata.resourceVersion", "",
+                        "must be specified for an update")));
+            }
+        } else if (storage.versioner().parseResourceVersion(rv) != revision) {
+            throw StatusException.conflict(spec.groupResource(), name,
+                    "the object has been modified; please apply your changes to the latest version and try again");
+        }
+        meta.resourceVersion(Long.toString(revision));
+        setNamespace(ctx, meta);
+        if (meta.uid() == null || meta.uid().isEmpty()) {
+            meta.uid(oldMeta.uid());
+        }
+        if (meta.creationTimestamp() == null) {
+            meta.creationTimestamp(oldMeta.creationTimestamp());
+        }
+        admission.admit(attributes(Operation.UPDATE, ctx, obj, existing, dryRun));
+        spec.updateStrategy().prepareForUpdate(ctx, obj, existing);
+        List<FieldError> errs = ObjectMetaValidation.validateUpdate(meta.node(), oldMeta.node(), spec.nameValidation(),
+                spec.namespaced());
+        errs.addAll(spec.updateStrategy().validateUpdate(ctx, obj, existing));
+        if (!errs.isEmpty()) {
+            throw invalid(meta.name(), errs);
+        }
+        spec.updateStrategy().warningsOnUpdate(ctx, obj, existing).forEach(ctx::addWarning);
+        admission.validate(attributes(Operation.UPDATE, ctx, obj, existing, dryRun));
+        spec.createStrategy().canonicalize(obj);
+        return obj;
+    }
+
+    /** BeforeCreate: strategy defaults, system fields, then validation. */
+    private void prepareForCreate(RequestContext ctx, ObjectNode obj) {
+        ObjectMeta meta = Unstructured.wrap(obj).metadata();
+        spec.createStrategy().prepareForCreate(ctx, obj);
+        meta.uid(UUID.randomUUID().toString());
+        meta.creationTimestamp(Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
+        meta.deletionTimestamp(null);
+        meta.node().remove("deletionGracePeriodSeconds");
+        List<FieldError> errs = ObjectMetaValidation.validate(meta.node(), spec.nameValidation(), spec.namespaced());
+        errs.addAll(spec.createStrategy().validate(ctx, obj));
+        if (!errs.isEmpty()) {
+            String name = meta.name() != null ? meta.name() : meta.generateName() == null ? "" : meta.generateName();
+            throw invalid(name, errs);
+        }
+        spec.createStrategy().warningsOnCreate(ctx, obj).forEach(ctx::addWarning);
+    }
+
+    private void setNamespace(RequestContext ctx, ObjectMeta meta) {
+        if (!spec.namespaced()) {
+            meta.namespace(null);
+            return;
+        }
+        String requested = ctx.namespace();
+        String given = meta.namespace();
+        if (given != null && !given.isEmpty() && !requested.isEmpty() && !given.equals(requested)) {
+            throw StatusException.badRequest("the namespace of the provided object does not match the namespace sent "
+                    + "on the request");
+        }
+        if (!requested.isEmpty()) {
+            meta.namespace(requested);
+        }
+    }
+
+    private void checkName(ObjectMeta meta, String name) {
+        String given = meta.name();
+        if (given == null || given.isEmpty()) {
+            meta.name(name);
+        } else if (!given.equals(name)) {
+            throw StatusException.badRequest("the name of the object (" + given + ") does not match the name on the URL ("
+                    + name + ")");
+        }
+    }
+
+    private AdmissionAttributes attributes(Operation op, RequestContext ctx, ObjectNode obj, ObjectNode old,
+                                           boolean dryRun) {
+        ObjectNode any = obj != null ? obj : old;
+        GroupVersion gv = groupVersion(ctx, any);
+        RequestInfo info = ctx.requestInfo();
+        ObjectMeta meta = Unstructured.wrap(any).metadata();
+        return new AdmissionAttributes(op, GroupVersionKind.of(gv, spec.kind()),
+                GroupVersionResource.of(gv, spec.groupResource().resource()),
+                info == null ? "" : info.subresource(),
+                spec.namespaced() && meta.namespace() != null ? meta.namespace() : "",
+                meta.name() == null ? "" : meta.name(), obj, old, dryRun, ctx);
+    }
+
+    private GroupVersion groupVersion(RequestContext ctx, ObjectNode obj) {
+        RequestInfo info = ctx.requestInfo();
+        if (info != null && info.resourceRequest()) {
+            return new GroupVersion(info.apiGroup(), info.apiVersion());
+        }
+        String apiVersion = Unstructured.wrap(obj).apiVersion();
+        return apiVersion == null ? new GroupVersion(spec.groupResource().group(), "") : GroupVersion.parse(apiVersion);
+    }
+
+    private String key(RequestContext ctx, String name) {
+        if (name == null || name.isEmpty()) {
+            throw StatusException.badRequest("resource name may not be empty");
+        }
+        for (String msg : io.kubelix.api.validation.NameValidators.isValidPathSegmentName(name)) {
+            throw StatusException.badRequest("invalid resource name \"" + name + "\": " + msg);
+        }
+        if (!spec.namespaced()) {
+            return spec.resourcePrefix() + "/" + name;
+        }
+        if (ctx.namespace().isEmpty()) {
+            throw StatusException.badRequest("Namespace parameter required.");
+        }
+        return spec.resourcePrefix() + "/" + ctx.namespace() + "/" + name;
+    }
+
+    private String listKey(RequestContext ctx) {
+        return spec.namespaced() && !ctx.namespace().isEmpty()
+                ? spec.resourcePrefix() + "/" + ctx.namespace() : spec.resourcePrefix();
+    }
+
+    private static ListOptions recursive(ListOptions o) {
+        return new ListOptions(o.resourceVersion(), o.resourceVersionMatch(), o.predicate(), true, o.limit(),
+                o.continueToken(), o.progressNotify());
+    }
+
+    private StatusException invalid(String name, List<FieldError> errs) {
+        return StatusException.invalid(spec.kind(), spec.groupResource().group(), name, errs);
+    }
+
+    /** storeerr.InterpretXError: a storage error as the Status a client expects. */
+    private StatusException interpret(StorageException e, String name) {
+        return switch (e.code()) {
+            case KEY_NOT_FOUND -> StatusException.notFound(spec.groupResource(), name);
+            case KEY_EXISTS -> StatusException.alreadyExists(spec.groupResource(), name);
+            case RESOURCE_VERSION_CONFLICTS -> StatusException.conflict(spec.groupResource(), name, e.getMessage());
+            case UNREACHABLE -> StatusException.serviceUnavailable("storage is unreachable: " + e.getMessage());
+            case INVALID_OBJECT, INTERNAL -> StatusException.internalError(e.getMessage(), e);
+        };
+    }
+
+    /** The caller's context moved to one namespace, for per-item deletes of a collection. */
+    private record ScopedContext(RequestContext parent, String namespace) implements RequestContext {
+        @Override
+        public io.kubelix.api.request.UserInfo user() {
+            return parent.user();
+        }
+
+        @Override
+        public RequestInfo requestInfo() {
+            return parent.requestInfo();
+        }
+
+        @Override
+        public void addWarning(String message) {
+            parent.addWarning(message);
+        }
+    }
+}

@@ -1,0 +1,141 @@
+package io.kubelix.runtime.registry;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubelix.api.errors.FieldError;
+import io.kubelix.api.registry.NameValidation;
+import io.kubelix.api.validation.NameValidators;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * ValidateObjectMeta and ValidateObjectMetaUpdate: the metadata rules every resource shares
+ * (name, namespace, labels, annotations, immutable fields), with kube-apiserver's field paths.
+ */
+final class ObjectMetaValidation {
+    private static final long TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
+
+    private ObjectMetaValidation() {
+    }
+
+    static List<FieldError> validate(ObjectNode meta, NameValidation nameValidation, boolean namespaced) {
+        List<FieldError> errs = new ArrayList<>();
+        String name = text(meta, "name");
+        String generateName = text(meta, "generateName");
+        if (name == null || name.isEmpty()) {
+            if (generateName == null || generateName.isEmpty()) {
+                errs.add(FieldError.required("metadata.name", "name or generateName is required"));
+            }
+        } else {
+            for (String msg : validateName(name, nameValidation)) {
+                errs.add(FieldError.invalid("metadata.name", name, msg));
+            }
+        }
+        if (generateName != null && !generateName.isEmpty()) {
+            // A generated name only appends characters, so its prefix must be valid once trimmed of a trailing '-'.
+            String prefix = generateName.endsWith("-") ? generateName.substring(0, generateName.length() - 1) : generateName;
+            for (String msg : validateName(prefix.isEmpty() ? "a" : prefix, nameValidation)) {
+                errs.add(FieldError.invalid("metadata.generateName", generateName, msg));
+            }
+        }
+        String namespace = text(meta, "namespace");
+        if (namespaced) {
+            if (namespace == null || namespace.isEmpty()) {
+                errs.add(FieldError.required("metadata.namespace", ""));
+            } else {
+                for (String msg : NameValidators.isDNS1123Label(namespace)) {
+                    errs.add(FieldError.invalid("metadata.namespace", namespace, msg));
+                }
+            }
+        } else if (namespace != null && !namespace.isEmpty()) {
+            errs.add(FieldError.forbidden("metadata.namespace", "not allowed on this type"));
+        }
+        errs.addAll(validateLabels(meta.get("labels")));
+        errs.addAll(validateAnnotations(meta.get("annotations")));
+        return errs;
+    }
+
+    static List<FieldError> validateUpdate(ObjectNode meta, ObjectNode oldMeta, NameValidation nameValidation,
+                                           boolean namespaced) {
+        List<FieldError> errs = validate(meta, nameValidation, namespaced);
+        for (String field : new String[] {"name", "namespace", "uid", "creationTimestamp"}) {
+            if (!Objects.equals(text(meta, field), text(oldMeta, field))) {
+                errs.add(FieldError.invalid("metadata." + field, text(meta, field), "field is immutable"));
+            }
+        }
+        return errs;
+    }
+
+    static List<String> validateName(String name, NameValidation v) {
+        return switch (v) {
+            case DNS1123_LABEL -> NameValidators.isDNS1123Label(name);
+            case DNS1123_SUBDOMAIN -> NameValidators.isDNS1123Subdomain(name);
+            case PATH_SEGMENT -> NameValidators.isValidPathSegmentName(name);
+        };
+    }
+
+    private static List<FieldError> validateLabels(JsonNode labels) {
+        List<FieldError> errs = new ArrayList<>();
+        if (labels == null || labels.isNull()) {
+            return errs;
+        }
+        if (!labels.isObject()) {
+            errs.add(FieldError.invalid("metadata.labels", labels.toString(), "must be a map of strings"));
+            return errs;
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> it = labels.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            for (String msg : NameValidators.isQualifiedName(e.getKey())) {
+                errs.add(FieldError.invalid("metadata.labels", e.getKey(), msg));
+            }
+            if (!e.getValue().isTextual()) {
+                errs.add(FieldError.invalid("metadata.labels", e.getValue().toString(), "label values must be strings"));
+                continue;
+            }
+            for (String msg : NameValidators.isValidLabelValue(e.getValue().asText())) {
+                errs.add(FieldError.invalid("metadata.labels", e.getValue().asText(), msg));
+            }
+        }
+        return errs;
+    }
+
+    private static List<FieldError> validateAnnotations(JsonNode annotations) {
+        List<FieldError> errs = new ArrayList<>();
+        if (annotations == null || annotations.isNull()) {
+            return errs;
+        }
+        if (!annotations.isObject()) {
+            errs.add(FieldError.invalid("metadata.annotations", annotations.toString(), "must be a map of strings"));
+            return errs;
+        }
+        long total = 0;
+        for (Iterator<Map.Entry<String, JsonNode>> it = annotations.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            for (String msg : NameValidators.isQualifiedName(e.getKey().toLowerCase(java.util.Locale.ROOT))) {
+                errs.add(FieldError.invalid("metadata.annotations", e.getKey(), msg));
+            }
+            if (!e.getValue().isTextual()) {
+                errs.add(FieldError.invalid("metadata.annotations", e.getValue().toString(),
+                        "annotation values must be strings"));
+                continue;
+            }
+            total += e.getKey().getBytes(StandardCharsets.UTF_8).length
+                    + e.getValue().asText().getBytes(StandardCharsets.UTF_8).length;
+        }
+        if (total > TOTAL_ANNOTATION_SIZE_LIMIT) {
+            errs.add(new FieldError(FieldError.Type.TOO_LONG, "metadata.annotations", "",
+                    "may not be more than " + TOTAL_ANNOTATION_SIZE_LIMIT + " bytes"));
+        }
+        return errs;
+    }
+
+    static String text(ObjectNode n, String field) {
+        JsonNode v = n.get(field);
+        return v == null || v.isNull() ? null : v.asText();
+    }
+}

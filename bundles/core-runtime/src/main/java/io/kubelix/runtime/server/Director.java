@@ -1,0 +1,95 @@
+package io.kubelix.runtime.server;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubelix.api.errors.StatusException;
+import io.kubelix.api.server.DelegationTarget;
+import io.kubelix.runtime.endpoints.Responses;
+import io.kubelix.runtime.server.healthz.HealthHandler;
+import io.kubelix.runtime.server.healthz.VersionInfo;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+
+import java.util.List;
+import java.util.TreeSet;
+import java.util.function.Supplier;
+
+/**
+ * The Director: API paths ({@code /api}, {@code /apis}) go down the server chain of
+ * DelegationTargets, highest ranking first, ending in NotFound; every other path goes to the
+ * non-API mux ({@code /healthz}, {@code /livez}, {@code /readyz}, {@code /version}, {@code /}).
+ */
+public final class Director extends Handler.Abstract {
+    private final Supplier<List<DelegationTarget>> serverChain;
+    private final List<HealthHandler> healthHandlers;
+    private final VersionInfo version;
+
+    public Director(Supplier<List<DelegationTarget>> serverChain, List<HealthHandler> healthHandlers, VersionInfo version) {
+        this.serverChain = serverChain;
+        this.healthHandlers = healthHandlers;
+        this.version = version;
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) throws Exception {
+        String path = Request.getPathInContext(request);
+        if (isAPIPath(path)) {
+            for (DelegationTarget target : serverChain.get()) {
+                if (target.handle(request, response, callback)) {
+                    return true;
+                }
+            }
+            throw notFound();
+        }
+        return nonAPI(request, response, callback, path);
+    }
+
+    static boolean isAPIPath(String path) {
+        return path.equals("/api") || path.startsWith("/api/") || path.equals("/apis") || path.startsWith("/apis/");
+    }
+
+    private boolean nonAPI(Request request, Response response, Callback callback, String path) {
+        boolean read = request.getMethod().equals("GET") || request.getMethod().equals("HEAD");
+        if (path.equals("/version") || path.equals("/version/")) {
+            requireRead(read);
+            Responses.writeObject(request, response, callback, 200, version.document());
+            return true;
+        }
+        if (read) {
+            for (HealthHandler h : healthHandlers) {
+                if (h.handle(request, response, callback, path)) {
+                    return true;
+                }
+            }
+        }
+        if (path.equals("/") && read) {
+            Responses.writeObject(request, response, callback, 200, rootPaths());
+            return true;
+        }
+        throw notFound();
+    }
+
+    /** The root document: every path the server answers, as kube-apiserver's index lists them. */
+    private ObjectNode rootPaths() {
+        TreeSet<String> paths = new TreeSet<>(List.of("/api", "/apis", "/healthz", "/livez", "/readyz", "/version"));
+        ObjectNode doc = JsonNodeFactory.instance.objectNode();
+        ArrayNode arr = doc.putArray("paths");
+        paths.forEach(arr::add);
+        return doc;
+    }
+
+    private static void requireRead(boolean read) {
+        if (!read) {
+            throw new StatusException(io.kubelix.api.errors.StatusReason.METHOD_NOT_ALLOWED,
+                    "the server does not allow this method on the requested resource");
+        }
+    }
+
+    static StatusException notFound() {
+        return new StatusException(io.kubelix.api.errors.StatusReason.NOT_FOUND, 404,
+                "the server could not find the requested resource", new StatusException.Details(null, null, null, List.of(), 0), null);
+    }
+}

@@ -1,0 +1,258 @@
+package io.kubelix.runtime.server;
+
+import io.kubelix.api.authn.Authenticator;
+import io.kubelix.api.authz.Authorizer;
+import io.kubelix.api.server.DelegationTarget;
+import io.kubelix.api.server.HealthChecker;
+import io.kubelix.runtime.bootstrap.DataDirectory;
+import io.kubelix.runtime.server.healthz.HealthHandler;
+import io.kubelix.runtime.server.healthz.VersionInfo;
+import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
+import org.eclipse.jetty.http2.HTTP2Cipher;
+import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
+import org.eclipse.jetty.server.handler.GracefulHandler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.osgi.framework.BundleContext;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.net.InetAddress;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The GenericAPIServer: Jetty serving HTTPS (HTTP/2 and HTTP/1.1 through ALPN) on
+ * {@code --bind-address:--secure-port}, with the handler chain in front of the Director.
+ * Authenticators, authorizers, server-chain links and health checks are whiteboard services;
+ * adding or removing one changes the running server at once.
+ *
+ * <p>Start-up, in order: 1. prepare the data directory (CA, serving certificate, admin token);
+ * 2. build the handler chain; 3. listen; 4. write {@code admin.kubeconfig}.
+ */
+@Component(immediate = true, configurationPid = GenericAPIServer.PID, configurationPolicy = ConfigurationPolicy.OPTIONAL,
+        service = {})
+public final class GenericAPIServer {
+    public static final String PID = "io.kubelix.apiserver";
+    private static final Logger LOG = LoggerFactory.getLogger(GenericAPIServer.class);
+
+    private final RankedServices<Authenticator> authenticators = new RankedServices<>();
+    private final RankedServices<Authorizer> authorizers = new RankedServices<>();
+    private final RankedServices<DelegationTarget> serverChain = new RankedServices<>();
+    private final RankedServices<HealthChecker> livezChecks = new RankedServices<>();
+    private final RankedServices<HealthChecker> readyzChecks = new RankedServices<>();
+    private final RankedServices<HealthChecker> healthzChecks = new RankedServices<>();
+    private final AtomicBoolean shuttingDown = new AtomicBoolean();
+    private final Server server;
+
+    @Activate
+    public GenericAPIServer(Map<String, Object> config, BundleContext context) throws Exception {
+        Settings settings = new Settings(config, context);
+        int port = settings.getInt("secure-port", 6443, 1, 65535);
+        String bindAddress = settings.get("bind-address", "127.0.0.1");
+        Path dataDir = Path.of(settings.get("data-dir", ".kubelix")).toAbsolutePath().normalize();
+        InetAddress bind = parseBindAddress(bindAddress);
+
+        // 1. The data directory: what a client needs to trust and reach us.
+        DataDirectory data = DataDirectory.prepare(dataDir, servingHosts(bind));
+
+        // 2. The handler chain, with the built-in checks first.
+        addBuiltInChecks();
+        VersionInfo version = new VersionInfo();
+        Director director = new Director(serverChain, List.of(
+                new HealthHandler("healthz", healthzChecks),
+                new HealthHandler("livez", livezChecks),
+                new HealthHandler("readyz", readyzChecks)), version);
+
+        // 3. Listen.
+        server = new Server(threadPool());
+        server.setStopTimeout(5_000);
+        ServerConnector connector = httpsConnector(server, data);
+        connector.setHost(bind.getHostAddress());
+        connector.setPort(port);
+        server.addConnector(connector);
+        server.setHandler(new GracefulHandler(HandlerChain.build(director, authenticators, authorizers)));
+        try {
+            server.start();
+        } catch (Exception e) {
+            server.stop();
+            throw new IllegalStateException("cannot serve on " + bindAddress + ":" + port + ": " + e.getMessage()
+                    + " (is another server using the port? choose another with --secure-port)", e);
+        }
+
+        // 4. A kubeconfig for kubectl.
+        String url = "https://" + urlHost(bind) + ":" + connector.getLocalPort();
+        Path kubeconfig = data.writeKubeconfig(url);
+        LOG.info("Kubelix {} serving on {} (data directory {})", version.gitVersion(), url, dataDir);
+        LOG.info("kubeconfig for kubectl: {}  (export KUBECONFIG={})", kubeconfig, kubeconfig);
+    }
+
+    @Deactivate
+    void deactivate() throws Exception {
+        shuttingDown.set(true);
+        LOG.info("Kubelix API server shutting down");
+        server.stop();
+    }
+
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
+    void addAuthenticator(Authenticator a, Map<String, Object> props) {
+        authenticators.add(a, props);
+        LOG.info("authenticator added: {}", a.getClass().getName());
+    }
+
+    void removeAuthenticator(Authenticator a) {
+        authenticators.remove(a);
+        LOG.info("authenticator removed: {}", a.getClass().getName());
+    }
+
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
+    void addAuthorizer(Authorizer a, Map<String, Object> props) {
+        authorizers.add(a, props);
+        LOG.info("authorizer added: {}", a.getClass().getName());
+    }
+
+    void removeAuthorizer(Authorizer a) {
+        authorizers.remove(a);
+        LOG.info("authorizer removed: {}", a.getClass().getName());
+    }
+
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
+    void addDelegationTarget(DelegationTarget t, Map<String, Object> props) {
+        serverChain.add(t, props);
+        LOG.info("server chain: {} added (ranking {})", t.name(), RankedServices.ranking(props));
+    }
+
+    void removeDelegationTarget(DelegationTarget t) {
+        serverChain.remove(t);
+        LOG.info("server chain: {} removed", t.name());
+    }
+
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
+    void addHealthChecker(HealthChecker c, Map<String, Object> props) {
+        Object endpoints = props.get(HealthChecker.ENDPOINTS_PROPERTY);
+        String where = endpoints == null ? "livez,readyz" : String.join(",", asStrings(endpoints));
+        if (where.contains("livez")) {
+            livezChecks.add(c, props);
+        }
+        if (where.contains("readyz")) {
+            readyzChecks.add(c, props);
+        }
+        healthzChecks.add(c, props);
+    }
+
+    void removeHealthChecker(HealthChecker c) {
+        livezChecks.remove(c);
+        readyzChecks.remove(c);
+        healthzChecks.remove(c);
+    }
+
+    private void addBuiltInChecks() {
+        HealthChecker ping = new NamedCheck("ping", () -> { });
+        HealthChecker shutdown = new NamedCheck("shutdown", () -> {
+            if (shuttingDown.get()) {
+                throw new IllegalStateException("process is shutting down");
+            }
+        });
+        Map<String, Object> first = Map.of(org.osgi.framework.Constants.SERVICE_RANKING, Integer.MAX_VALUE,
+                org.osgi.framework.Constants.SERVICE_ID, 0L);
+        livezChecks.add(ping, first);
+        readyzChecks.add(ping, first);
+        healthzChecks.add(ping, first);
+        readyzChecks.add(shutdown, Map.of(org.osgi.framework.Constants.SERVICE_RANKING, Integer.MIN_VALUE));
+    }
+
+    private static ServerConnector httpsConnector(Server server, DataDirectory data) {
+        HttpConfiguration http = new HttpConfiguration();
+        http.setSendServerVersion(false);
+        http.setSendDateHeader(true);
+        SecureRequestCustomizer secure = new SecureRequestCustomizer();
+        secure.setSniHostCheck(false);
+        http.addCustomizer(secure);
+
+        SslContextFactory.Server tls = new SslContextFactory.Server();
+        tls.setKeyStore(data.servingKeyStore());
+        tls.setKeyStorePassword(new String(data.keyStorePassword()));
+        tls.setCipherComparator(HTTP2Cipher.COMPARATOR);
+        tls.setUseCipherSuitesOrder(true);
+
+        HttpConnectionFactory http1 = new HttpConnectionFactory(http);
+        HTTP2ServerConnectionFactory http2 = new HTTP2ServerConnectionFactory(http);
+        // Watches stream for up to an hour without necessarily writing; let them.
+        http2.setStreamIdleTimeout(3_900_000);
+        ALPNServerConnectionFactory alpn = new ALPNServerConnectionFactory();
+        alpn.setDefaultProtocol(http1.getProtocol());
+        SslConnectionFactory ssl = new SslConnectionFactory(tls, alpn.getProtocol());
+        ServerConnector connector = new ServerConnector(server, ssl, alpn, http2, http1);
+        connector.setIdleTimeout(3_900_000);
+        return connector;
+    }
+
+    private static QueuedThreadPool threadPool() {
+        // Each open watch holds a thread while it streams, so the pool is sized for watchers, not cores.
+        QueuedThreadPool pool = new QueuedThreadPool(2_000, 8);
+        pool.setName("kubelix-apiserver");
+        return pool;
+    }
+
+    private static InetAddress parseBindAddress(String bindAddress) {
+        try {
+            return InetAddress.getByName(bindAddress);
+        } catch (Exception e) {
+            throw new IllegalArgumentException("invalid bind-address \"" + bindAddress + "\": " + e.getMessage());
+        }
+    }
+
+    private static List<String> servingHosts(InetAddress bind) {
+        List<String> hosts = new ArrayList<>();
+        if (!bind.isAnyLocalAddress()) {
+            hosts.add(bind.getHostAddress());
+        }
+        return hosts;
+    }
+
+    private static String urlHost(InetAddress bind) {
+        if (bind.isAnyLocalAddress()) {
+            return "127.0.0.1";
+        }
+        String h = bind.getHostAddress();
+        return h.contains(":") ? "[" + h + "]" : h;
+    }
+
+    private static List<String> asStrings(Object v) {
+        if (v instanceof String[] a) {
+            return List.of(a);
+        }
+        if (v instanceof java.util.Collection<?> c) {
+            return c.stream().map(Object::toString).toList();
+        }
+        return List.of(v.toString());
+    }
+
+    private record NamedCheck(String name, Check probe) implements HealthChecker {
+        @Override
+        public void check() throws Exception {
+            probe.run();
+        }
+    }
+
+    @FunctionalInterface
+    private interface Check {
+        void run() throws Exception;
+    }
+}

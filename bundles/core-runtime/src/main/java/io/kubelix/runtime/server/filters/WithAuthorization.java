@@ -1,0 +1,75 @@
+package io.kubelix.runtime.server.filters;
+
+import io.kubelix.api.authz.AuthorizationDecision;
+import io.kubelix.api.authz.Authorizer;
+import io.kubelix.api.errors.StatusException;
+import io.kubelix.api.errors.StatusReason;
+import io.kubelix.api.request.RequestInfo;
+import io.kubelix.api.request.UserInfo;
+import io.kubelix.runtime.request.Requests;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * WithAuthorization: the authorizers, highest ranking first, decide; the first ALLOW or DENY
+ * wins. The public endpoints are always allowed. When no authorizer allows, the request is 403
+ * Forbidden with kube-apiserver's message naming the user, verb and resource.
+ */
+public final class WithAuthorization extends Handler.Wrapper {
+    private static final Logger LOG = LoggerFactory.getLogger(WithAuthorization.class);
+
+    private final Supplier<List<Authorizer>> authorizers;
+
+    public WithAuthorization(Handler next, Supplier<List<Authorizer>> authorizers) {
+        super(next);
+        this.authorizers = authorizers;
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) throws Exception {
+        RequestInfo info = Requests.requestInfo(request);
+        UserInfo user = Requests.user(request);
+        if (PublicPaths.isPublic(info.path())) {
+            return super.handle(request, response, callback);
+        }
+        String reason = "";
+        for (Authorizer a : authorizers.get()) {
+            AuthorizationDecision d = a.authorize(user, info);
+            if (d.decision() == AuthorizationDecision.Decision.ALLOW) {
+                return super.handle(request, response, callback);
+            }
+            if (d.decision() == AuthorizationDecision.Decision.DENY) {
+                reason = d.reason();
+                break;
+            }
+            if (reason.isEmpty()) {
+                reason = d.reason();
+            }
+        }
+        LOG.info("forbidden: user \"{}\" {} {}", user.name(), info.verb(), info.path());
+        throw forbidden(user, info, reason);
+    }
+
+    static StatusException forbidden(UserInfo user, RequestInfo info, String reason) {
+        String why = reason == null || reason.isEmpty() ? "" : ": " + reason;
+        if (!info.resourceRequest()) {
+            return new StatusException(StatusReason.FORBIDDEN, 403, "forbidden: User \"" + user.name()
+                    + "\" cannot " + info.verb() + " path \"" + info.path() + "\"" + why, null, null);
+        }
+        String resource = info.subresource().isEmpty() ? info.resource() : info.resource() + "/" + info.subresource();
+        String subject = info.name().isEmpty() ? resource : resource + " \"" + info.name() + "\"";
+        String scope = info.namespace().isEmpty() ? " at the cluster scope"
+                : " in the namespace \"" + info.namespace() + "\"";
+        String message = subject + " is forbidden: User \"" + user.name() + "\" cannot " + info.verb()
+                + " resource \"" + resource + "\" in API group \"" + info.apiGroup() + "\"" + scope + why;
+        return new StatusException(StatusReason.FORBIDDEN, 403, message,
+                new StatusException.Details(info.name(), info.apiGroup(), info.resource(), List.of(), 0), null);
+    }
+}

@@ -1,0 +1,95 @@
+package io.kubelix.runtime.storage;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubelix.api.schema.GroupResource;
+import io.kubelix.api.storage.APIObjectVersioner;
+import io.kubelix.api.storage.GetOptions;
+import io.kubelix.api.storage.ListOptions;
+import io.kubelix.api.storage.ListResult;
+import io.kubelix.api.storage.Preconditions;
+import io.kubelix.api.storage.StorageBackend;
+import io.kubelix.api.storage.StorageConfig;
+import io.kubelix.api.storage.StorageInterface;
+import io.kubelix.api.storage.UpdateFunction;
+import io.kubelix.api.storage.ValidateObjectFunction;
+import io.kubelix.api.storage.Versioner;
+import io.kubelix.api.storage.Watch;
+
+/**
+ * A resource's storage as core-runtime keeps it: forwards to the current backend's storage for
+ * the prefix and asks the backend again when the backend service changes.
+ */
+final class BackendStorage implements StorageInterface {
+    private record Bound(StorageBackend backend, StorageInterface storage) {
+    }
+
+    private final StorageConfig config;
+    private final StorageFactory factory;
+    private volatile Bound bound;
+
+    BackendStorage(GroupResource groupResource, String resourcePrefix, StorageFactory factory) {
+        this.config = new StorageConfig(groupResource, resourcePrefix);
+        this.factory = factory;
+    }
+
+    private StorageInterface delegate() {
+        StorageBackend backend = factory.backend();
+        Bound b = bound;
+        if (b == null || b.backend() != backend) {
+            synchronized (this) {
+                b = bound;
+                if (b == null || b.backend() != backend) {
+                    b = new Bound(backend, backend.forResource(config));
+                    bound = b;
+                }
+            }
+        }
+        return b.storage();
+    }
+
+    @Override
+    public Versioner versioner() {
+        return APIObjectVersioner.INSTANCE;
+    }
+
+    @Override
+    public ObjectNode create(String key, ObjectNode obj) {
+        return delegate().create(key, obj);
+    }
+
+    @Override
+    public ObjectNode delete(String key, Preconditions preconditions, ValidateObjectFunction validateDeletion) {
+        return delegate().delete(key, preconditions, validateDeletion);
+    }
+
+    @Override
+    public Watch watch(String key, ListOptions opts) {
+        return delegate().watch(key, opts);
+    }
+
+    @Override
+    public ObjectNode get(String key, GetOptions opts) {
+        return delegate().get(key, opts);
+    }
+
+    @Override
+    public ListResult getList(String key, ListOptions opts) {
+        return delegate().getList(key, opts);
+    }
+
+    @Override
+    public ObjectNode guaranteedUpdate(String key, boolean ignoreNotFound, Preconditions preconditions,
+                                      UpdateFunction tryUpdate) {
+        return delegate().guaranteedUpdate(key, ignoreNotFound, preconditions, tryUpdate);
+    }
+
+    @Override
+    public long count(String key) {
+        return delegate().count(key);
+    }
+
+    @Override
+    public long currentResourceVersion() {
+        return delegate().currentResourceVersion();
+    }
+}

@@ -1,0 +1,87 @@
+package io.kubelix.runtime.storage;
+
+import io.kubelix.api.errors.StatusException;
+import io.kubelix.api.schema.GroupResource;
+import io.kubelix.api.server.HealthChecker;
+import io.kubelix.api.storage.StorageBackend;
+import io.kubelix.api.storage.StorageInterface;
+import io.kubelix.runtime.server.Settings;
+import org.osgi.framework.BundleContext;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The StorageFactory: which backend stores each resource. The backend is the
+ * {@link StorageBackend} service named by {@code --storage-backend} (default {@code memory}).
+ * Storages handed out belong to core-runtime and are kept per key prefix, so they outlive the
+ * resource bundles that use them; they follow the backend when its bundle is updated, and
+ * answer 503 while it is missing. Also the {@code storage-backend} readiness check.
+ */
+@Component(service = {StorageFactory.class, HealthChecker.class}, configurationPid = StorageFactory.PID,
+        property = HealthChecker.ENDPOINTS_PROPERTY + "=readyz")
+public final class StorageFactory implements HealthChecker {
+    public static final String PID = "io.kubelix.storage";
+    private static final Logger LOG = LoggerFactory.getLogger(StorageFactory.class);
+
+    private final String backendName;
+    private final Map<String, StorageBackend> backends = new ConcurrentHashMap<>();
+    private final Map<String, BackendStorage> storages = new ConcurrentHashMap<>();
+
+    @Activate
+    public StorageFactory(Map<String, Object> config, BundleContext context) {
+        backendName = new Settings(config, context).get("storage-backend", "memory");
+        LOG.info("storage backend: {}", backendName);
+    }
+
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
+    void addBackend(StorageBackend backend, Map<String, Object> props) {
+        Object name = props.get(StorageBackend.NAME_PROPERTY);
+        if (name == null) {
+            LOG.warn("ignoring storage backend {}: it has no {} service property", backend.getClass().getName(),
+                    StorageBackend.NAME_PROPERTY);
+            return;
+        }
+        backends.put(name.toString(), backend);
+        LOG.info("storage backend available: {}{}", name, name.equals(backendName) ? " (in use)" : "");
+    }
+
+    void removeBackend(StorageBackend backend, Map<String, Object> props) {
+        Object name = props.get(StorageBackend.NAME_PROPERTY);
+        if (name != null && backends.remove(name.toString(), backend)) {
+            LOG.info("storage backend gone: {}", name);
+        }
+    }
+
+    /** The storage of the objects under {@code resourcePrefix}; the same instance for the same prefix. */
+    public StorageInterface storageFor(GroupResource groupResource, String resourcePrefix) {
+        return storages.computeIfAbsent(resourcePrefix, p -> new BackendStorage(groupResource, p, this));
+    }
+
+    /** The backend in use. @throws StatusException 503 while no bundle provides it */
+    StorageBackend backend() {
+        StorageBackend b = backends.get(backendName);
+        if (b == null) {
+            throw StatusException.serviceUnavailable("storage backend \"" + backendName + "\" is not available: no "
+                    + "installed bundle provides it (available: " + backends.keySet() + ")");
+        }
+        return b;
+    }
+
+    @Override
+    public String name() {
+        return "storage-backend";
+    }
+
+    @Override
+    public void check() {
+        backend();
+    }
+}
