@@ -1,0 +1,225 @@
+package io.kubelix.storage.memory;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubelix.api.errors.StatusException;
+import io.kubelix.api.errors.StatusReason;
+import io.kubelix.api.schema.GroupResource;
+import io.kubelix.api.storage.ListOptions;
+import io.kubelix.api.storage.ListResult;
+import io.kubelix.api.storage.Preconditions;
+import io.kubelix.api.storage.ResourceVersionMatch;
+import io.kubelix.api.storage.SelectionPredicate;
+import io.kubelix.api.storage.StorageConfig;
+import io.kubelix.api.storage.StorageInterface;
+import io.kubelix.api.storage.Watch;
+import io.kubelix.api.storage.WatchEvent;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.lang.annotation.Annotation;
+import java.time.Duration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** What is particular to the memory backend: its window, watcher queues, bookmarks and configuration. */
+class MemoryStorageBackendTest {
+    private static final StorageConfig CONFIGMAPS = new StorageConfig(GroupResource.of("", "configmaps"), "/configmaps");
+
+    private MemoryStorageBackend backend;
+
+    @AfterEach
+    void tearDown() {
+        if (backend != null) {
+            backend.deactivate();
+        }
+    }
+
+    @Test
+    void revisionsOlderThanTheEventHistoryAreExpired() throws Exception {
+        backend = new MemoryStorageBackend(5, 100, Duration.ofSeconds(10));
+        StorageInterface s = backend.forResource(CONFIGMAPS);
+        long first = rv(s.create("/configmaps/default/a", object("a", 0)));
+        for (int i = 1; i <= 10; i++) {
+            update(s, "a", i);
+        }
+        long current = s.currentResourceVersion();
+        assertEquals(first + 10, current);
+        long oldest = current - 5;
+
+        StatusException e = assertThrows(StatusException.class, () -> watch(s, first));
+        assertEquals(410, e.code());
+        assertEquals(StatusReason.EXPIRED, e.reason());
+        assertEquals("too old resource version: " + first + " (" + oldest + ")", e.getMessage());
+        assertThrows(StatusException.class, () -> watch(s, oldest - 1));
+        assertEquals(410, assertThrows(StatusException.class, () -> s.getList("/configmaps",
+                new ListOptions(Long.toString(oldest - 1), ResourceVersionMatch.EXACT, null, true, 0, null, false))).code());
+
+        ListResult atOldest = s.getList("/configmaps",
+                new ListOptions(Long.toString(oldest), ResourceVersionMatch.EXACT, null, true, 0, null, false));
+        assertEquals(5, atOldest.items().get(0).path("data").path("n").asInt(), "the oldest retained state is readable");
+        Watch w = watch(s, oldest);
+        for (int i = 6; i <= 10; i++) {
+            assertEquals(i, next(w).object().path("data").path("n").asInt(), "every retained event is replayed");
+        }
+        w.close();
+    }
+
+    @Test
+    void continueTokenExpiresWhenItsRevisionLeavesTheWindow() {
+        backend = new MemoryStorageBackend(3, 100, Duration.ofSeconds(10));
+        StorageInterface s = backend.forResource(CONFIGMAPS);
+        for (String n : new String[] {"a", "b", "c"}) {
+            s.create("/configmaps/default/" + n, object(n, 0));
+        }
+        ListResult page = s.getList("/configmaps", new ListOptions("", null, null, true, 1, null, false));
+        assertNotNull(page.continueToken());
+        ListResult stillFine = s.getList("/configmaps", new ListOptions("", null, null, true, 1, page.continueToken(), false));
+        assertEquals("b", stillFine.items().get(0).path("metadata").path("name").asText());
+        for (int i = 1; i <= 4; i++) {
+            update(s, "c", i);
+        }
+        StatusException e = assertThrows(StatusException.class,
+                () -> s.getList("/configmaps", new ListOptions("", null, null, true, 1, page.continueToken(), false)));
+        assertEquals(410, e.code());
+        assertTrue(e.getMessage().contains("continue parameter is too old"), e.getMessage());
+    }
+
+    @Test
+    void slowWatcherIsEndedWithoutBlockingWriters() throws Exception {
+        backend = new MemoryStorageBackend(1000, 10, Duration.ofSeconds(10));
+        StorageInterface s = backend.forResource(CONFIGMAPS);
+        Watch slow = watch(s, s.currentResourceVersion());
+        Watch fast = watch(s, s.currentResourceVersion());
+        s.create("/configmaps/default/a", object("a", 0));
+        assertEquals(WatchEvent.Type.ADDED, next(fast).type());
+        for (int i = 1; i <= 50; i++) {
+            update(s, "a", i);
+            assertEquals(i, next(fast).object().path("data").path("n").asInt());
+        }
+        assertFalse(slow.done(), "what was queued before it fell behind is still delivered");
+        for (int i = 0; i < 10; i++) {
+            assertEquals(i, next(slow).object().path("data").path("n").asInt());
+        }
+        assertNull(slow.next(Duration.ofMillis(100)));
+        assertTrue(slow.done(), "the slow watch ended; its client re-watches");
+        update(s, "a", 51);
+        assertEquals(51, next(fast).object().path("data").path("n").asInt(), "other watchers keep going");
+        fast.close();
+    }
+
+    @Test
+    void idleWatchesGetBookmarksOnlyWhenTheyAskForThem() throws Exception {
+        backend = new MemoryStorageBackend(1000, 100, Duration.ofMillis(50));
+        StorageInterface s = backend.forResource(CONFIGMAPS);
+        s.create("/configmaps/default/a", object("a", 0));
+        Watch plain = watch(s, s.currentResourceVersion());
+        Watch notified = s.watch("/configmaps", new ListOptions(Long.toString(s.currentResourceVersion()), null,
+                SelectionPredicate.EVERYTHING, true, 0, null, true));
+        long rev = rv(update(s, "a", 1));
+        assertEquals(WatchEvent.Type.MODIFIED, next(notified).type());
+        WatchEvent bookmark = next(notified);
+        assertEquals(WatchEvent.Type.BOOKMARK, bookmark.type());
+        assertEquals(rev, rv(bookmark.object()));
+        assertEquals(WatchEvent.Type.MODIFIED, next(plain).type());
+        assertNull(plain.next(Duration.ofMillis(300)), "no bookmarks without progressNotify");
+        plain.close();
+        notified.close();
+    }
+
+    @Test
+    void deactivateEndsWatches() throws Exception {
+        backend = new MemoryStorageBackend(1000, 100, Duration.ofSeconds(10));
+        StorageInterface s = backend.forResource(CONFIGMAPS);
+        Watch w = watch(s, s.currentResourceVersion());
+        backend.deactivate();
+        backend = null;
+        assertNull(w.next(Duration.ofSeconds(5)));
+        assertTrue(w.done());
+    }
+
+    @Test
+    void configurationChangesKeepTheDataAndResizeTheWindow() {
+        backend = new MemoryStorageBackend(config(100, 100, 1000));
+        StorageInterface s = backend.forResource(CONFIGMAPS);
+        long first = rv(s.create("/configmaps/default/a", object("a", 0)));
+        for (int i = 1; i <= 10; i++) {
+            update(s, "a", i);
+        }
+        watch(s, first).close();
+        backend.modified(config(3, 10, 500));
+        assertEquals(10, s.get("/configmaps/default/a", io.kubelix.api.storage.GetOptions.DEFAULT)
+                .path("data").path("n").asInt(), "data survives reconfiguration");
+        assertEquals(410, assertThrows(StatusException.class, () -> watch(s, first)).code());
+        watch(s, s.currentResourceVersion() - 3).close();
+    }
+
+    @Test
+    void historyOfDeletedKeysIsForgottenOutsideTheWindow() {
+        MvccStore store = new MvccStore(4);
+        for (int i = 0; i < 100; i++) {
+            long rev = store.write("/k/" + i, 0, new byte[] {'{', '}'});
+            assertTrue(store.write("/k/" + i, rev, null) > rev);
+        }
+        assertTrue(store.keyCount() <= 2, "only keys deleted within the window are remembered: " + store.keyCount());
+        assertEquals(201, store.currentRevision());
+        assertEquals(197, store.compactedRevision());
+    }
+
+    private static Watch watch(StorageInterface s, long from) {
+        return s.watch("/configmaps", new ListOptions(Long.toString(from), null, null, true, 0, null, false));
+    }
+
+    private static WatchEvent next(Watch w) throws InterruptedException {
+        WatchEvent e = w.next(Duration.ofSeconds(5));
+        assertNotNull(e, "an event");
+        return e;
+    }
+
+    private static ObjectNode update(StorageInterface s, String name, int n) {
+        return s.guaranteedUpdate("/configmaps/default/" + name, false, Preconditions.NONE, (cur, rev) -> {
+            ((ObjectNode) cur.get("data")).put("n", n);
+            return cur;
+        });
+    }
+
+    private static ObjectNode object(String name, int n) {
+        ObjectNode obj = JsonNodeFactory.instance.objectNode().put("apiVersion", "v1").put("kind", "ConfigMap");
+        obj.putObject("metadata").put("name", name).put("namespace", "default");
+        obj.putObject("data").put("n", n);
+        return obj;
+    }
+
+    private static long rv(ObjectNode obj) {
+        return Long.parseLong(obj.path("metadata").path("resourceVersion").asText());
+    }
+
+    private static MemoryStorageConfig config(int history, int queue, long intervalMs) {
+        return new MemoryStorageConfig() {
+            @Override
+            public Class<? extends Annotation> annotationType() {
+                return MemoryStorageConfig.class;
+            }
+
+            @Override
+            public int event$_$history$_$size() {
+                return history;
+            }
+
+            @Override
+            public int watch$_$queue$_$size() {
+                return queue;
+            }
+
+            @Override
+            public long progress$_$notify$_$interval$_$ms() {
+                return intervalMs;
+            }
+        };
+    }
+}
