@@ -149,9 +149,11 @@ final class MvccStore {
         writeLock.lock();
         try {
             if (fromRevision != 0 && fromRevision < compactedRevision) {
+                LOG.debug("Refused watch from revision {}: compacted up to {}", fromRevision, compactedRevision);
                 throw ResourceVersions.tooOld(fromRevision, compactedRevision);
             }
             MemoryWatch w = factory.create(fromRevision == 0 ? revision : fromRevision);
+            LOG.debug("Watch of {} on {} from revision {} (current {})", w.resource(), w.range(), w.startRevision(), revision);
             if (fromRevision != 0) {
                 List<StoredEvent> replay = new ArrayList<>();
                 log.forEachAfter(fromRevision, e -> {
