@@ -130,8 +130,8 @@ public class StatusException extends RuntimeException {
 
     public static StatusException unsupportedMediaType(String contentType) {
         return new StatusException(StatusReason.UNSUPPORTED_MEDIA_TYPE, 415,
-                "the body of the request was in an unknown format - accepted media types include: "
-                        + "application/json, application/yaml",
+                "the body of the request was in an unknown format (" + contentType + ") - accepted media types "
+                        + "include: application/json, application/yaml, application/vnd.kubernetes.protobuf",
                 null, null);
     }
 

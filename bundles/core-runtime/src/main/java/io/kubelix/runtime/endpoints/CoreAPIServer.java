@@ -8,7 +8,7 @@ import io.kubelix.api.registry.RESTStorageProvider;
 import io.kubelix.api.request.RequestInfo;
 import io.kubelix.api.schema.GroupVersion;
 import io.kubelix.api.server.DelegationTarget;
-import io.kubelix.runtime.endpoints.discovery.DiscoveryDocuments;
+import io.kubelix.runtime.codec.protobuf.ProtobufCodec;
 import io.kubelix.runtime.registry.AdmissionChain;
 import io.kubelix.runtime.registry.StoreFactory;
 import io.kubelix.runtime.request.Requests;
@@ -41,6 +41,7 @@ public final class CoreAPIServer implements DelegationTarget {
 
     private final StoreFactory storeFactory;
     private final APIInstaller installer;
+    private final ProtobufCodec protobuf = new ProtobufCodec();
 
     @Activate
     public CoreAPIServer(@Reference StorageFactory storageFactory, @Reference AdmissionChain admission) {
@@ -89,7 +90,7 @@ public final class CoreAPIServer implements DelegationTarget {
         }
         String namespace = scope(storage, info);
         RequestScope scope = new RequestScope(gv, storage, info,
-                new HttpRequestContext(Requests.user(request), info, namespace), request);
+                new HttpRequestContext(Requests.user(request), info, namespace), request, protobuf);
         switch (info.verb()) {
             case "get" -> ResourceHandlers.get(scope, response, callback);
             case "list" -> ResourceHandlers.list(scope, response, callback);

@@ -11,6 +11,7 @@ import io.kubelix.api.storage.ListOptions;
 import io.kubelix.api.storage.ResourceVersionMatch;
 import io.kubelix.runtime.codec.Codecs;
 import io.kubelix.runtime.codec.MediaType;
+import io.kubelix.runtime.codec.protobuf.ProtobufCodec;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
@@ -18,6 +19,7 @@ import org.eclipse.jetty.util.Fields;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.List;
 
 /**
  * handlers.RequestScope: what every handler of one resource request needs — the group version
@@ -34,8 +36,12 @@ final class RequestScope {
     final HttpRequestContext ctx;
     final Request request;
     final Fields query;
+    private final ProtobufCodec protobuf;
+    private byte[] cachedBody;
 
-    RequestScope(GroupVersion groupVersion, RESTStorage storage, RequestInfo info, HttpRequestContext ctx, Request request) {
+    RequestScope(GroupVersion groupVersion, RESTStorage storage, RequestInfo info, HttpRequestContext ctx, Request request,
+                 ProtobufCodec protobuf) {
+        this.protobuf = protobuf;
         this.groupVersion = groupVersion;
         this.storage = storage;
         this.info = info;
@@ -55,7 +61,10 @@ final class RequestScope {
 
     /** The {@code dryRun} parameter: {@code All} or nothing, as kube-apiserver accepts. */
     boolean dryRun() {
-        var values = query.getValues("dryRun");
+        List<String> values = query.getValues("dryRun");
+        if (values == null) {
+            return false;
+        }
         for (String v : values) {
             if (!v.equals("All")) {
                 throw StatusException.badRequest("Invalid dry run value \"" + v + "\": must be \"All\"");
@@ -66,6 +75,9 @@ final class RequestScope {
 
     /** The request body, at most {@link #MAX_REQUEST_BODY_BYTES} (413 beyond). */
     byte[] body() throws IOException {
+        if (cachedBody != null) {
+            return cachedBody;
+        }
         long declared = request.getLength();
         if (declared > MAX_REQUEST_BODY_BYTES) {
             throw tooLarge();
@@ -75,6 +87,7 @@ final class RequestScope {
             if (bytes.length > MAX_REQUEST_BODY_BYTES) {
                 throw tooLarge();
             }
+            cachedBody = bytes;
             return bytes;
         }
     }
@@ -86,7 +99,7 @@ final class RequestScope {
 
     /** The body as an object of this resource's kind: apiVersion and kind default to the endpoint's, and must match it. */
     ObjectNode bodyObject() throws IOException {
-        ObjectNode obj = Codecs.decodeObject(body(), isYamlBody());
+        ObjectNode obj = decodeBody();
         JsonNode apiVersion = obj.get("apiVersion");
         JsonNode kind = obj.get("kind");
         if (apiVersion == null || apiVersion.asText().isEmpty()) {
@@ -104,19 +117,32 @@ final class RequestScope {
         return obj;
     }
 
+    /** The body decoded as {@link #decodeBody()}, or an empty object when there is none. */
+    ObjectNode decodeBodyOrEmpty() throws IOException {
+        byte[] bytes = body();
+        if (bytes.length == 0) {
+            return com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        }
+        return decodeBody();
+    }
+
     /** The Content-Type's media type (without parameters), or empty. */
     String contentType() {
         String ct = request.getHeaders().get(HttpHeader.CONTENT_TYPE);
         return ct == null ? "" : MediaType.parse(ct).type();
     }
 
-    private boolean isYamlBody() {
+    /** The body as an object, by its Content-Type: JSON (the default), YAML or Kubernetes protobuf. */
+    ObjectNode decodeBody() throws IOException {
         String ct = contentType();
         if (ct.isEmpty() || ct.equals(MediaType.JSON)) {
-            return false;
+            return Codecs.decodeObject(body(), false);
         }
         if (MediaType.parse(ct).isYaml()) {
-            return true;
+            return Codecs.decodeObject(body(), true);
+        }
+        if (ct.equals(ProtobufCodec.MEDIA_TYPE)) {
+            return protobuf.decode(body());
         }
         throw StatusException.unsupportedMediaType(ct);
     }

@@ -145,8 +145,7 @@ final class ResourceHandlers {
 
     /** DeleteOptions from the body (optional) and the query; the query's dryRun and gracePeriodSeconds win. */
     private static DeleteOptions deleteOptions(RequestScope s) throws IOException {
-        byte[] body = s.body();
-        ObjectNode opts = body.length == 0 ? F.objectNode() : Codecs.decodeObject(body, false);
+        ObjectNode opts = s.request.getLength() == 0 ? F.objectNode() : s.decodeBodyOrEmpty();
         boolean dryRun = s.dryRun() || opts.path("dryRun").isArray() && !opts.path("dryRun").isEmpty();
         Long grace = null;
         String graceParam = s.param("gracePeriodSeconds");

@@ -174,6 +174,17 @@ public final class GenericAPIServer {
         livezChecks.add(ping, first);
         readyzChecks.add(ping, first);
         healthzChecks.add(ping, first);
+        // Serving needs someone to authenticate and authorize requests; until plugins provide both, not ready.
+        readyzChecks.add(new NamedCheck("authentication", () -> {
+            if (authenticators.get().isEmpty()) {
+                throw new IllegalStateException("no authenticator is installed");
+            }
+        }), Map.of());
+        readyzChecks.add(new NamedCheck("authorization", () -> {
+            if (authorizers.get().isEmpty()) {
+                throw new IllegalStateException("no authorizer is installed");
+            }
+        }), Map.of());
         readyzChecks.add(shutdown, Map.of(org.osgi.framework.Constants.SERVICE_RANKING, Integer.MIN_VALUE));
     }
 

@@ -59,7 +59,8 @@ public final class HealthHandler {
     private void all(Request request, Response response, Callback callback) {
         Fields query = Request.extractQueryParameters(request);
         boolean verbose = query.get("verbose") != null;
-        Set<String> excluded = new HashSet<>(query.getValues("exclude"));
+        List<String> exclude = query.getValues("exclude");
+        Set<String> excluded = exclude == null ? new HashSet<>() : new HashSet<>(exclude);
         StringBuilder out = new StringBuilder();
         List<String> failed = new ArrayList<>();
         for (HealthChecker c : checks.get()) {
