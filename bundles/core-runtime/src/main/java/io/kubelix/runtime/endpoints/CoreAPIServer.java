@@ -12,6 +12,8 @@ import io.kubelix.runtime.codec.protobuf.ProtobufCodec;
 import io.kubelix.runtime.registry.AdmissionChain;
 import io.kubelix.runtime.registry.StoreFactory;
 import io.kubelix.runtime.request.Requests;
+import io.kubelix.runtime.server.OpenAPIProvider;
+import io.kubelix.runtime.server.healthz.VersionInfo;
 import io.kubelix.runtime.storage.StorageFactory;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -35,13 +37,15 @@ import java.util.Map;
  * at once, one that goes is removed at once; when two serve the same group, version and
  * resource, the higher {@code service.ranking} wins and the shadowed one is logged.
  */
-@Component(service = DelegationTarget.class, property = Constants.SERVICE_RANKING + ":Integer=" + DelegationTarget.CORE_API_RANKING)
-public final class CoreAPIServer implements DelegationTarget {
+@Component(service = {DelegationTarget.class, OpenAPIProvider.class},
+        property = Constants.SERVICE_RANKING + ":Integer=" + DelegationTarget.CORE_API_RANKING)
+public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider {
     private static final Logger LOG = LoggerFactory.getLogger(CoreAPIServer.class);
 
     private final StoreFactory storeFactory;
     private final APIInstaller installer;
     private final ProtobufCodec protobuf = new ProtobufCodec();
+    private final VersionInfo versionInfo = new VersionInfo();
 
     @Activate
     public CoreAPIServer(@Reference StorageFactory storageFactory, @Reference AdmissionChain admission) {
@@ -70,6 +74,11 @@ public final class CoreAPIServer implements DelegationTarget {
     @Override
     public String name() {
         return "kube-apiserver";
+    }
+
+    @Override
+    public boolean serveOpenAPI(Request request, Response response, Callback callback, String path) {
+        return OpenAPIHandler.serve(installer.routes(), request, response, callback, path, versionInfo.gitVersion());
     }
 
     @Override

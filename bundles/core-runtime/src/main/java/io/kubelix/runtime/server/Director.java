@@ -20,15 +20,19 @@ import java.util.function.Supplier;
 /**
  * The Director: API paths ({@code /api}, {@code /apis}) go down the server chain of
  * DelegationTargets, highest ranking first, ending in NotFound; every other path goes to the
- * non-API mux ({@code /healthz}, {@code /livez}, {@code /readyz}, {@code /version}, {@code /}).
+ * non-API mux ({@code /healthz}, {@code /livez}, {@code /readyz}, {@code /version}, {@code /openapi/v3},
+ * {@code /}).
  */
 public final class Director extends Handler.Abstract {
     private final Supplier<List<DelegationTarget>> serverChain;
     private final List<HealthHandler> healthHandlers;
     private final VersionInfo version;
+    private final Supplier<List<OpenAPIProvider>> openAPI;
 
-    public Director(Supplier<List<DelegationTarget>> serverChain, List<HealthHandler> healthHandlers, VersionInfo version) {
+    public Director(Supplier<List<DelegationTarget>> serverChain, Supplier<List<OpenAPIProvider>> openAPI,
+                    List<HealthHandler> healthHandlers, VersionInfo version) {
         this.serverChain = serverChain;
+        this.openAPI = openAPI;
         this.healthHandlers = healthHandlers;
         this.version = version;
     }
@@ -65,6 +69,13 @@ public final class Director extends Handler.Abstract {
                 }
             }
         }
+        if (read && (path.equals("/openapi/v3") || path.startsWith("/openapi/v3/"))) {
+            for (OpenAPIProvider p : openAPI.get()) {
+                if (p.serveOpenAPI(request, response, callback, path)) {
+                    return true;
+                }
+            }
+        }
         if (path.equals("/") && read) {
             Responses.writeObject(request, response, callback, 200, rootPaths());
             return true;
@@ -74,7 +85,8 @@ public final class Director extends Handler.Abstract {
 
     /** The root document: every path the server answers, as kube-apiserver's index lists them. */
     private ObjectNode rootPaths() {
-        TreeSet<String> paths = new TreeSet<>(List.of("/api", "/apis", "/healthz", "/livez", "/readyz", "/version"));
+        TreeSet<String> paths = new TreeSet<>(List.of("/api", "/apis", "/healthz", "/livez", "/openapi/v3", "/readyz",
+                "/version"));
         ObjectNode doc = JsonNodeFactory.instance.objectNode();
         ArrayNode arr = doc.putArray("paths");
         paths.forEach(arr::add);

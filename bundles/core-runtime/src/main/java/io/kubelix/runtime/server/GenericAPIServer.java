@@ -55,6 +55,7 @@ public final class GenericAPIServer {
     private final RankedServices<Authenticator> authenticators = new RankedServices<>();
     private final RankedServices<Authorizer> authorizers = new RankedServices<>();
     private final RankedServices<DelegationTarget> serverChain = new RankedServices<>();
+    private final RankedServices<OpenAPIProvider> openAPIProviders = new RankedServices<>();
     private final RankedServices<HealthChecker> livezChecks = new RankedServices<>();
     private final RankedServices<HealthChecker> readyzChecks = new RankedServices<>();
     private final RankedServices<HealthChecker> healthzChecks = new RankedServices<>();
@@ -75,7 +76,7 @@ public final class GenericAPIServer {
         // 2. The handler chain, with the built-in checks first.
         addBuiltInChecks();
         VersionInfo version = new VersionInfo();
-        Director director = new Director(serverChain, List.of(
+        Director director = new Director(serverChain, openAPIProviders, List.of(
                 new HealthHandler("healthz", healthzChecks),
                 new HealthHandler("livez", livezChecks),
                 new HealthHandler("readyz", readyzChecks)), version);
@@ -141,6 +142,15 @@ public final class GenericAPIServer {
     void removeDelegationTarget(DelegationTarget t) {
         serverChain.remove(t);
         LOG.info("server chain: {} removed", t.name());
+    }
+
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
+    void addOpenAPIProvider(OpenAPIProvider p, Map<String, Object> props) {
+        openAPIProviders.add(p, props);
+    }
+
+    void removeOpenAPIProvider(OpenAPIProvider p) {
+        openAPIProviders.remove(p);
     }
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
