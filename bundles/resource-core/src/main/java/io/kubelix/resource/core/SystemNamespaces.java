@@ -72,6 +72,11 @@ final class SystemNamespaces {
                 namespaces.create(ctx, ns.object(), CreateOptions.DEFAULT);
                 LOG.info("created system namespace {}", name);
             } catch (StatusException e) {
+                if (e.reason() == StatusReason.SERVICE_UNAVAILABLE) {
+                    // Storage plugins may start after this one; waiting for them is normal, not a warning.
+                    LOG.info("system namespaces wait for storage: {}", e.getMessage());
+                    return false;
+                }
                 if (e.reason() != StatusReason.ALREADY_EXISTS) {
                     LOG.warn("could not ensure system namespace {}: {} {}", name, e.code(), e.getMessage());
                     all = false;
