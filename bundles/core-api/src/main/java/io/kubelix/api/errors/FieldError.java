@@ -70,7 +70,10 @@ public record FieldError(Type type, String field, Object value, String detail) {
     /** The message as kube-apiserver words it: {@code metadata.name: Invalid value: "A": <detail>}. */
     public String message() {
         StringBuilder b = new StringBuilder(field).append(": ").append(type.words());
-        if (value != null && type != Type.REQUIRED && type != Type.FORBIDDEN) {
+        // As field.Error.ErrorBody: these types never print the value.
+        boolean showValue = type != Type.REQUIRED && type != Type.FORBIDDEN && type != Type.TOO_LONG
+                && type != Type.INTERNAL;
+        if (value != null && showValue) {
             b.append(": ");
             if (value instanceof String s) {
                 b.append('"').append(s).append('"');

@@ -23,7 +23,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * </ul>
  *
  * <h2>Keys</h2>
- * Keys are paths such as {@code /configmaps/default/app}; the backend adds its own prefix.
+ * Keys are whole paths such as {@code /configmaps/default/app}, starting with the resource's
+ * {@link StorageConfig#resourcePrefix()}; the backend adds its own prefix (etcd's {@code /registry}).
  * A list or watch key names a directory ({@code /configmaps/default}) when
  * {@link ListOptions#recursive()} is set, or a single object otherwise.
  *
