@@ -28,6 +28,11 @@ public final class NameValidators {
             errs.add(maxLenError(DNS1123_LABEL_MAX_LENGTH));
         }
         if (!DNS1123_LABEL.matcher(value).matches()) {
+            if (DNS1123_SUBDOMAIN.matcher(value).matches()) {
+                // A valid subdomain that is not a label: the length is checked above, so it has dots.
+                errs.add("must not contain dots");
+                return errs;
+            }
             errs.add("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must "
                     + "start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for "
                     + "validation is '" + DNS1123_LABEL_FMT + "')");

@@ -1,5 +1,6 @@
 package io.kubelix.resource.core;
 
+import io.kubelix.api.validation.NameValidators;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -19,8 +20,8 @@ final class ConfigKey {
     /** The reasons {@code key} is not a valid config key; empty when it is one. */
     static List<String> validate(String key) {
         List<String> errs = new ArrayList<>();
-        if (ValidationMessages.byteLength(key) > DNS1123.SUBDOMAIN_MAX_LENGTH) {
-            errs.add(ValidationMessages.maxLenError(DNS1123.SUBDOMAIN_MAX_LENGTH));
+        if (ValidationMessages.byteLength(key) > NameValidators.DNS1123_SUBDOMAIN_MAX_LENGTH) {
+            errs.add(ValidationMessages.maxLenError(NameValidators.DNS1123_SUBDOMAIN_MAX_LENGTH));
         }
         if (!KEY.matcher(key).matches()) {
             errs.add(ValidationMessages.regexError(ERR_MSG, FMT, "key.name", "KEY_NAME", "key-name"));

@@ -1,5 +1,6 @@
 package io.kubelix.resource.core;
 
+import io.kubelix.api.validation.NameValidators;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.errors.FieldError;
@@ -46,7 +47,7 @@ final class NamespaceValidation {
                 continue;
             }
             String name = f.asText();
-            QualifiedName.validate(name).forEach(msg -> errs.add(FieldError.invalid("spec.finalizers", name, msg)));
+            NameValidators.isQualifiedName(name).forEach(msg -> errs.add(FieldError.invalid("spec.finalizers", name, msg)));
             if (!name.contains("/") && !STANDARD_FINALIZERS.contains(name)) {
                 errs.add(FieldError.invalid("spec.finalizers", name,
                         "name is neither a standard finalizer name nor is it fully qualified"));
