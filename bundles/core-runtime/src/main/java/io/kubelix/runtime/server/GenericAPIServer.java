@@ -64,6 +64,21 @@ public final class GenericAPIServer {
 
     @Activate
     public GenericAPIServer(Map<String, Object> config, BundleContext context) throws Exception {
+        try {
+            server = start(config, context);
+        } catch (Exception | Error e) {
+            LOG.error("Kubelix API server cannot start: {}", e.getMessage());
+            // Under bin/kubelix a server that cannot serve is a failed process, as kube-apiserver exits.
+            if (Boolean.parseBoolean(context.getProperty("kubelix.exit-on-start-failure"))) {
+                Thread exit = new Thread(() -> System.exit(1), "kubelix-exit");
+                exit.setDaemon(true);
+                exit.start();
+            }
+            throw e;
+        }
+    }
+
+    private Server start(Map<String, Object> config, BundleContext context) throws Exception {
         Settings settings = new Settings(config, context);
         int port = settings.getInt("secure-port", 6443, 1, 65535);
         String bindAddress = settings.get("bind-address", "127.0.0.1");
@@ -82,7 +97,7 @@ public final class GenericAPIServer {
                 new HealthHandler("readyz", readyzChecks)), version);
 
         // 3. Listen.
-        server = new Server(threadPool());
+        Server server = new Server(threadPool());
         server.setStopTimeout(5_000);
         ServerConnector connector = httpsConnector(server, data);
         connector.setHost(bind.getHostAddress());
@@ -102,6 +117,7 @@ public final class GenericAPIServer {
         Path kubeconfig = data.writeKubeconfig(url);
         LOG.info("Kubelix {} serving on {} (data directory {})", version.gitVersion(), url, dataDir);
         LOG.info("kubeconfig for kubectl: {}  (export KUBECONFIG={})", kubeconfig, kubeconfig);
+        return server;
     }
 
     @Deactivate
