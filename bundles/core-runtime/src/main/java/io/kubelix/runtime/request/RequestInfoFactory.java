@@ -86,8 +86,9 @@ public final class RequestInfoFactory {
                 new ArrayList<>(current));
     }
 
+    /** apimachinery's Convert_Slice_string_To_bool: any value but "0" and "false" (even empty) is true. */
     private static boolean isTrue(String watchParam) {
-        return watchParam != null && (watchParam.equals("1") || watchParam.equalsIgnoreCase("true"));
+        return watchParam != null && !watchParam.equals("0") && !watchParam.equalsIgnoreCase("false");
     }
 
     private static RequestInfo nonResource(String path, String verb) {
