@@ -24,6 +24,10 @@ public final class HumanDuration {
 
     static String format(Duration d) {
         long seconds = d.getSeconds();
+        // Go's int(d.Seconds()) truncates toward zero; Duration.getSeconds() floors.
+        if (seconds < 0 && d.getNano() > 0) {
+            seconds++;
+        }
         if (seconds < -1) {
             return "<invalid>";
         } else if (seconds < 0) {
