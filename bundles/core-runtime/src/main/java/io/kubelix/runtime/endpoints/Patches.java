@@ -2,12 +2,14 @@ package io.kubelix.runtime.endpoints;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.flipkart.zjsonpatch.CompatibilityFlags;
 import com.flipkart.zjsonpatch.JsonPatch;
 import com.flipkart.zjsonpatch.JsonPatchApplicationException;
 import com.flipkart.zjsonpatch.InvalidJsonPatchException;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.errors.StatusReason;
 
+import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.Map;
@@ -64,7 +66,8 @@ final class Patches {
             throw StatusException.badRequest("json patch must be a list of operations");
         }
         try {
-            return JsonPatch.apply(patch, original);
+            // RFC 6902 4.2: removing a member that does not exist is an error (zjsonpatch ignores it by default).
+            return JsonPatch.apply(patch, original, EnumSet.of(CompatibilityFlags.FORBID_REMOVE_MISSING_OBJECT));
         } catch (InvalidJsonPatchException e) {
             throw StatusException.badRequest("invalid json patch: " + e.getMessage());
         } catch (JsonPatchApplicationException e) {
@@ -108,6 +111,12 @@ final class Patches {
                 }
                 Set<String> keep = new HashSet<>();
                 retain.forEach(k -> keep.add(k.asText()));
+                p.fields().forEachRemaining(e -> {
+                    if (!e.getKey().startsWith("$") && !e.getValue().isNull() && !keep.contains(e.getKey())) {
+                        throw StatusException.badRequest("invalid patch format of retainKeys: " + e.getKey()
+                                + " is not in the list");
+                    }
+                });
                 result.retain(keep.stream().filter(k -> result.has(k) || p.has(k)).toList());
             }
         }
