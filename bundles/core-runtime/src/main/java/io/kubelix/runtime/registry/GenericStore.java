@@ -232,8 +232,14 @@ public final class GenericStore implements StandardStorage {
         if (meta.uid() == null || meta.uid().isEmpty()) {
             meta.uid(oldMeta.uid());
         }
-        if (meta.creationTimestamp() == null) {
+        // rest.BeforeUpdate: changes to creationTimestamp are ignored and generation is the server's.
+        if (oldMeta.creationTimestamp() != null) {
             meta.creationTimestamp(oldMeta.creationTimestamp());
+        }
+        if (oldMeta.generation() == 0) {
+            meta.node().remove("generation");
+        } else {
+            meta.generation(oldMeta.generation());
         }
         admission.admit(attributes(Operation.UPDATE, ctx, obj, existing, dryRun));
         spec.updateStrategy().prepareForUpdate(ctx, obj, existing);
