@@ -1,0 +1,122 @@
+package io.kubelix.itest.osgi;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.kubelix.itest.osgi.ApiClient.Response;
+import org.junit.After;
+import org.junit.Before;
+import org.junit.Test;
+import org.junit.runner.RunWith;
+import org.ops4j.pax.exam.Configuration;
+import org.ops4j.pax.exam.Option;
+import org.ops4j.pax.exam.junit.PaxExam;
+import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
+import org.ops4j.pax.exam.spi.reactors.PerClass;
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
+
+import javax.inject.Inject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+/**
+ * Objects outlive the resource bundle that serves them: storage belongs to storage-memory and
+ * core-runtime, so a configmap created before resource-core is stopped, or updated in place, is
+ * served unchanged once the bundle is back — and not served while it is away.
+ */
+@RunWith(PaxExam.class)
+@ExamReactorStrategy(PerClass.class)
+public class PluginUpdateIT {
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+    private static final String CONFIGMAPS = "/api/v1/namespaces/default/configmaps";
+
+    @Inject
+    private BundleContext context;
+
+    private ApiClient api;
+
+    @Configuration
+    public Option[] configure() {
+        return KubelixContainer.container(PluginUpdateIT.class);
+    }
+
+    @Before
+    public void serverIsUp() {
+        api = new ApiClient(context);
+        api.awaitReady(TIMEOUT);
+        ApiClient.await(TIMEOUT, "namespace default", () -> api.get("/api/v1/namespaces/default"), r -> r.status() == 200);
+    }
+
+    @Test
+    public void configMapSurvivesStopAndStartOfResourceCore() throws Exception {
+        JsonNode created = createConfigMap("survives-restart");
+        Bundle resourceCore = Bundles.kubelix(context, KubelixContainer.PLUGIN_RESOURCE_CORE);
+
+        resourceCore.stop();
+        assertConfigMapsNotServed("survives-restart");
+
+        resourceCore.start();
+        assertServedUnchanged(created);
+    }
+
+    @Test
+    public void configMapSurvivesUpdateOfResourceCore() throws Exception {
+        JsonNode created = createConfigMap("survives-update");
+        Bundle resourceCore = Bundles.kubelix(context, KubelixContainer.PLUGIN_RESOURCE_CORE);
+        long before = resourceCore.getLastModified();
+
+        resourceCore.update();
+        assertTrue("bundle updated", resourceCore.getLastModified() > before);
+        assertEquals(Bundle.ACTIVE, resourceCore.getState());
+        assertServedUnchanged(created);
+    }
+
+    /** A failed test must not leave the next one without resource-core. */
+    @After
+    public void resourceCoreActive() throws Exception {
+        Bundle resourceCore = Bundles.kubelix(context, KubelixContainer.PLUGIN_RESOURCE_CORE);
+        if (resourceCore.getState() != Bundle.ACTIVE) {
+            resourceCore.start();
+        }
+    }
+
+    private JsonNode createConfigMap(String name) {
+        Response created = api.post(CONFIGMAPS, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\""
+                + name + "\"},\"data\":{\"greeting\":\"hello\"}}");
+        assertEquals(created.toString(), 201, created.status());
+        assertFalse(created.toString(), created.json().path("metadata").path("uid").asText().isEmpty());
+        return created.json();
+    }
+
+    private void assertConfigMapsNotServed(String name) {
+        Response gone = ApiClient.await(TIMEOUT, "configmaps no longer served", () -> api.get(CONFIGMAPS + "/" + name),
+                r -> r.status() == 404);
+        assertEquals("NotFound", gone.statusReason());
+        // resource-core serves the whole core group: /api/v1 is either gone or lists no configmaps
+        Response v1 = api.get("/api/v1");
+        assertTrue(v1.toString(), v1.status() == 404 || v1.status() == 200 && !resourceNames(v1.json()).contains("configmaps"));
+    }
+
+    private void assertServedUnchanged(JsonNode created) {
+        String name = created.path("metadata").path("name").asText();
+        Response back = ApiClient.await(TIMEOUT, "configmap " + name + " served again",
+                () -> api.get(CONFIGMAPS + "/" + name), r -> r.status() == 200);
+        JsonNode meta = back.json().path("metadata");
+        assertEquals(created.path("metadata").path("uid").asText(), meta.path("uid").asText());
+        assertEquals(created.path("metadata").path("resourceVersion").asText(), meta.path("resourceVersion").asText());
+        assertEquals(created.path("metadata").path("creationTimestamp").asText(), meta.path("creationTimestamp").asText());
+        assertEquals("hello", back.json().path("data").path("greeting").asText());
+        Response v1 = api.get("/api/v1");
+        assertTrue(v1.toString(), resourceNames(v1.json()).contains("configmaps"));
+    }
+
+    private static List<String> resourceNames(JsonNode apiResourceList) {
+        List<String> names = new ArrayList<>();
+        apiResourceList.path("resources").forEach(r -> names.add(r.path("name").asText()));
+        return names;
+    }
+}
