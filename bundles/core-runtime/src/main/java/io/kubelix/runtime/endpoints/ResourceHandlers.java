@@ -92,6 +92,7 @@ final class ResourceHandlers {
     }
 
     static void patch(RequestScope s, Response response, Callback callback) throws IOException {
+        require(s, Getter.class, "patch");
         Updater updater = require(s, Updater.class, "patch");
         String patchType = s.contentType();
         if (!patchType.equals(Patches.JSON_PATCH) && !patchType.equals(Patches.MERGE_PATCH)

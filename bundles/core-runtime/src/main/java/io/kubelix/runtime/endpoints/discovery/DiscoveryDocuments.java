@@ -52,7 +52,10 @@ public final class DiscoveryDocuments {
             verbs.add("list");
         }
         if (s instanceof Updater) {
-            verbs.add("patch");
+            // A patch reads the current object: rest.Patcher is Getter and Updater.
+            if (s instanceof Getter) {
+                verbs.add("patch");
+            }
             verbs.add("update");
         }
         if (s instanceof Watcher) {
