@@ -1,0 +1,249 @@
+package io.kubelix.itest.e2e;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.kubelix.itest.e2e.Kubectl.Result;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The built distribution end to end: {@code bin/kubelix} in a copy of distribution/target/kubelix,
+ * driven by the real kubectl through the admin kubeconfig the server writes. The methods run in
+ * order on one server; the last one hot-swaps resource-core through FileInstall's plugins/ folder.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class KubectlDistributionIT {
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration POLL_TIMEOUT = Duration.ofSeconds(30);
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private KubelixServer server;
+    private Kubectl kubectl;
+    private Path work;
+    /** uid of the configmap created by {@link #createAndGetConfigMap()}, checked again after the hot swap. */
+    private String createdUid;
+
+    @BeforeAll
+    void startServer() throws Exception {
+        Path distribution = Path.of(property("kubelix.itest.distribution"));
+        work = Path.of(System.getProperty("kubelix.itest.work", "target/itest-work"), "e2e",
+                "kubectl-" + System.currentTimeMillis()).toAbsolutePath();
+        Files.createDirectories(work.resolve("home"));
+        server = KubelixServer.start(distribution, work, READY_TIMEOUT);
+        kubectl = new Kubectl(System.getProperty("kubelix.itest.kubectl", "kubectl"), server.kubeconfig(), work.resolve("home"));
+    }
+
+    @AfterAll
+    void stopServer() throws Exception {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void kubectlVersionShowsNoSkewWarning() throws Exception {
+        Result version = kubectl.ok("version");
+        assertTrue(version.stdout().contains("Client Version: v1."), version::toString);
+        assertTrue(version.stdout().contains("Server Version: v1.32."), version::toString);
+        assertFalse(version.stderr().toLowerCase().contains("warning"), version::toString);
+        assertFalse(version.stderr().toLowerCase().contains("skew"), version::toString);
+    }
+
+    @Test
+    @Order(2)
+    void systemNamespacesAreListed() throws Exception {
+        Result ns = await("kubectl get ns lists the system namespaces", () -> kubectl.run("get", "ns"),
+                r -> r.exitCode() == 0 && Stream.of("default", "kube-system", "kube-public", "kube-node-lease")
+                        .allMatch(n -> r.stdout().lines().anyMatch(l -> l.startsWith(n + " "))));
+        assertTrue(ns.stdout().startsWith("NAME"), ns::toString);
+        assertTrue(ns.stdout().contains("Active"), ns::toString);
+    }
+
+    @Test
+    @Order(3)
+    void createAndGetConfigMap() throws Exception {
+        Result created = kubectl.ok("create", "configmap", "e2e-created", "--from-literal=greeting=hello");
+        assertEquals("configmap/e2e-created created", created.stdout().trim());
+
+        Result yaml = kubectl.ok("get", "cm", "e2e-created", "-o", "yaml");
+        JsonNode cm = YAML.readTree(yaml.stdout());
+        assertEquals("ConfigMap", cm.path("kind").asText(), yaml::toString);
+        assertEquals("hello", cm.path("data").path("greeting").asText(), yaml::toString);
+        JsonNode meta = cm.path("metadata");
+        assertEquals("default", meta.path("namespace").asText(), yaml::toString);
+        createdUid = meta.path("uid").asText();
+        assertFalse(createdUid.isEmpty(), yaml::toString);
+        assertTrue(meta.path("resourceVersion").asText().matches("\\d+"), yaml::toString);
+        assertTrue(meta.path("creationTimestamp").asText().matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ"), yaml::toString);
+
+        Result table = kubectl.ok("get", "cm");
+        assertTrue(table.stdout().lines().anyMatch(l -> l.matches("e2e-created\\s+1\\s+\\S+")), table::toString);
+    }
+
+    @Test
+    @Order(4)
+    void applyTwiceIsUnchangedThenConfigured() throws Exception {
+        Path file = work.resolve("applied.yaml");
+        Files.writeString(file, configMapYaml("e2e-applied", "v1"), StandardCharsets.UTF_8);
+        assertEquals("configmap/e2e-applied created", kubectl.ok("apply", "-f", file.toString()).stdout().trim());
+        assertEquals("configmap/e2e-applied unchanged", kubectl.ok("apply", "-f", file.toString()).stdout().trim());
+
+        Files.writeString(file, configMapYaml("e2e-applied", "v2"), StandardCharsets.UTF_8);
+        assertEquals("configmap/e2e-applied configured", kubectl.ok("apply", "-f", file.toString()).stdout().trim());
+        assertEquals("v2", kubectl.ok("get", "cm", "e2e-applied", "-o", "jsonpath={.data.key}").stdout());
+
+        Result deleted = kubectl.ok("delete", "-f", file.toString());
+        assertEquals("configmap \"e2e-applied\" deleted", deleted.stdout().trim());
+        Result gone = kubectl.run("get", "cm", "e2e-applied");
+        assertNotEquals(0, gone.exitCode(), gone::toString);
+        assertTrue(gone.stderr().contains("NotFound"), gone::toString);
+    }
+
+    @Test
+    @Order(5)
+    void watchSeesAddedModifiedAndDeleted() throws Exception {
+        Path output = work.resolve("watch.out");
+        Process watch = kubectl.background(output, "get", "cm", "-w", "--output-watch-events");
+        try {
+            // the watch is established once it has listed what exists
+            awaitLine(output, "the watch listing e2e-created", l -> l.matches("ADDED\\s+e2e-created\\s.*"), watch);
+
+            kubectl.ok("create", "configmap", "e2e-watched", "--from-literal=a=1");
+            kubectl.ok("patch", "configmap", "e2e-watched", "-p", "{\"data\":{\"a\":\"2\",\"b\":\"3\"}}");
+            assertEquals("configmap \"e2e-watched\" deleted", kubectl.ok("delete", "configmap", "e2e-watched").stdout().trim());
+
+            awaitLine(output, "ADDED e2e-watched", l -> l.matches("ADDED\\s+e2e-watched\\s+1\\s.*"), watch);
+            awaitLine(output, "MODIFIED e2e-watched", l -> l.matches("MODIFIED\\s+e2e-watched\\s+2\\s.*"), watch);
+            awaitLine(output, "DELETED e2e-watched", l -> l.matches("DELETED\\s+e2e-watched\\s.*"), watch);
+            List<String> events = Files.readAllLines(output).stream().filter(l -> l.contains("e2e-watched")).map(l -> l.split("\\s+")[0]).toList();
+            assertEquals(List.of("ADDED", "MODIFIED", "DELETED"), events, () -> "watch output: " + read(output));
+            assertTrue(watch.isAlive(), () -> "the watch ended early: " + read(output));
+        } finally {
+            watch.destroy();
+            watch.waitFor();
+        }
+    }
+
+    @Test
+    @Order(6)
+    void apiResourcesListsTheCoreResources() throws Exception {
+        Result resources = kubectl.ok("api-resources");
+        assertTrue(resources.stdout().lines().anyMatch(l -> l.matches("configmaps\\s+cm\\s+v1\\s+true\\s+ConfigMap")), resources::toString);
+        assertTrue(resources.stdout().lines().anyMatch(l -> l.matches("namespaces\\s+ns\\s+v1\\s+false\\s+Namespace")), resources::toString);
+        assertTrue(resources.stdout().lines().anyMatch(l -> l.matches("secrets\\s+v1\\s+true\\s+Secret")), resources::toString);
+    }
+
+    @Test
+    @Order(7)
+    void requestWithoutCredentialsIsUnauthorized() throws Exception {
+        HttpResponse<String> r = server.get("/api/v1/namespaces", null);
+        assertEquals(401, r.statusCode(), r::body);
+        JsonNode status = JSON.readTree(r.body());
+        assertEquals("Status", status.path("kind").asText(), r::body);
+        assertEquals("Unauthorized", status.path("reason").asText(), r::body);
+        assertEquals(401, status.path("code").asInt(), r::body);
+
+        HttpResponse<String> healthz = server.get("/healthz", null);
+        assertEquals(200, healthz.statusCode(), healthz::body);
+    }
+
+    @Test
+    @Order(8)
+    void resourceCoreIsHotSwappedThroughPluginsFolder() throws Exception {
+        Path jar;
+        try (Stream<Path> s = Files.list(server.plugins())) {
+            jar = s.filter(p -> p.getFileName().toString().matches("resource-core-.*\\.jar")).findFirst()
+                    .orElseThrow(() -> new AssertionError("no resource-core jar in " + server.plugins()));
+        }
+        Path aside = Files.createDirectories(work.resolve("aside")).resolve(jar.getFileName());
+
+        // 1. out: FileInstall uninstalls the bundle, configmaps leave discovery
+        Files.move(jar, aside, StandardCopyOption.ATOMIC_MOVE);
+        await("configmaps gone from kubectl api-resources", () -> kubectl.run("api-resources"),
+                r -> r.exitCode() == 0 && r.stdout().lines().noneMatch(l -> l.startsWith("configmaps ")));
+        Result getCm = kubectl.run("get", "cm");
+        assertNotEquals(0, getCm.exitCode(), getCm::toString);
+        assertTrue(getCm.stderr().contains("NotFound") || getCm.stderr().contains("doesn't have a resource type"), getCm::toString);
+        Result raw = kubectl.run("get", "--raw", "/api/v1/namespaces/default/configmaps");
+        assertNotEquals(0, raw.exitCode(), raw::toString);
+        assertTrue(raw.stderr().contains("Error from server (NotFound)"), raw::toString);
+
+        // 2. back: installed again, and the configmap created before is still stored
+        Files.move(aside, jar, StandardCopyOption.ATOMIC_MOVE);
+        await("configmaps back in kubectl api-resources", () -> kubectl.run("api-resources"),
+                r -> r.exitCode() == 0 && r.stdout().lines().anyMatch(l -> l.startsWith("configmaps ")));
+        Result uid = await("configmap e2e-created served again",
+                () -> kubectl.run("get", "cm", "e2e-created", "-o", "jsonpath={.metadata.uid}"), r -> r.exitCode() == 0);
+        assertEquals(createdUid, uid.stdout(), uid::toString);
+        assertEquals("hello", kubectl.ok("get", "cm", "e2e-created", "-o", "jsonpath={.data.greeting}").stdout());
+    }
+
+    private static String configMapYaml(String name, String value) {
+        return "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + name + "\ndata:\n  key: " + value + "\n";
+    }
+
+    private <T> T await(String what, Callable<T> attempt, java.util.function.Predicate<T> done) throws Exception {
+        long deadline = System.nanoTime() + POLL_TIMEOUT.toNanos();
+        T last;
+        do {
+            last = attempt.call();
+            if (done.test(last)) {
+                return last;
+            }
+            Thread.sleep(300);
+        } while (System.nanoTime() < deadline);
+        throw new AssertionError("timed out after " + POLL_TIMEOUT.toSeconds() + "s waiting for " + what + "; last: " + last
+                + "\n" + server.log());
+    }
+
+    private void awaitLine(Path output, String what, java.util.function.Predicate<String> line, Process watch) throws Exception {
+        await(what, () -> {
+            String s = read(output);
+            if (!watch.isAlive()) {
+                throw new AssertionError("kubectl watch exited with " + watch.exitValue() + " before " + what + ":\n" + s);
+            }
+            return s;
+        }, s -> s.lines().anyMatch(line));
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
+        } catch (IOException e) {
+            return e.toString();
+        }
+    }
+
+    private static String property(String key) {
+        String v = System.getProperty(key);
+        if (v == null) {
+            throw new IllegalStateException("system property " + key + " is not set: run the itests with mvn verify");
+        }
+        return v;
+    }
+}

@@ -1,0 +1,181 @@
+package io.kubelix.itest.e2e;
+
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.CertificateFactory;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * A private copy of the built distribution ({@code distribution/target/kubelix}) started with
+ * {@code bin/kubelix} on a free port and its own data directory. Tests may move plugin jars of the
+ * copy; the build output is never touched. Stopped by its own PID only.
+ */
+final class KubelixServer implements AutoCloseable {
+    private final Path home;
+    private final Path dataDir;
+    private final Path log;
+    private final int port;
+    private Process process;
+
+    private KubelixServer(Path home, Path dataDir, Path log, int port) {
+        this.home = home;
+        this.dataDir = dataDir;
+        this.log = log;
+        this.port = port;
+    }
+
+    /** Copies the distribution under {@code work} and starts it; returns once {@code /readyz} answers 200. */
+    static KubelixServer start(Path distribution, Path work, Duration readyTimeout) throws IOException, InterruptedException {
+        if (!Files.isExecutable(distribution.resolve("bin").resolve("kubelix"))) {
+            throw new IllegalStateException(distribution + "/bin/kubelix is missing: build the distribution module first");
+        }
+        Path home = work.resolve("kubelix");
+        copyTree(distribution, home);
+        KubelixServer server = new KubelixServer(home, work.resolve("data"), work.resolve("kubelix.log"), freePort());
+        server.launch();
+        server.awaitReady(readyTimeout);
+        return server;
+    }
+
+    private void launch() throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(home.resolve("bin").resolve("kubelix").toString(),
+                "--secure-port", Integer.toString(port), "--data-dir", dataDir.toString())
+                .directory(home.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile());
+        process = pb.start();
+        System.out.println("kubelix started: pid " + process.pid() + ", port " + port + ", log " + log);
+    }
+
+    private void awaitReady(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        String last = "no answer";
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new AssertionError("kubelix exited with " + process.exitValue() + " before it was ready\n" + log());
+            }
+            if (Files.isRegularFile(caCertificate())) {
+                try {
+                    HttpResponse<String> r = get("/readyz", null);
+                    if (r.statusCode() == 200) {
+                        return;
+                    }
+                    last = r.statusCode() + " " + r.body();
+                } catch (IOException | RuntimeException e) {
+                    last = e.toString();
+                }
+            }
+            Thread.sleep(250);
+        }
+        throw new AssertionError("kubelix not ready after " + timeout.toSeconds() + "s (last /readyz: " + last + ")\n" + log());
+    }
+
+    /** A GET with HTTP/2 (ALPN) trusting the server's CA; {@code token} null sends no credentials. */
+    HttpResponse<String> get(String path, String token) throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + path))
+                .timeout(Duration.ofSeconds(10))
+                .header("Accept", "application/json");
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        HttpClient client = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_2)
+                .connectTimeout(Duration.ofSeconds(5))
+                .sslContext(trusting(caCertificate()))
+                .build();
+        return client.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    }
+
+    Path kubeconfig() {
+        return dataDir.resolve("admin.kubeconfig");
+    }
+
+    Path plugins() {
+        return home.resolve("plugins");
+    }
+
+    /** The server's output so far, for failure messages. */
+    String log() {
+        try {
+            return "---- " + log + " ----\n" + Files.readString(log, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "(cannot read " + log + ": " + e + ")";
+        }
+    }
+
+    /** SIGTERM to the server's PID (Felix's shutdown hook stops the bundles), SIGKILL only if it hangs. */
+    @Override
+    public void close() throws InterruptedException {
+        if (process == null || !process.isAlive()) {
+            return;
+        }
+        process.destroy();
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            System.err.println("kubelix pid " + process.pid() + " did not stop within 30s: killing it");
+            process.destroyForcibly();
+            process.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    private Path caCertificate() {
+        return dataDir.resolve("pki").resolve("ca.crt");
+    }
+
+    private static SSLContext trusting(Path caCertificate) {
+        try (InputStream in = Files.newInputStream(caCertificate)) {
+            KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
+            trust.load(null, null);
+            trust.setCertificateEntry("kubelix-ca", CertificateFactory.getInstance("X.509").generateCertificate(in));
+            TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            tmf.init(trust);
+            SSLContext ssl = SSLContext.getInstance("TLS");
+            ssl.init(null, tmf.getTrustManagers(), null);
+            return ssl;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("cannot trust " + caCertificate, e);
+        }
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        List<Path> paths;
+        try (Stream<Path> s = Files.walk(from)) {
+            paths = s.toList();
+        }
+        for (Path p : paths) {
+            Path target = to.resolve(from.relativize(p).toString());
+            if (Files.isDirectory(p)) {
+                Files.createDirectories(target);
+            } else {
+                Files.copy(p, target, StandardCopyOption.COPY_ATTRIBUTES);
+            }
+        }
+    }
+
+    private static int freePort() {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
