@@ -6,6 +6,7 @@ import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.errors.StatusReason;
 import io.kubelix.api.request.RequestInfo;
 import io.kubelix.api.request.UserInfo;
+import io.kubelix.api.schema.GroupResource;
 import io.kubelix.runtime.request.Requests;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -64,7 +65,9 @@ public final class WithAuthorization extends Handler.Wrapper {
                     + "\" cannot " + info.verb() + " path \"" + info.path() + "\"" + why, null, null);
         }
         String resource = info.subresource().isEmpty() ? info.resource() : info.resource() + "/" + info.subresource();
-        String subject = info.name().isEmpty() ? resource : resource + " \"" + info.name() + "\"";
+        // apierrors.NewForbidden names the group resource, without the subresource: deployments.apps "web".
+        String qualified = new GroupResource(info.apiGroup(), info.resource()).toString();
+        String subject = info.name().isEmpty() ? qualified : qualified + " \"" + info.name() + "\"";
         String scope = info.namespace().isEmpty() ? " at the cluster scope"
                 : " in the namespace \"" + info.namespace() + "\"";
         String message = subject + " is forbidden: User \"" + user.name() + "\" cannot " + info.verb()

@@ -1,0 +1,252 @@
+package io.kubelix.runtime.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.kubelix.api.authn.Authenticator;
+import io.kubelix.api.authz.AuthorizationDecision;
+import io.kubelix.api.authz.Authorizer;
+import io.kubelix.api.errors.StatusException;
+import io.kubelix.api.request.RequestInfo;
+import io.kubelix.api.request.UserInfo;
+import io.kubelix.api.schema.GroupResource;
+import io.kubelix.runtime.request.Requests;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The filters of DefaultBuildHandlerChain around a trivial handler, over real HTTP. */
+class HandlerChainTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String CONFIGMAPS = "/api/v1/namespaces/default/configmaps";
+
+    private final List<Authenticator> authenticators = new CopyOnWriteArrayList<>();
+    private final List<Authorizer> authorizers = new CopyOnWriteArrayList<>();
+    private final List<RequestInfo> authorized = new CopyOnWriteArrayList<>();
+    private final HttpClient client = HttpClient.newHttpClient();
+    private Server server;
+    private URI base;
+
+    @BeforeEach
+    void start() throws Exception {
+        authenticators.add(request -> {
+            String auth = request.header("Authorization");
+            if (auth == null || !auth.startsWith("Bearer ")) {
+                return Optional.empty();
+            }
+            String token = auth.substring("Bearer ".length());
+            if (token.equals("wrong")) {
+                throw StatusException.unauthorized("Unauthorized");
+            }
+            return token.startsWith("user-")
+                    ? Optional.of(new UserInfo(token.substring(5), "", List.of(UserInfo.ALL_AUTHENTICATED), Map.of()))
+                    : Optional.empty();
+        });
+        server = new Server();
+        ServerConnector connector = new ServerConnector(server);
+        connector.setHost("127.0.0.1");
+        connector.setPort(0);
+        server.addConnector(connector);
+        server.setHandler(HandlerChain.build(new Echo(), () -> authenticators, () -> authorizers));
+        server.start();
+        base = URI.create("http://127.0.0.1:" + connector.getLocalPort());
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        server.stop();
+    }
+
+    @Test
+    void noCredentialsIsUnauthorized() throws Exception {
+        authorizers.add(allowAll());
+
+        HttpResponse<String> r = get(CONFIGMAPS, null);
+
+        assertEquals(401, r.statusCode());
+        assertEquals("application/json", r.headers().firstValue("Content-Type").orElse(""));
+        JsonNode status = JSON.readTree(r.body());
+        assertEquals("Status", status.path("kind").asText());
+        assertEquals("v1", status.path("apiVersion").asText());
+        assertEquals("Failure", status.path("status").asText());
+        assertEquals("Unauthorized", status.path("message").asText());
+        assertEquals("Unauthorized", status.path("reason").asText());
+        assertEquals(401, status.path("code").asInt());
+    }
+
+    @Test
+    void credentialsNoAuthenticatorKnowsAreUnauthorized() throws Exception {
+        authorizers.add(allowAll());
+
+        assertEquals(401, get(CONFIGMAPS, "someone-elses-token").statusCode());
+        assertEquals(401, get(CONFIGMAPS, "wrong").statusCode());
+    }
+
+    @Test
+    void healthAndVersionPassWithoutCredentialsAsAnonymous() throws Exception {
+        for (String path : List.of("/healthz", "/livez", "/readyz", "/readyz/ping", "/version")) {
+            HttpResponse<String> r = get(path, null);
+
+            assertEquals(200, r.statusCode(), path);
+            assertEquals("system:anonymous get " + path, r.body());
+        }
+        assertTrue(authorized.isEmpty(), "public paths need no authorizer");
+    }
+
+    @Test
+    void pathsThatOnlyStartLikePublicOnesNeedCredentials() throws Exception {
+        assertEquals(401, get("/healthzz", null).statusCode());
+        assertEquals(401, get("/versions", null).statusCode());
+    }
+
+    @Test
+    void authenticatedAndAllowed() throws Exception {
+        authorizers.add(allowAll());
+
+        HttpResponse<String> r = get(CONFIGMAPS + "?watch=true", "user-alice");
+
+        assertEquals(200, r.statusCode());
+        assertEquals("alice watch " + CONFIGMAPS, r.body());
+        RequestInfo info = authorized.get(0);
+        assertEquals("watch", info.verb());
+        assertEquals("configmaps", info.resource());
+        assertEquals("default", info.namespace());
+    }
+
+    @Test
+    void denyIsForbiddenWithKubesMessage() throws Exception {
+        authorizers.add((user, info) -> AuthorizationDecision.deny(""));
+
+        HttpResponse<String> r = get(CONFIGMAPS, "user-x");
+
+        assertEquals(403, r.statusCode());
+        JsonNode status = JSON.readTree(r.body());
+        assertEquals("Forbidden", status.path("reason").asText());
+        assertEquals(403, status.path("code").asInt());
+        assertEquals("configmaps is forbidden: User \"x\" cannot list resource \"configmaps\" in API group \"\" "
+                + "in the namespace \"default\"", status.path("message").asText());
+        assertEquals("configmaps", status.path("details").path("kind").asText());
+    }
+
+    @Test
+    void noAuthorizerIsForbidden() throws Exception {
+        HttpResponse<String> r = get(CONFIGMAPS, "user-x");
+
+        assertEquals(403, r.statusCode());
+        assertEquals("Forbidden", JSON.readTree(r.body()).path("reason").asText());
+    }
+
+    @Test
+    void everyAuthorizerWithoutOpinionIsForbidden() throws Exception {
+        authorizers.add((user, info) -> AuthorizationDecision.noOpinion());
+
+        assertEquals(403, get(CONFIGMAPS, "user-x").statusCode());
+    }
+
+    @Test
+    void firstDecisionWinsInOrder() throws Exception {
+        authorizers.add((user, info) -> AuthorizationDecision.noOpinion());
+        authorizers.add((user, info) -> user.name().equals("admin") ? AuthorizationDecision.allow("")
+                : AuthorizationDecision.deny("only admin"));
+        authorizers.add(allowAll());
+
+        assertEquals(200, get(CONFIGMAPS, "user-admin").statusCode());
+        HttpResponse<String> r = get(CONFIGMAPS, "user-bob");
+        assertEquals(403, r.statusCode(), "a DENY is not overridden by a later ALLOW");
+        assertTrue(JSON.readTree(r.body()).path("message").asText().endsWith(": only admin"), r.body());
+    }
+
+    @Test
+    void exceptionInTheHandlerIsInternalError() throws Exception {
+        authorizers.add(allowAll());
+
+        HttpResponse<String> r = get("/api/v1/namespaces/default/configmaps/boom", "user-x");
+
+        assertEquals(500, r.statusCode());
+        JsonNode status = JSON.readTree(r.body());
+        assertEquals("Status", status.path("kind").asText());
+        assertEquals("InternalError", status.path("reason").asText());
+        assertEquals(500, status.path("code").asInt());
+        assertFalse(status.path("message").asText().contains("secret detail"), "the exception's text stays in the log");
+    }
+
+    @Test
+    void statusExceptionInTheHandlerKeepsItsCode() throws Exception {
+        authorizers.add(allowAll());
+
+        HttpResponse<String> r = get("/api/v1/namespaces/default/configmaps/conflict", "user-x");
+
+        assertEquals(409, r.statusCode());
+        JsonNode status = JSON.readTree(r.body());
+        assertEquals("Conflict", status.path("reason").asText());
+        assertEquals(409, status.path("code").asInt());
+        assertEquals("Operation cannot be fulfilled on configmaps \"conflict\": busy", status.path("message").asText());
+        assertEquals("conflict", status.path("details").path("name").asText());
+    }
+
+    @Test
+    void statusIsYamlWhenTheClientPrefersYaml() throws Exception {
+        HttpResponse<String> r = client.send(HttpRequest.newBuilder(base.resolve(CONFIGMAPS))
+                .header("Accept", "application/yaml").GET().build(), HttpResponse.BodyHandlers.ofString());
+
+        assertEquals(401, r.statusCode());
+        assertEquals("application/yaml", r.headers().firstValue("Content-Type").orElse(""));
+        JsonNode status = new ObjectMapper(new YAMLFactory()).readTree(r.body());
+        assertEquals("Unauthorized", status.path("reason").asText());
+        assertEquals(401, status.path("code").asInt());
+    }
+
+    private HttpResponse<String> get(String path, String token) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(path)).GET();
+        if (token != null) {
+            b.header("Authorization", "Bearer " + token);
+        }
+        return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private Authorizer allowAll() {
+        return (user, info) -> {
+            authorized.add(info);
+            return AuthorizationDecision.allow("");
+        };
+    }
+
+    /** Answers "user verb path"; the names "boom" and "conflict" fail. */
+    private static final class Echo extends Handler.Abstract {
+        @Override
+        public boolean handle(Request request, Response response, Callback callback) {
+            RequestInfo info = Requests.requestInfo(request);
+            if (info.name().equals("boom")) {
+                throw new IllegalStateException("secret detail");
+            }
+            if (info.name().equals("conflict")) {
+                throw StatusException.conflict(GroupResource.of("", info.resource()), info.name(), "busy");
+            }
+            String body = Requests.user(request).name() + " " + info.verb() + " " + info.path();
+            response.setStatus(200);
+            response.write(true, ByteBuffer.wrap(body.getBytes(StandardCharsets.UTF_8)), callback);
+            return true;
+        }
+    }
+}
