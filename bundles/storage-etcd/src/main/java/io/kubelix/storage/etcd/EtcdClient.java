@@ -1,0 +1,159 @@
+package io.kubelix.storage.etcd;
+
+import io.etcd.jetcd.ByteSequence;
+import io.etcd.jetcd.Client;
+import io.etcd.jetcd.ClientBuilder;
+import io.etcd.jetcd.KV;
+import io.etcd.jetcd.Txn;
+import io.etcd.jetcd.kv.GetResponse;
+import io.etcd.jetcd.kv.TxnResponse;
+import io.etcd.jetcd.options.GetOption;
+import io.grpc.CallOptions;
+import io.grpc.Channel;
+import io.grpc.ClientCall;
+import io.grpc.ClientInterceptor;
+import io.grpc.MethodDescriptor;
+import io.netty.handler.ssl.SslContextBuilder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.net.ssl.SSLException;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+
+/**
+ * The backend's one connection to etcd (a jetcd {@link Client}) with the calls the storage needs,
+ * each bounded by {@link #REQUEST_TIMEOUT}: unary RPCs carry that gRPC deadline, are not queued
+ * while etcd is down (no wait-for-ready), and the caller stops waiting shortly after it, so no
+ * request hangs on a lost etcd.
+ */
+final class EtcdClient implements AutoCloseable {
+    /** The deadline of one etcd request (kube-apiserver's default request timeout is longer, but it retries). */
+    static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
+    private static final Logger LOG = LoggerFactory.getLogger(EtcdClient.class);
+
+    private final Client client;
+    private final KV kv;
+    private final String target;
+
+    EtcdClient(EtcdSettings settings) {
+        this.target = String.join(",", settings.servers().stream().map(Object::toString).toList());
+        ClientBuilder b = Client.builder()
+                .endpoints(settings.endpoints())
+                .waitForReady(false)
+                .connectTimeout(Duration.ofSeconds(5))
+                .keepaliveTime(Duration.ofSeconds(30))
+                .keepaliveTimeout(Duration.ofSeconds(10))
+                .retryMaxAttempts(2)
+                .retryDelay(200)
+                .retryMaxDelay(1000)
+                .retryMaxDuration(Duration.ofSeconds(5))
+                .interceptor(new UnaryDeadline());
+        if (settings.tls()) {
+            try {
+                b.sslContext(ssl -> configureTls(ssl, settings));
+            } catch (SSLException e) {
+                throw new IllegalArgumentException("cannot set up TLS to etcd: " + e.getMessage(), e);
+            }
+            b.authority(settings.servers().get(0).getHost());
+        } else if (settings.caFile() != null || settings.certFile() != null) {
+            LOG.warn("etcd-cafile/etcd-certfile/etcd-keyfile are ignored: etcd-servers {} are not https://", target);
+        }
+        this.client = b.build();
+        this.kv = client.getKVClient();
+    }
+
+    private static void configureTls(SslContextBuilder ssl, EtcdSettings settings) {
+        if (settings.caFile() != null) {
+            ssl.trustManager(settings.caFile().toFile());
+        }
+        if (settings.certFile() != null) {
+            ssl.keyManager(settings.certFile().toFile(), settings.keyFile().toFile());
+        }
+    }
+
+    String target() {
+        return target;
+    }
+
+    Client client() {
+        return client;
+    }
+
+    /** @throws io.kubelix.api.errors.StatusException 504 when {@code revision} is in the future, 410 when compacted */
+    GetResponse get(ByteSequence key, GetOption option, String storageKey, long revision) {
+        try {
+            return await(kv.get(key, option), storageKey, revision);
+        } catch (EtcdErrors.FutureRevision e) {
+            throw ResourceVersions.tooLarge(e.requested, currentRevision());
+        }
+    }
+
+    /** Builds and commits one transaction. */
+    TxnResponse txn(Function<Txn, Txn> build, String storageKey) {
+        return await(build.apply(kv.txn()).commit(), storageKey, 0);
+    }
+
+    void compact(long revision) {
+        await(kv.compact(revision), "compact", revision);
+    }
+
+    /** The current revision of the whole etcd, read consistently. */
+    long currentRevision() {
+        GetResponse r = get(Keys.bytes("\u0000"), GetOption.builder().withCountOnly(true).build(), "/", 0);
+        return r.getHeader().getRevision();
+    }
+
+    /** Reads one key, failing when etcd does not answer within {@code timeout} (the health check). */
+    void ping(Duration timeout) {
+        CompletableFuture<GetResponse> f = kv.get(Keys.bytes("health"), GetOption.builder().withCountOnly(true).build());
+        try {
+            f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            f.cancel(true);
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted");
+        } catch (TimeoutException e) {
+            f.cancel(true);
+            throw new IllegalStateException("etcd " + target + " did not answer within " + timeout.toMillis() + "ms");
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("etcd " + target + " is unreachable: "
+                    + EtcdErrors.describe(EtcdErrors.unwrap(e)));
+        }
+    }
+
+    private static <T> T await(CompletableFuture<T> f, String key, long revision) {
+        try {
+            return f.get(REQUEST_TIMEOUT.toMillis() + 2000, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            f.cancel(true);
+            Thread.currentThread().interrupt();
+            throw EtcdErrors.unreachable(key, "interrupted", e);
+        } catch (TimeoutException e) {
+            f.cancel(true);
+            throw EtcdErrors.timeout(key, "no answer within " + REQUEST_TIMEOUT.toSeconds() + "s");
+        } catch (ExecutionException e) {
+            throw EtcdErrors.map(e, key, revision);
+        }
+    }
+
+    @Override
+    public void close() {
+        client.close();
+    }
+
+    /** Gives every unary call the request deadline; the watch stream, which is long-lived, gets none. */
+    private static final class UnaryDeadline implements ClientInterceptor {
+        @Override
+        public <Q, R> ClientCall<Q, R> interceptCall(MethodDescriptor<Q, R> method, CallOptions options, Channel next) {
+            if (method.getType() == MethodDescriptor.MethodType.UNARY && options.getDeadline() == null) {
+                options = options.withDeadlineAfter(REQUEST_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            }
+            return next.newCall(method, options);
+        }
+    }
+}

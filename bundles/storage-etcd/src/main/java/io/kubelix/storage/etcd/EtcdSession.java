@@ -1,0 +1,104 @@
+package io.kubelix.storage.etcd;
+
+import io.kubelix.api.server.HealthChecker;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.ServiceRegistration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.Hashtable;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What the backend runs while it is in use: the etcd client, the open watches, one daemon thread
+ * for compaction and watch progress requests, and the {@code etcd} health check. Started on
+ * first use, so an installed but unused etcd backend holds no connection and no thread.
+ */
+final class EtcdSession {
+    private static final Logger LOG = LoggerFactory.getLogger(EtcdSession.class);
+
+    private final EtcdClient etcd;
+    private final EtcdWatches watches;
+    private final ScheduledExecutorService scheduler;
+    private final ServiceRegistration<HealthChecker> health;
+
+    /**
+     * Steps, in order: 1 the client (it connects lazily), 2 the scheduler with compaction and
+     * progress requests, 3 the health check, when there is a framework to register it with.
+     */
+    EtcdSession(EtcdSettings settings, Duration progressNotifyInterval, BundleContext context) {
+        ClientThreads.opened();
+        this.etcd = new EtcdClient(settings);
+        this.watches = new EtcdWatches(etcd);
+        this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "kubelix-etcd-maintenance");
+            t.setDaemon(true);
+            return t;
+        });
+        Duration interval = settings.compactionInterval();
+        if (!interval.isZero()) {
+            Compactor compactor = new Compactor(etcd);
+            scheduler.scheduleWithFixedDelay(guard("compaction", compactor::run), 0, interval.toMillis(),
+                    TimeUnit.MILLISECONDS);
+        }
+        long idle = progressNotifyInterval.toNanos();
+        long tick = Math.max(idle / 4, TimeUnit.MILLISECONDS.toNanos(50));
+        scheduler.scheduleAtFixedRate(guard("watch progress", () -> watches.requestProgress(idle)), tick, tick,
+                TimeUnit.NANOSECONDS);
+        ServiceRegistration<HealthChecker> reg = null;
+        if (context != null) {
+            reg = context.registerService(HealthChecker.class, new EtcdHealthChecker(etcd), new Hashtable<>());
+        }
+        this.health = reg;
+        LOG.info("etcd3 storage started: etcd-servers={}, etcd-prefix={}, tls={}, client-cert={},"
+                        + " etcd-compaction-interval={}", etcd.target(), settings.prefix(), settings.tls(),
+                settings.certFile() != null, interval.isZero() ? "off" : interval);
+    }
+
+    EtcdClient client() {
+        return etcd;
+    }
+
+    EtcdWatches watches() {
+        return watches;
+    }
+
+    /** The reverse of the constructor: health check, scheduler, watches, client, then its threads. */
+    void stop() {
+        if (health != null) {
+            try {
+                health.unregister();
+            } catch (IllegalStateException alreadyGone) {
+                // the framework unregistered it with the bundle
+            }
+        }
+        scheduler.shutdownNow();
+        int open = watches.size();
+        watches.closeAll();
+        etcd.close();
+        try {
+            scheduler.awaitTermination(5, TimeUnit.SECONDS);
+            List<String> left = ClientThreads.closed(Duration.ofSeconds(10));
+            if (!left.isEmpty()) {
+                LOG.warn("etcd client threads still running after close: {}", left);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        LOG.info("etcd3 storage stopped: {} watches ended", open);
+    }
+
+    private static Runnable guard(String what, Runnable task) {
+        return () -> {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                LOG.warn("etcd {} failed: {}", what, e.getMessage());
+            }
+        };
+    }
+}

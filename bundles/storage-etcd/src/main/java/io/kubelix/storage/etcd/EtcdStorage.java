@@ -1,0 +1,337 @@
+package io.kubelix.storage.etcd;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.etcd.jetcd.ByteSequence;
+import io.etcd.jetcd.KeyValue;
+import io.etcd.jetcd.kv.GetResponse;
+import io.etcd.jetcd.kv.TxnResponse;
+import io.etcd.jetcd.op.Cmp;
+import io.etcd.jetcd.op.CmpTarget;
+import io.etcd.jetcd.op.Op;
+import io.etcd.jetcd.options.DeleteOption;
+import io.etcd.jetcd.options.GetOption;
+import io.etcd.jetcd.options.PutOption;
+import io.etcd.jetcd.options.WatchOption;
+import io.kubelix.api.errors.StatusException;
+import io.kubelix.api.storage.APIObjectVersioner;
+import io.kubelix.api.storage.GetOptions;
+import io.kubelix.api.storage.ListOptions;
+import io.kubelix.api.storage.ListResult;
+import io.kubelix.api.storage.Preconditions;
+import io.kubelix.api.storage.ResourceVersionMatch;
+import io.kubelix.api.storage.SelectionPredicate;
+import io.kubelix.api.storage.StorageConfig;
+import io.kubelix.api.storage.StorageException;
+import io.kubelix.api.storage.StorageInterface;
+import io.kubelix.api.storage.UpdateFunction;
+import io.kubelix.api.storage.ValidateObjectFunction;
+import io.kubelix.api.storage.Versioner;
+import io.kubelix.api.storage.Watch;
+import io.kubelix.api.storage.WatchEvent;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * storage.Interface of one resource on etcd, as kube-apiserver's etcd3 store: resourceVersion is
+ * etcd's mod_revision, writes are transactions comparing the revision that was read, and a failed
+ * transaction's else-branch returns the current value so a retry needs no extra read.
+ */
+final class EtcdStorage implements StorageInterface {
+    private static final Versioner VERSIONER = APIObjectVersioner.INSTANCE;
+
+    private final StorageConfig config;
+    private final EtcdClient etcd;
+    private final Keys keys;
+    private final JsonCodec codec;
+    private final EtcdWatches watches;
+
+    EtcdStorage(StorageConfig config, EtcdClient etcd, Keys keys, JsonCodec codec, EtcdWatches watches) {
+        this.config = config;
+        this.etcd = etcd;
+        this.keys = keys;
+        this.codec = codec;
+        this.watches = watches;
+    }
+
+    @Override
+    public Versioner versioner() {
+        return VERSIONER;
+    }
+
+    @Override
+    public long currentResourceVersion() {
+        return etcd.currentRevision();
+    }
+
+    @Override
+    public ObjectNode create(String key, ObjectNode obj) {
+        ByteSequence k = keys.object(key);
+        byte[] data = codec.encode(key, obj);
+        TxnResponse r = etcd.txn(txn -> txn
+                .If(new Cmp(k, Cmp.Op.EQUAL, CmpTarget.createRevision(0)))
+                .Then(Op.put(k, ByteSequence.from(data), PutOption.DEFAULT))
+                .Else(Op.get(k, GetOption.DEFAULT)), key);
+        if (!r.isSucceeded()) {
+            KeyValue existing = first(r);
+            throw StorageException.keyExists(key, existing == null ? 0 : existing.getModRevision());
+        }
+        return codec.decode(key, data, r.getHeader().getRevision());
+    }
+
+    @Override
+    public ObjectNode delete(String key, Preconditions preconditions, ValidateObjectFunction validateDeletion) {
+        ByteSequence k = keys.object(key);
+        KeyValue cur = read(k, key);
+        while (true) {
+            if (cur == null) {
+                throw StorageException.keyNotFound(key);
+            }
+            long rev = cur.getModRevision();
+            byte[] data = cur.getValue().getBytes();
+            ObjectNode obj = codec.decode(key, data, rev);
+            if (preconditions != null) {
+                preconditions.check(key, obj, rev);
+            }
+            if (validateDeletion != null) {
+                validateDeletion.validate(obj.deepCopy());
+            }
+            TxnResponse r = etcd.txn(txn -> txn
+                    .If(new Cmp(k, Cmp.Op.EQUAL, CmpTarget.modRevision(rev)))
+                    .Then(Op.delete(k, DeleteOption.DEFAULT))
+                    .Else(Op.get(k, GetOption.DEFAULT)), key);
+            if (r.isSucceeded()) {
+                return codec.decode(key, data, r.getHeader().getRevision());
+            }
+            cur = first(r);
+        }
+    }
+
+    @Override
+    public ObjectNode guaranteedUpdate(String key, boolean ignoreNotFound, Preconditions preconditions,
+                                      UpdateFunction tryUpdate) {
+        ByteSequence k = keys.object(key);
+        KeyValue cur = read(k, key);
+        while (true) {
+            if (cur == null && !ignoreNotFound) {
+                throw StorageException.keyNotFound(key);
+            }
+            long curRev = cur == null ? 0 : cur.getModRevision();
+            byte[] curData = cur == null ? null : cur.getValue().getBytes();
+            ObjectNode obj = cur == null ? null : codec.decode(key, curData, curRev);
+            if (preconditions != null) {
+                preconditions.check(key, obj == null ? JsonNodeFactory.instance.objectNode() : obj, curRev);
+            }
+            ObjectNode updated = tryUpdate.apply(obj, curRev);
+            if (updated == null) {
+                throw new StorageException(StorageException.Code.INVALID_OBJECT, key, curRev,
+                        "the update function returned no object for " + key);
+            }
+            byte[] data = codec.encode(key, updated);
+            if (curData != null && codec.sameContent(key, data, curData)) {
+                return codec.decode(key, curData, curRev);
+            }
+            Cmp unchanged = cur == null ? new Cmp(k, Cmp.Op.EQUAL, CmpTarget.createRevision(0))
+                    : new Cmp(k, Cmp.Op.EQUAL, CmpTarget.modRevision(curRev));
+            TxnResponse r = etcd.txn(txn -> txn
+                    .If(unchanged)
+                    .Then(Op.put(k, ByteSequence.from(data), PutOption.DEFAULT))
+                    .Else(Op.get(k, GetOption.DEFAULT)), key);
+            if (r.isSucceeded()) {
+                return codec.decode(key, data, r.getHeader().getRevision());
+            }
+            cur = first(r);
+        }
+    }
+
+    @Override
+    public ObjectNode get(String key, GetOptions opts) {
+        long minimum = VERSIONER.parseResourceVersion(opts.resourceVersion());
+        GetResponse r = etcd.get(keys.object(key), GetOption.DEFAULT, key, 0);
+        long current = r.getHeader().getRevision();
+        if (minimum > current) {
+            throw ResourceVersions.tooLarge(minimum, current);
+        }
+        if (r.getKvs().isEmpty()) {
+            if (opts.ignoreNotFound()) {
+                return null;
+            }
+            throw StorageException.keyNotFound(key);
+        }
+        KeyValue kv = r.getKvs().get(0);
+        return codec.decode(key, kv.getValue().getBytes(), kv.getModRevision());
+    }
+
+    @Override
+    public ListResult getList(String key, ListOptions opts) {
+        if (!opts.recursive()) {
+            return listOne(key, opts);
+        }
+        String dir = keys.directory(key);
+        String token = opts.continueToken();
+        if (token != null && !token.isEmpty()) {
+            String rv = opts.resourceVersion();
+            if (!rv.isEmpty() && !"0".equals(rv)) {
+                throw StatusException.badRequest("specifying resource version is not allowed when using continue");
+            }
+            ContinueToken t = ContinueToken.decode(codec.mapper(), token);
+            return listPages(dir, dir + t.start(), t.revision(), opts, true);
+        }
+        long requested = VERSIONER.parseResourceVersion(opts.resourceVersion());
+        if (opts.resourceVersionMatch() == ResourceVersionMatch.EXACT) {
+            if (requested == 0) {
+                throw StatusException.badRequest("resourceVersionMatch \"Exact\" is forbidden for resourceVersion \"0\"");
+            }
+            return listPages(dir, dir, requested, opts, false);
+        }
+        ListResult result = listPages(dir, dir, 0, opts, false);
+        if (requested > result.resourceVersion()) {
+            throw ResourceVersions.tooLarge(requested, result.resourceVersion());
+        }
+        return result;
+    }
+
+    /** A non-recursive list: the one object at {@code key}, if it matches. */
+    private ListResult listOne(String key, ListOptions opts) {
+        long requested = VERSIONER.parseResourceVersion(opts.resourceVersion());
+        boolean exact = opts.resourceVersionMatch() == ResourceVersionMatch.EXACT;
+        long at = exact ? requested : 0;
+        GetResponse r = read(keys.object(key), key, GetOption.builder().withRevision(at).build(), at);
+        long rev = r.getHeader().getRevision();
+        if (!exact && requested > rev) {
+            throw ResourceVersions.tooLarge(requested, rev);
+        }
+        List<ObjectNode> items = new ArrayList<>();
+        for (KeyValue kv : r.getKvs()) {
+            ObjectNode obj = codec.decode(key, kv.getValue().getBytes(), kv.getModRevision());
+            if (opts.predicate().matchesEverything() || opts.predicate().matches(obj)) {
+                items.add(obj);
+            }
+        }
+        return new ListResult(items, exact ? requested : rev, null, null);
+    }
+
+    /**
+     * Reads a page of the directory {@code dir} from {@code fromKey} at {@code revision} (0: the
+     * current one, which then pins the following reads), fetching more while the predicate leaves
+     * the page short, as kube's etcd3 GetList does.
+     */
+    private ListResult listPages(String dir, String fromKey, long revision, ListOptions opts, boolean continuing) {
+        SelectionPredicate predicate = opts.predicate();
+        boolean everything = predicate.matchesEverything();
+        long limit = Math.max(0, opts.limit());
+        ByteSequence end = Keys.rangeEnd(dir);
+        List<ObjectNode> items = new ArrayList<>();
+        long rev = revision;
+        String start = fromKey;
+        String lastKey = null;
+        boolean more;
+        Long remaining = null;
+        long batch = limit;
+        while (true) {
+            GetOption option = GetOption.builder().withRange(end).withRevision(rev).withLimit(batch).build();
+            GetResponse r;
+            try {
+                r = etcd.get(Keys.bytes(start), option, dir, rev);
+            } catch (StatusException e) {
+                throw continuing && e.code() == 410 ? ResourceVersions.continueExpired() : e;
+            }
+            if (rev == 0) {
+                rev = r.getHeader().getRevision();
+            }
+            more = r.isMore();
+            boolean full = false;
+            for (KeyValue kv : r.getKvs()) {
+                if (limit > 0 && items.size() >= limit) {
+                    full = true;
+                    more = true;
+                    break;
+                }
+                String k = keys.storageKey(kv.getKey());
+                lastKey = kv.getKey().toString();
+                ObjectNode obj = codec.decode(k, kv.getValue().getBytes(), kv.getModRevision());
+                if (everything || predicate.matches(obj)) {
+                    items.add(obj);
+                }
+            }
+            if (limit == 0 || !more || full || items.size() >= limit) {
+                if (more && everything && limit > 0) {
+                    remaining = Math.max(0, r.getCount() - items.size());
+                }
+                break;
+            }
+            start = lastKey + "\u0000";
+            batch = Math.min(Math.max(batch * 2, limit), 10_000);
+        }
+        String next = more && lastKey != null
+                ? new ContinueToken(rev, lastKey.substring(dir.length()) + "\u0000").encode(codec.mapper()) : null;
+        return new ListResult(items, rev, next, next == null ? null : remaining);
+    }
+
+    @Override
+    public long count(String key) {
+        String dir = keys.directory(key);
+        GetResponse r = etcd.get(Keys.bytes(dir), GetOption.builder().withRange(Keys.rangeEnd(dir))
+                .withCountOnly(true).build(), dir, 0);
+        return r.getCount();
+    }
+
+    @Override
+    public Watch watch(String key, ListOptions opts) {
+        WatchEventFilter filter = new WatchEventFilter(keys, codec, opts.predicate());
+        long from = VERSIONER.parseResourceVersion(opts.resourceVersion());
+        ByteSequence watchKey;
+        WatchOption.Builder option = WatchOption.builder().withPrevKV(true).withProgressNotify(opts.progressNotify());
+        if (opts.recursive()) {
+            String dir = keys.directory(key);
+            watchKey = Keys.bytes(dir);
+            option.withRange(Keys.rangeEnd(dir));
+        } else {
+            watchKey = keys.object(key);
+        }
+        List<WatchEvent> initial = new ArrayList<>();
+        if (from == 0) {
+            from = initialState(key, opts, filter, initial);
+        }
+        option.withRevision(from + 1);
+        String description = config.groupResource() + " " + key + "@" + from;
+        return watches.start(description, watchKey, option.build(), filter, opts.progressNotify(), from, initial);
+    }
+
+    /** ADDED for every object that matches now; returns the revision they were read at. */
+    private long initialState(String key, ListOptions opts, WatchEventFilter filter, List<WatchEvent> added) {
+        GetResponse r;
+        if (opts.recursive()) {
+            String dir = keys.directory(key);
+            r = etcd.get(Keys.bytes(dir), GetOption.builder().withRange(Keys.rangeEnd(dir)).build(), dir, 0);
+        } else {
+            r = etcd.get(keys.object(key), GetOption.DEFAULT, key, 0);
+        }
+        for (KeyValue kv : r.getKvs()) {
+            ObjectNode obj = codec.decode(keys.storageKey(kv.getKey()), kv.getValue().getBytes(), kv.getModRevision());
+            if (filter.matches(obj)) {
+                added.add(WatchEvent.of(WatchEvent.Type.ADDED, obj));
+            }
+        }
+        return r.getHeader().getRevision();
+    }
+
+    private KeyValue read(ByteSequence k, String key) {
+        GetResponse r = etcd.get(k, GetOption.DEFAULT, key, 0);
+        return r.getKvs().isEmpty() ? null : r.getKvs().get(0);
+    }
+
+    private GetResponse read(ByteSequence k, String key, GetOption option, long revision) {
+        return etcd.get(k, option, key, revision);
+    }
+
+    /** The value the failed transaction's else-branch read, or null when the key is gone. */
+    private static KeyValue first(TxnResponse r) {
+        List<GetResponse> gets = r.getGetResponses();
+        if (gets.isEmpty() || gets.get(0).getKvs().isEmpty()) {
+            return null;
+        }
+        return gets.get(0).getKvs().get(0);
+    }
+}
