@@ -8,8 +8,9 @@ import java.util.List;
 
 /**
  * rest.RESTCreateStrategy: what the generic Store asks a resource when an object is created. The
- * Store itself sets uid, creationTimestamp, generation and the name from generateName, and
- * validates metadata; the strategy does what is particular to the resource.
+ * Store itself sets uid, creationTimestamp and the name from generateName, and validates
+ * metadata; the strategy does what is particular to the resource, including setting
+ * {@code metadata.generation} to 1 for resources with a spec.
  */
 public interface RESTCreateStrategy {
 

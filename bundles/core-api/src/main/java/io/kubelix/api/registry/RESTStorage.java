@@ -1,6 +1,10 @@
 package io.kubelix.api.registry;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 
 /**
  * rest.Storage: the handlers of one resource (or subresource) at one group version. What it can
@@ -36,6 +40,15 @@ public interface RESTStorage {
      */
     default List<TableColumn> tableColumns() {
         return List.of();
+    }
+
+    /**
+     * Fields a {@code fieldSelector} may name besides {@code metadata.name} and
+     * {@code metadata.namespace} (such as an event's {@code involvedObject.name}), each with how to
+     * read it from an object; a missing field reads as the empty string.
+     */
+    default Map<String, Function<ObjectNode, String>> selectableFields() {
+        return Map.of();
     }
 
     /** Releases what this storage holds; called when its provider goes away. */

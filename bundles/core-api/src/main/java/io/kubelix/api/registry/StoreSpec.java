@@ -1,9 +1,13 @@
 package io.kubelix.api.registry;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.schema.GroupResource;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * What the generic Store needs to know about a resource.
@@ -19,11 +23,12 @@ import java.util.Objects;
  * @param createStrategy defaults and validation on create
  * @param updateStrategy defaults and validation on update
  * @param tableColumns   server-side Table columns; empty for NAME and AGE
+ * @param selectableFields fields a fieldSelector may name besides metadata.name and metadata.namespace
  */
 public record StoreSpec(GroupResource groupResource, String kind, String singularName, boolean namespaced,
                         List<String> shortNames, List<String> categories, NameValidation nameValidation,
                         String resourcePrefix, RESTCreateStrategy createStrategy, RESTUpdateStrategy updateStrategy,
-                        List<TableColumn> tableColumns) {
+                        List<TableColumn> tableColumns, Map<String, Function<ObjectNode, String>> selectableFields) {
     public StoreSpec {
         Objects.requireNonNull(groupResource, "groupResource");
         Objects.requireNonNull(kind, "kind");
@@ -35,6 +40,7 @@ public record StoreSpec(GroupResource groupResource, String kind, String singula
         nameValidation = nameValidation == null ? NameValidation.DNS1123_SUBDOMAIN : nameValidation;
         resourcePrefix = resourcePrefix == null ? "/" + groupResource.resource() : resourcePrefix;
         tableColumns = List.copyOf(tableColumns);
+        selectableFields = selectableFields == null ? Map.of() : Map.copyOf(selectableFields);
     }
 
     public static Builder builder(GroupResource groupResource, String kind) {
@@ -54,6 +60,7 @@ public record StoreSpec(GroupResource groupResource, String kind, String singula
         private RESTCreateStrategy createStrategy;
         private RESTUpdateStrategy updateStrategy;
         private List<TableColumn> tableColumns = List.of();
+        private final Map<String, Function<ObjectNode, String>> selectableFields = new LinkedHashMap<>();
 
         private Builder(GroupResource groupResource, String kind) {
             this.groupResource = groupResource;
@@ -111,9 +118,15 @@ public record StoreSpec(GroupResource groupResource, String kind, String singula
             return this;
         }
 
+        /** A field a fieldSelector may name, such as {@code involvedObject.name}. */
+        public Builder selectableField(String field, Function<ObjectNode, String> value) {
+            selectableFields.put(field, value);
+            return this;
+        }
+
         public StoreSpec build() {
             return new StoreSpec(groupResource, kind, singularName, namespaced, shortNames, categories,
-                    nameValidation, resourcePrefix, createStrategy, updateStrategy, tableColumns);
+                    nameValidation, resourcePrefix, createStrategy, updateStrategy, tableColumns, selectableFields);
         }
     }
 }

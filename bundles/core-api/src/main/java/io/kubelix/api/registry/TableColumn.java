@@ -12,7 +12,8 @@ import java.util.function.Function;
  * @param format      OpenAPI format: {@code name} for the object's name column, {@code date}, or empty
  * @param description what the column shows
  * @param priority    0 for columns always shown, 1 and more for {@code -o wide} only
- * @param cell        the cell value of an object: a String, Number or Boolean, or null
+ * @param cell        the cell value of an object: a String, Number or Boolean, or null; a
+ *                    {@link java.time.Instant} is shown as the age since then ({@code 5m}, {@code 3d})
  */
 public record TableColumn(String name, String type, String format, String description, int priority,
                           Function<ObjectNode, Object> cell) {

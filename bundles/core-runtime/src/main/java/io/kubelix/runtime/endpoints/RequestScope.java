@@ -174,7 +174,8 @@ final class RequestScope {
         if (!cont.isEmpty() && !rv.isEmpty()) {
             throw StatusException.badRequest("specifying resource version is not allowed when using continue");
         }
-        var predicate = SelectionPredicates.of(param("labelSelector"), param("fieldSelector"));
+        var predicate = SelectionPredicates.of(param("labelSelector"), param("fieldSelector"),
+                storage.selectableFields());
         return new ListOptions(rv, match, predicate, true, watch ? 0 : Math.max(0, limit), cont.isEmpty() ? null : cont,
                 watch && isTrue(param("allowWatchBookmarks")));
     }

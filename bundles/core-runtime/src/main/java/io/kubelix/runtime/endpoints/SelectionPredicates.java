@@ -9,14 +9,17 @@ import io.kubelix.api.validation.NameValidators;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
  * labelSelector and fieldSelector parameters as a SelectionPredicate (labels.Parse and
  * fields.ParseSelector). Labels: {@code k}, {@code !k}, {@code k=v}, {@code k==v}, {@code k!=v},
- * {@code k in (a,b)}, {@code k notin (a,b)}; fields: {@code metadata.name} and
- * {@code metadata.namespace} with {@code =}, {@code ==}, {@code !=}. Anything else is 400.
+ * {@code k in (a,b)}, {@code k notin (a,b)}; fields: {@code metadata.name},
+ * {@code metadata.namespace} and those the resource declares, with {@code =}, {@code ==},
+ * {@code !=}. Anything else is 400.
  */
 final class SelectionPredicates {
 
@@ -24,12 +27,17 @@ final class SelectionPredicates {
     }
 
     static SelectionPredicate of(String labelSelector, String fieldSelector) {
+        return of(labelSelector, fieldSelector, Map.of());
+    }
+
+    /** @param fields the fields the resource lets a fieldSelector name, besides metadata.name and metadata.namespace */
+    static SelectionPredicate of(String labelSelector, String fieldSelector, Map<String, Function<ObjectNode, String>> fields) {
         List<Predicate<ObjectNode>> parts = new ArrayList<>();
         for (String req : splitTopLevel(labelSelector)) {
             parts.add(labelRequirement(req.trim(), labelSelector));
         }
         for (String req : splitTopLevel(fieldSelector)) {
-            parts.add(fieldRequirement(req.trim()));
+            parts.add(fieldRequirement(req.trim(), fields));
         }
         if (parts.isEmpty()) {
             return SelectionPredicate.EVERYTHING;
@@ -101,7 +109,7 @@ final class SelectionPredicates {
         return o -> label(o, key) != null;
     }
 
-    private static Predicate<ObjectNode> fieldRequirement(String req) {
+    private static Predicate<ObjectNode> fieldRequirement(String req, Map<String, Function<ObjectNode, String>> fields) {
         boolean negate;
         String field;
         String value;
@@ -120,12 +128,21 @@ final class SelectionPredicates {
             throw StatusException.badRequest("invalid field selector: \"" + req + "\": invalid selector: '" + req
                     + "'; can't understand '" + req + "'");
         }
-        String path = switch (field) {
-            case "metadata.name" -> "name";
-            case "metadata.namespace" -> "namespace";
-            default -> throw StatusException.badRequest("field label not supported: " + field);
+        Function<ObjectNode, String> read = switch (field) {
+            case "metadata.name" -> o -> o.path("metadata").path("name").asText("");
+            case "metadata.namespace" -> o -> o.path("metadata").path("namespace").asText("");
+            default -> {
+                Function<ObjectNode, String> declared = fields.get(field);
+                if (declared == null) {
+                    throw StatusException.badRequest("field label not supported: " + field);
+                }
+                yield o -> {
+                    String v = declared.apply(o);
+                    return v == null ? "" : v;
+                };
+            }
         };
-        return o -> value.equals(o.path("metadata").path(path).asText("")) != negate;
+        return o -> value.equals(read.apply(o)) != negate;
     }
 
     private static String label(ObjectNode o, String key) {

@@ -63,7 +63,8 @@ final class TableConvertor {
             if (c.isAge()) {
                 cells.add(HumanDuration.since(obj.path("metadata").path("creationTimestamp").asText(null), now));
             } else {
-                cells.add(cell(c.cell().apply(obj)));
+                Object v = c.cell().apply(obj);
+                cells.add(v instanceof Instant t ? F.textNode(HumanDuration.since(t.toString(), now)) : cell(v));
             }
         }
         switch (include) {

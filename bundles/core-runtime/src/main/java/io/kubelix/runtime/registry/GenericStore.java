@@ -85,6 +85,11 @@ public final class GenericStore implements StandardStorage {
     }
 
     @Override
+    public java.util.Map<String, java.util.function.Function<ObjectNode, String>> selectableFields() {
+        return spec.selectableFields();
+    }
+
+    @Override
     public ObjectNode get(RequestContext ctx, String name, String resourceVersion) {
         try {
             return storage.get(key(ctx, name), new GetOptions(false, resourceVersion));

@@ -152,6 +152,21 @@ class SelectionPredicatesTest {
     }
 
     @Test
+    void fieldsTheResourceDeclaresCanBeSelected() {
+        ObjectNode pod = object("default", "web", Map.of());
+        pod.putObject("spec").put("nodeName", "n1");
+        Map<String, java.util.function.Function<ObjectNode, String>> fields =
+                Map.of("spec.nodeName", o -> o.path("spec").path("nodeName").asText(""));
+
+        assertTrue(SelectionPredicates.of("", "spec.nodeName=n1", fields).matches(pod));
+        assertFalse(SelectionPredicates.of("", "spec.nodeName=n2", fields).matches(pod));
+        assertTrue(SelectionPredicates.of("", "spec.nodeName!=n2,metadata.name=web", fields).matches(pod));
+        // A declared field that is absent reads as the empty string.
+        assertTrue(SelectionPredicates.of("", "spec.nodeName=", fields).matches(PROD_WEB));
+        assertThrows(StatusException.class, () -> SelectionPredicates.of("", "status.phase=Running", fields));
+    }
+
+    @Test
     void fieldRequirementWithoutOperatorIsBadRequest() {
         StatusException e = assertThrows(StatusException.class, () -> SelectionPredicates.of("", "metadata.name"));
 

@@ -44,6 +44,7 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
     static final GroupResource NAMESPACES = GroupResource.of("", "namespaces");
     static final GroupResource CONFIGMAPS = GroupResource.of("", "configmaps");
     static final GroupResource SECRETS = GroupResource.of("", "secrets");
+    static final GroupResource EVENTS = GroupResource.of("", "events");
 
     private static final Logger LOG = LoggerFactory.getLogger(CoreRESTStorageProvider.class);
 
@@ -71,7 +72,7 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
     }
 
     /**
-     * Builds the three Stores. It may be called again (core-runtime restarted); the newest
+     * Builds the Stores. It may be called again (core-runtime restarted); the newest
      * namespace Store then replaces the previous one for admission and bootstrap.
      */
     @Override
@@ -79,11 +80,13 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
         StandardStorage namespaces = restOptionsGetter.newStore(namespaceSpec());
         StandardStorage configMaps = restOptionsGetter.newStore(configMapSpec());
         StandardStorage secrets = restOptionsGetter.newStore(secretSpec());
+        StandardStorage events = restOptionsGetter.newStore(eventSpec());
 
         Map<String, RESTStorage> v1 = new LinkedHashMap<>();
         v1.put(NAMESPACES.resource(), namespaces);
         v1.put(CONFIGMAPS.resource(), configMaps);
         v1.put(SECRETS.resource(), secrets);
+        v1.put(EVENTS.resource(), events);
 
         namespaceStore = namespaces;
         synchronized (this) {
@@ -132,6 +135,7 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
                 .nameValidation(NameValidation.DNS1123_LABEL)
                 .strategy(new NamespaceStrategy())
                 .tableColumns(CorePrinters.namespaceColumns().toArray(TableColumn[]::new))
+                .selectableField("status.phase", o -> o.path("status").path("phase").asText(""))
                 .build();
     }
 
@@ -151,6 +155,24 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
                 .nameValidation(NameValidation.DNS1123_SUBDOMAIN)
                 .strategy(new SecretStrategy())
                 .tableColumns(CorePrinters.secretColumns().toArray(TableColumn[]::new))
+                .selectableField("type", o -> o.path("type").asText(""))
+                .build();
+    }
+
+    static StoreSpec eventSpec() {
+        StoreSpec.Builder b = StoreSpec.builder(EVENTS, "Event")
+                .namespaced(true)
+                .shortNames("ev")
+                .nameValidation(NameValidation.DNS1123_SUBDOMAIN)
+                .strategy(new EventStrategy())
+                .tableColumns(CorePrinters.eventColumns().toArray(TableColumn[]::new));
+        for (String f : new String[] {"kind", "namespace", "name", "uid", "apiVersion", "resourceVersion", "fieldPath"}) {
+            b.selectableField("involvedObject." + f, o -> o.path("involvedObject").path(f).asText(""));
+        }
+        return b.selectableField("reason", o -> o.path("reason").asText(""))
+                .selectableField("reportingComponent", o -> o.path("reportingComponent").asText(""))
+                .selectableField("source", EventStrategy::source)
+                .selectableField("type", o -> o.path("type").asText(""))
                 .build();
     }
 }

@@ -1,5 +1,6 @@
 package io.kubelix.resource.core;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.errors.StatusReason;
 import io.kubelix.api.registry.APIGroupInfo;
@@ -58,12 +59,12 @@ class CoreRESTStorageProviderTest {
     }
 
     @Test
-    void servesNamespacesConfigMapsAndSecretsAtV1() {
+    void servesNamespacesConfigMapsSecretsAndEventsAtV1() {
         assertEquals("", provider.groupName());
         APIGroupInfo info = provider.newRESTStorage(getter);
         assertEquals("", info.groupName());
         assertEquals(List.of("v1"), info.prioritizedVersions());
-        assertEquals(List.of("namespaces", "configmaps", "secrets"),
+        assertEquals(List.of("namespaces", "configmaps", "secrets", "events"),
                 List.copyOf(info.versionedResourcesStorageMap().get("v1").keySet()));
         assertSame(getter.stores.get("configmaps"), info.versionedResourcesStorageMap().get("v1").get("configmaps"));
     }
@@ -82,6 +83,40 @@ class CoreRESTStorageProviderTest {
         assertInstanceOf(NamespaceStrategy.class, spec.createStrategy());
         assertSame(spec.createStrategy(), spec.updateStrategy());
         assertEquals(List.of("Name", "Status", "Age"), headers(spec));
+    }
+
+    @Test
+    void eventSpecLetsKubectlDescribeSelectByInvolvedObject() {
+        provider.newRESTStorage(getter);
+        StoreSpec spec = getter.stores.get("events").spec;
+        assertEquals("Event", spec.kind());
+        assertTrue(spec.namespaced());
+        assertEquals(List.of("ev"), spec.shortNames());
+        assertEquals(List.of("Last Seen", "Type", "Reason", "Object", "Subobject", "Source", "Message", "First Seen",
+                "Count", "Name"), headers(spec));
+        ObjectNode event = Json.obj("""
+                {"metadata":{"name":"e1","namespace":"team"},"involvedObject":{"kind":"ConfigMap","name":"c1",
+                 "namespace":"team","uid":"u-1"},"reason":"Updated","type":"Normal","source":{"component":"kubelet"}}""");
+        assertEquals("ConfigMap", spec.selectableFields().get("involvedObject.kind").apply(event));
+        assertEquals("c1", spec.selectableFields().get("involvedObject.name").apply(event));
+        assertEquals("u-1", spec.selectableFields().get("involvedObject.uid").apply(event));
+        assertEquals("kubelet", spec.selectableFields().get("source").apply(event));
+        assertEquals("Normal", spec.selectableFields().get("type").apply(event));
+        assertEquals("configmap/c1", spec.tableColumns().get(3).cell().apply(event));
+    }
+
+    @Test
+    void eventsMustBeInTheirObjectsNamespace() {
+        ObjectNode ok = Json.obj("""
+                {"metadata":{"name":"e1","namespace":"team"},"involvedObject":{"kind":"ConfigMap","namespace":"team"}}""");
+        assertTrue(EventStrategy.validateEvent(ok).isEmpty());
+        ObjectNode clusterScoped = Json.obj("""
+                {"metadata":{"name":"e2","namespace":"default"},"involvedObject":{"kind":"Node","name":"n1"}}""");
+        assertTrue(EventStrategy.validateEvent(clusterScoped).isEmpty());
+        ObjectNode elsewhere = Json.obj("""
+                {"metadata":{"name":"e3","namespace":"team"},"involvedObject":{"kind":"ConfigMap","namespace":"other"}}""");
+        assertEquals(List.of("involvedObject.namespace: Invalid value: \"other\": does not match event.namespace"),
+                EventStrategy.validateEvent(elsewhere).stream().map(e -> e.message()).toList());
     }
 
     @Test
