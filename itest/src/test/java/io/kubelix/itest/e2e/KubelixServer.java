@@ -34,6 +34,8 @@ final class KubelixServer implements AutoCloseable {
     private final Path log;
     private final int port;
     private Process process;
+    /** Stops the server should the test JVM end without {@link #close()} (a killed or timed-out fork). */
+    private Thread shutdownHook;
 
     private KubelixServer(Path home, Path dataDir, Path log, int port) {
         this.home = home;
@@ -51,7 +53,12 @@ final class KubelixServer implements AutoCloseable {
         copyTree(distribution, home);
         KubelixServer server = new KubelixServer(home, work.resolve("data"), work.resolve("kubelix.log"), freePort());
         server.launch();
-        server.awaitReady(readyTimeout);
+        try {
+            server.awaitReady(readyTimeout);
+        } catch (AssertionError | RuntimeException | InterruptedException e) {
+            server.close();
+            throw e;
+        }
         return server;
     }
 
@@ -62,6 +69,9 @@ final class KubelixServer implements AutoCloseable {
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile());
         process = pb.start();
+        Process started = process;
+        shutdownHook = new Thread(started::destroy, "kubelix-server-stopper");
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
         System.out.println("kubelix started: pid " + process.pid() + ", port " + port + ", log " + log);
     }
 
@@ -124,6 +134,10 @@ final class KubelixServer implements AutoCloseable {
     /** SIGTERM to the server's PID (Felix's shutdown hook stops the bundles), SIGKILL only if it hangs. */
     @Override
     public void close() throws InterruptedException {
+        if (shutdownHook != null) {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+            shutdownHook = null;
+        }
         if (process == null || !process.isAlive()) {
             return;
         }

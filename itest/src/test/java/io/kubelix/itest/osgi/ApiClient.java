@@ -23,6 +23,11 @@ import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * HTTPS client of the server under test, used inside the probe: trusts the CA of the data directory
@@ -112,6 +117,55 @@ final class ApiClient {
     Response post(String path, String json) {
         return send(request(path).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(json)), true);
+    }
+
+    /**
+     * Opens a watch ({@code ?watch=1} given by the caller); every line of the response, one JSON
+     * watch event each, lands in {@link Watch#lines()}. Close it to end the watch.
+     */
+    Watch watch(String path) {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(base + path))
+                .header("Accept", "application/json")
+                .header("Authorization", "Bearer " + adminToken())
+                .GET()
+                .build();
+        return new Watch(client().sendAsync(request, HttpResponse.BodyHandlers.ofLines()));
+    }
+
+    /** An open watch: its status code, its lines so far, and {@link #close()} to cancel it. */
+    static final class Watch implements AutoCloseable {
+        private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        private final CompletableFuture<HttpResponse<Stream<String>>> response;
+
+        private Watch(CompletableFuture<HttpResponse<Stream<String>>> response) {
+            this.response = response;
+            response.thenAcceptAsync(r -> {
+                try (Stream<String> body = r.body()) {
+                    body.forEach(lines::add);
+                } catch (RuntimeException closed) {
+                    // the watch was closed
+                }
+            });
+        }
+
+        /** The status code, once the response headers are in. */
+        int status(Duration timeout) throws Exception {
+            return response.get(timeout.toMillis(), TimeUnit.MILLISECONDS).statusCode();
+        }
+
+        BlockingQueue<String> lines() {
+            return lines;
+        }
+
+        /** Closes the response body, which closes the stream (HTTP/1.1: the connection) so the server ends the watch. */
+        @Override
+        public void close() {
+            if (response.isDone() && !response.isCompletedExceptionally()) {
+                response.join().body().close();
+            } else {
+                response.cancel(true);
+            }
+        }
     }
 
     Response delete(String path) {

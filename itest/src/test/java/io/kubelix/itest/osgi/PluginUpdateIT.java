@@ -1,6 +1,7 @@
 package io.kubelix.itest.osgi;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.kubelix.itest.osgi.ApiClient.Response;
 import org.junit.After;
 import org.junit.Before;
@@ -18,6 +19,8 @@ import javax.inject.Inject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
@@ -32,6 +35,7 @@ import static org.junit.Assert.assertTrue;
 @ExamReactorStrategy(PerClass.class)
 public class PluginUpdateIT {
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
+    private static final ObjectMapper JSON = new ObjectMapper();
     private static final String CONFIGMAPS = "/api/v1/namespaces/default/configmaps";
 
     @Inject
@@ -73,6 +77,45 @@ public class PluginUpdateIT {
         assertTrue("bundle updated", resourceCore.getLastModified() > before);
         assertEquals(Bundle.ACTIVE, resourceCore.getState());
         assertServedUnchanged(created);
+    }
+
+    /**
+     * core-runtime owns storage, Cacher and open watches, so a watch opened before resource-core is
+     * updated keeps streaming: it sees a configmap created through the updated bundle.
+     */
+    @Test
+    public void watchKeepsStreamingAcrossUpdateOfResourceCore() throws Exception {
+        try (ApiClient.Watch watch = api.watch(CONFIGMAPS + "?watch=1")) {
+            assertEquals(200, watch.status(TIMEOUT));
+            BlockingQueue<String> events = watch.lines();
+            createConfigMap("before-update");
+            assertEvent(events, "ADDED", "before-update");
+
+            Bundle resourceCore = Bundles.kubelix(context, KubelixContainer.PLUGIN_RESOURCE_CORE);
+            resourceCore.update();
+            ApiClient.await(TIMEOUT, "configmaps served after the update", () -> api.get(CONFIGMAPS), r -> r.status() == 200);
+
+            createConfigMap("after-update");
+            assertEvent(events, "ADDED", "after-update");
+        }
+    }
+
+    private static void assertEvent(BlockingQueue<String> events, String type, String name) throws Exception {
+        List<String> seen = new ArrayList<>();
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            String line = events.poll(100, TimeUnit.MILLISECONDS);
+            if (line == null || line.isBlank()) {
+                continue;
+            }
+            seen.add(line);
+            JsonNode event = JSON.readTree(line);
+            if (type.equals(event.path("type").asText())
+                    && name.equals(event.path("object").path("metadata").path("name").asText())) {
+                return;
+            }
+        }
+        throw new AssertionError("no " + type + " event for " + name + " within " + TIMEOUT.toSeconds() + "s; events: " + seen);
     }
 
     /** A failed test must not leave the next one without resource-core. */
