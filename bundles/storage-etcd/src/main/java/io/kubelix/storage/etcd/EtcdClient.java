@@ -13,6 +13,9 @@ import io.grpc.Channel;
 import io.grpc.ClientCall;
 import io.grpc.ClientInterceptor;
 import io.grpc.MethodDescriptor;
+import io.kubelix.api.errors.StatusException;
+import io.kubelix.api.errors.StatusReason;
+import io.kubelix.api.storage.StorageException;
 import io.netty.handler.ssl.SslContextBuilder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,6 +26,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
 /**
@@ -39,6 +43,8 @@ final class EtcdClient implements AutoCloseable {
     private final Client client;
     private final KV kv;
     private final String target;
+    /** False while etcd is unreachable: the change is logged once each way, not once per request. */
+    private final AtomicBoolean reachable = new AtomicBoolean(true);
 
     EtcdClient(EtcdSettings settings) {
         this.target = String.join(",", settings.servers().stream().map(Object::toString).toList());
@@ -126,19 +132,34 @@ final class EtcdClient implements AutoCloseable {
         }
     }
 
-    private static <T> T await(CompletableFuture<T> f, String key, long revision) {
+    private <T> T await(CompletableFuture<T> f, String key, long revision) {
+        T result;
         try {
-            return f.get(REQUEST_TIMEOUT.toMillis() + 2000, TimeUnit.MILLISECONDS);
+            result = f.get(REQUEST_TIMEOUT.toMillis() + 2000, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             f.cancel(true);
             Thread.currentThread().interrupt();
             throw EtcdErrors.unreachable(key, "interrupted", e);
         } catch (TimeoutException e) {
             f.cancel(true);
-            throw EtcdErrors.timeout(key, "no answer within " + REQUEST_TIMEOUT.toSeconds() + "s");
+            throw unreachable(EtcdErrors.timeout(key, "no answer within " + REQUEST_TIMEOUT.toSeconds() + "s"));
         } catch (ExecutionException e) {
-            throw EtcdErrors.map(e, key, revision);
+            RuntimeException mapped = EtcdErrors.map(e, key, revision);
+            boolean lost = mapped instanceof StorageException se && se.code() == StorageException.Code.UNREACHABLE
+                    || mapped instanceof StatusException st && st.reason() == StatusReason.TIMEOUT;
+            throw lost ? unreachable(mapped) : mapped;
         }
+        if (reachable.compareAndSet(false, true)) {
+            LOG.info("etcd {} is reachable again", target);
+        }
+        return result;
+    }
+
+    private RuntimeException unreachable(RuntimeException error) {
+        if (reachable.compareAndSet(true, false)) {
+            LOG.warn("etcd {} is unreachable, requests fail until it answers again: {}", target, error.getMessage());
+        }
+        return error;
     }
 
     @Override
