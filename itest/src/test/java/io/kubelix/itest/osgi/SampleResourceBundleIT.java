@@ -67,6 +67,10 @@ public class SampleResourceBundleIT {
         Response resources = ApiClient.await(TIMEOUT, GROUP_VERSION + " served",
                 () -> api.get(GROUP_VERSION), r -> r.status() == 200);
         assertDiscoveryListsWidgets(resources.json());
+        Response apiGroup = api.get("/apis/" + GROUP);
+        assertEquals(apiGroup.toString(), 200, apiGroup.status());
+        assertEquals("APIGroup", apiGroup.json().path("kind").asText());
+        assertEquals(GROUP, apiGroup.json().path("name").asText());
         Response groups = api.get("/apis");
         assertEquals(groups.toString(), 200, groups.status());
         assertTrue(groups.toString(), groupsOf(groups).contains(GROUP));
@@ -111,17 +115,23 @@ public class SampleResourceBundleIT {
         assertEquals(invalid.toString(), 422, invalid.status());
         assertEquals("Invalid", invalid.statusReason());
         assertEquals(invalid.toString(), "spec.size", invalid.json().path("details").path("causes").path(0).path("field").asText());
+        assertEquals("Widget." + GROUP + " \"w2\" is invalid: spec.size: Invalid value: -1: must be greater than or equal to 0",
+                invalid.json().path("message").asText());
         assertEquals(404, api.get(WIDGETS + "/w2").status());
 
         Response duplicate = api.post(WIDGETS, widget("w1", 4));
         assertEquals(duplicate.toString(), 409, duplicate.status());
         assertEquals("AlreadyExists", duplicate.statusReason());
+        assertEquals("widgets." + GROUP + " \"w1\" already exists", duplicate.json().path("message").asText());
 
         Response deleted = api.delete(WIDGETS + "/w1");
         assertEquals(deleted.toString(), 200, deleted.status());
         Response gone = api.get(WIDGETS + "/w1");
         assertEquals(gone.toString(), 404, gone.status());
         assertEquals("NotFound", gone.statusReason());
+        assertEquals("widgets." + GROUP + " \"w1\" not found", gone.json().path("message").asText());
+        assertEquals(GROUP, gone.json().path("details").path("group").asText());
+        assertEquals("widgets", gone.json().path("details").path("kind").asText());
 
         // 3. one widget stays while the bundle goes
         Response kept = api.post(WIDGETS, widget("kept", 7));
@@ -134,6 +144,7 @@ public class SampleResourceBundleIT {
                 () -> api.get(WIDGETS), r -> r.status() == 404);
         assertEquals("NotFound", notServed.statusReason());
         assertEquals(404, api.get(GROUP_VERSION).status());
+        assertEquals(404, api.get("/apis/" + GROUP).status());
         ApiClient.await(TIMEOUT, GROUP + " gone from /apis", () -> api.get("/apis"), r -> !groupsOf(r).contains(GROUP));
         ApiClient.await(TIMEOUT, GROUP + " gone from the aggregated discovery",
                 () -> api.get("/apis", ApiClient.AGGREGATED_DISCOVERY),
