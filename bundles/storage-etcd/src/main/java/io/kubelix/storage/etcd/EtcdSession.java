@@ -56,7 +56,7 @@ final class EtcdSession {
         this.health = reg;
         LOG.info("etcd3 storage started: etcd-servers={}, etcd-prefix={}, tls={}, client-cert={},"
                         + " etcd-compaction-interval={}", etcd.target(), settings.prefix(), settings.tls(),
-                settings.certFile() != null, interval.isZero() ? "off" : interval);
+                settings.certFile() != null, interval.isZero() ? "off" : EtcdSettings.format(interval));
     }
 
     EtcdClient client() {

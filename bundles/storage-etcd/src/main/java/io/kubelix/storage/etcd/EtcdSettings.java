@@ -129,6 +129,25 @@ record EtcdSettings(List<URI> servers, String prefix, Path caFile, Path certFile
         return d;
     }
 
+    /** A duration as the flags write it: 5m, 1h30m, 90s, 500ms. */
+    static String format(Duration d) {
+        if (d.toMillis() % 1000 != 0) {
+            return d.toMillis() + "ms";
+        }
+        long s = d.toSeconds();
+        StringBuilder b = new StringBuilder();
+        if (s >= 3600) {
+            b.append(s / 3600).append('h');
+        }
+        if (s % 3600 >= 60) {
+            b.append(s % 3600 / 60).append('m');
+        }
+        if (s % 60 != 0 || b.length() == 0) {
+            b.append(s % 60).append('s');
+        }
+        return b.toString();
+    }
+
     private static Path file(String name, String value) {
         if (value == null) {
             return null;

@@ -42,6 +42,9 @@ class EtcdSettingsTest {
         assertEquals(Duration.ofSeconds(90), EtcdSettings.parseDuration("x", "90s"));
         assertEquals(Duration.ofSeconds(30), EtcdSettings.parseDuration("x", "30"));
         assertEquals(Duration.ofMillis(1500), EtcdSettings.parseDuration("x", "1s500ms"));
+        assertEquals("1h30m", EtcdSettings.format(Duration.ofMinutes(90)));
+        assertEquals("5m", EtcdSettings.format(Duration.ofMinutes(5)));
+        assertEquals("1500ms", EtcdSettings.format(Duration.ofMillis(1500)));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> EtcdSettings.parseDuration("etcd-compaction-interval", "5 minutes"));
         assertTrue(e.getMessage().contains("etcd-compaction-interval"), e.getMessage());
