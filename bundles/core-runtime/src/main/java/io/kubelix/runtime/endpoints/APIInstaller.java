@@ -3,17 +3,17 @@ package io.kubelix.runtime.endpoints;
 import io.kubelix.api.registry.APIGroupInfo;
 import io.kubelix.api.registry.RESTStorage;
 import io.kubelix.api.registry.RESTStorageProvider;
+import io.kubelix.runtime.plugins.ProvidedResource;
 import io.kubelix.runtime.server.RankedServices;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Keeps the installed API groups and publishes the RouteTable built from them. When several
@@ -28,9 +28,15 @@ final class APIInstaller {
 
     private final List<Installed> installed = new ArrayList<>();
     private volatile RouteTable routes = RouteTable.EMPTY;
+    /** Every provider's resources, served or shadowed, for the plugin status. */
+    private volatile List<ProvidedResource> provided = List.of();
 
     RouteTable routes() {
         return routes;
+    }
+
+    List<ProvidedResource> provided() {
+        return provided;
     }
 
     synchronized void install(RESTStorageProvider provider, String name, APIGroupInfo info, Map<String, ?> props) {
@@ -55,15 +61,19 @@ final class APIInstaller {
     private void rebuild() {
         List<Installed> ordered = new ArrayList<>(installed);
         ordered.sort(Comparator.comparingInt((Installed i) -> -i.ranking()).thenComparingLong(Installed::id));
-        Set<String> served = new HashSet<>();
+        Map<String, Installed> served = new HashMap<>();
         List<APIGroupInfo> winners = new ArrayList<>();
+        List<ProvidedResource> report = new ArrayList<>();
         for (Installed i : ordered) {
             Map<String, Map<String, RESTStorage>> kept = new LinkedHashMap<>();
             i.info().versionedResourcesStorageMap().forEach((v, resources) -> {
                 Map<String, RESTStorage> keep = new LinkedHashMap<>();
                 resources.forEach((r, s) -> {
                     String gvr = i.info().groupName() + "/" + v + "/" + r;
-                    if (served.add(gvr)) {
+                    Installed winner = served.putIfAbsent(gvr, i);
+                    report.add(new ProvidedResource(i.info().groupName(), v, r, s.kind(), s.namespaced(), i.name(),
+                            i.id(), i.ranking(), winner == null ? -1 : winner.id()));
+                    if (winner == null) {
                         keep.put(r, s);
                     } else {
                         LOG.warn("conflict: {} from {} (ranking {}) is shadowed by a higher-ranked provider", gvr,
@@ -75,5 +85,6 @@ final class APIInstaller {
             winners.add(new APIGroupInfo(i.info().groupName(), i.info().prioritizedVersions(), kept));
         }
         routes = RouteTable.of(winners);
+        provided = List.copyOf(report);
     }
 }

@@ -9,6 +9,8 @@ import io.kubelix.api.request.RequestInfo;
 import io.kubelix.api.schema.GroupVersion;
 import io.kubelix.api.server.DelegationTarget;
 import io.kubelix.runtime.codec.protobuf.ProtobufCodec;
+import io.kubelix.runtime.plugins.ProvidedResource;
+import io.kubelix.runtime.plugins.ServedAPIs;
 import io.kubelix.runtime.registry.AdmissionChain;
 import io.kubelix.runtime.registry.StoreFactory;
 import io.kubelix.runtime.request.Requests;
@@ -37,9 +39,9 @@ import java.util.Map;
  * at once, one that goes is removed at once; when two serve the same group, version and
  * resource, the higher {@code service.ranking} wins and the shadowed one is logged.
  */
-@Component(service = {DelegationTarget.class, OpenAPIProvider.class},
+@Component(service = {DelegationTarget.class, OpenAPIProvider.class, ServedAPIs.class},
         property = Constants.SERVICE_RANKING + ":Integer=" + DelegationTarget.CORE_API_RANKING)
-public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider {
+public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, ServedAPIs {
     private static final Logger LOG = LoggerFactory.getLogger(CoreAPIServer.class);
 
     private final StoreFactory storeFactory;
@@ -74,6 +76,11 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider {
     @Override
     public String name() {
         return "kube-apiserver";
+    }
+
+    @Override
+    public List<ProvidedResource> providedResources() {
+        return installer.provided();
     }
 
     @Override

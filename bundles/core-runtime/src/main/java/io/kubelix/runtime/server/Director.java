@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.server.DelegationTarget;
 import io.kubelix.runtime.endpoints.Responses;
+import io.kubelix.runtime.plugins.KubelixEndpoint;
 import io.kubelix.runtime.server.healthz.HealthHandler;
 import io.kubelix.runtime.server.healthz.VersionInfo;
 import org.eclipse.jetty.server.Handler;
@@ -21,18 +22,21 @@ import java.util.function.Supplier;
  * The Director: API paths ({@code /api}, {@code /apis}) go down the server chain of
  * DelegationTargets, highest ranking first, ending in NotFound; every other path goes to the
  * non-API mux ({@code /healthz}, {@code /livez}, {@code /readyz}, {@code /version}, {@code /openapi/v3},
- * {@code /}).
+ * {@code /kubelix/*}, {@code /}).
  */
 public final class Director extends Handler.Abstract {
     private final Supplier<List<DelegationTarget>> serverChain;
     private final List<HealthHandler> healthHandlers;
     private final VersionInfo version;
     private final Supplier<List<OpenAPIProvider>> openAPI;
+    private final Supplier<List<KubelixEndpoint>> kubelixEndpoints;
 
     public Director(Supplier<List<DelegationTarget>> serverChain, Supplier<List<OpenAPIProvider>> openAPI,
-                    List<HealthHandler> healthHandlers, VersionInfo version) {
+                    Supplier<List<KubelixEndpoint>> kubelixEndpoints, List<HealthHandler> healthHandlers,
+                    VersionInfo version) {
         this.serverChain = serverChain;
         this.openAPI = openAPI;
+        this.kubelixEndpoints = kubelixEndpoints;
         this.healthHandlers = healthHandlers;
         this.version = version;
     }
@@ -72,6 +76,13 @@ public final class Director extends Handler.Abstract {
         if (read && (path.equals("/openapi/v3") || path.startsWith("/openapi/v3/"))) {
             for (OpenAPIProvider p : openAPI.get()) {
                 if (p.serveOpenAPI(request, response, callback, path)) {
+                    return true;
+                }
+            }
+        }
+        if (KubelixEndpoint.isKubelixPath(path)) {
+            for (KubelixEndpoint e : kubelixEndpoints.get()) {
+                if (e.serve(request, response, callback, path)) {
                     return true;
                 }
             }

@@ -5,6 +5,7 @@ import io.kubelix.api.authz.Authorizer;
 import io.kubelix.api.server.DelegationTarget;
 import io.kubelix.api.server.HealthChecker;
 import io.kubelix.runtime.bootstrap.DataDirectory;
+import io.kubelix.runtime.plugins.KubelixEndpoint;
 import io.kubelix.runtime.server.healthz.HealthHandler;
 import io.kubelix.runtime.server.healthz.VersionInfo;
 import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
@@ -56,6 +57,7 @@ public final class GenericAPIServer {
     private final RankedServices<Authorizer> authorizers = new RankedServices<>();
     private final RankedServices<DelegationTarget> serverChain = new RankedServices<>();
     private final RankedServices<OpenAPIProvider> openAPIProviders = new RankedServices<>();
+    private final RankedServices<KubelixEndpoint> kubelixEndpoints = new RankedServices<>();
     private final RankedServices<HealthChecker> livezChecks = new RankedServices<>();
     private final RankedServices<HealthChecker> readyzChecks = new RankedServices<>();
     private final RankedServices<HealthChecker> healthzChecks = new RankedServices<>();
@@ -91,7 +93,7 @@ public final class GenericAPIServer {
         // 2. The handler chain, with the built-in checks first.
         addBuiltInChecks();
         VersionInfo version = new VersionInfo();
-        Director director = new Director(serverChain, openAPIProviders, List.of(
+        Director director = new Director(serverChain, openAPIProviders, kubelixEndpoints, List.of(
                 new HealthHandler("healthz", healthzChecks),
                 new HealthHandler("livez", livezChecks),
                 new HealthHandler("readyz", readyzChecks)), version);
@@ -167,6 +169,15 @@ public final class GenericAPIServer {
 
     void removeOpenAPIProvider(OpenAPIProvider p) {
         openAPIProviders.remove(p);
+    }
+
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
+    void addKubelixEndpoint(KubelixEndpoint e, Map<String, Object> props) {
+        kubelixEndpoints.add(e, props);
+    }
+
+    void removeKubelixEndpoint(KubelixEndpoint e) {
+        kubelixEndpoints.remove(e);
     }
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
