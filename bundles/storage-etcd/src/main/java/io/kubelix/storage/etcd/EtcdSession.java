@@ -15,8 +15,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * What the backend runs while it is in use: the etcd client, the open watches, one daemon thread
- * for compaction and watch progress requests, and the {@code etcd} health check. Started on
- * first use, so an installed but unused etcd backend holds no connection and no thread.
+ * for compaction, watch progress requests and resuming broken watch streams, and the {@code etcd}
+ * health check. Started on first use, so an installed but unused etcd backend holds no connection
+ * and no thread.
  */
 final class EtcdSession {
     private static final Logger LOG = LoggerFactory.getLogger(EtcdSession.class);
@@ -28,17 +29,17 @@ final class EtcdSession {
 
     /**
      * Steps, in order: 1 the client (it connects lazily), 2 the scheduler with compaction and
-     * progress requests, 3 the health check, when there is a framework to register it with.
+     * progress requests, and the watches that use it, 3 the health check, when there is a framework to register it with.
      */
     EtcdSession(EtcdSettings settings, Duration progressNotifyInterval, BundleContext context) {
         ClientThreads.opened();
         this.etcd = new EtcdClient(settings);
-        this.watches = new EtcdWatches(etcd);
         this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "kubelix-etcd-maintenance");
             t.setDaemon(true);
             return t;
         });
+        this.watches = new EtcdWatches(etcd, scheduler);
         Duration interval = settings.compactionInterval();
         if (!interval.isZero()) {
             Compactor compactor = new Compactor(etcd);

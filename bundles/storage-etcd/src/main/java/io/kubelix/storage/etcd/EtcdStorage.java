@@ -12,7 +12,6 @@ import io.etcd.jetcd.op.Op;
 import io.etcd.jetcd.options.DeleteOption;
 import io.etcd.jetcd.options.GetOption;
 import io.etcd.jetcd.options.PutOption;
-import io.etcd.jetcd.options.WatchOption;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.storage.APIObjectVersioner;
 import io.kubelix.api.storage.GetOptions;
@@ -282,11 +281,11 @@ final class EtcdStorage implements StorageInterface {
         WatchEventFilter filter = new WatchEventFilter(keys, codec, opts.predicate());
         long from = VERSIONER.parseResourceVersion(opts.resourceVersion());
         ByteSequence watchKey;
-        WatchOption.Builder option = WatchOption.builder().withPrevKV(true).withProgressNotify(opts.progressNotify());
+        ByteSequence rangeEnd = null;
         if (opts.recursive()) {
             String dir = keys.directory(key);
             watchKey = Keys.bytes(dir);
-            option.withRange(Keys.rangeEnd(dir));
+            rangeEnd = Keys.rangeEnd(dir);
         } else {
             watchKey = keys.object(key);
         }
@@ -294,9 +293,8 @@ final class EtcdStorage implements StorageInterface {
         if (from == 0) {
             from = initialState(key, opts, filter, initial);
         }
-        option.withRevision(from + 1);
         String description = config.groupResource() + " " + key + "@" + from;
-        return watches.start(description, watchKey, option.build(), filter, opts.progressNotify(), from, initial);
+        return watches.start(description, watchKey, rangeEnd, opts.progressNotify(), filter, from, initial);
     }
 
     /** ADDED for every object that matches now; returns the revision they were read at. */

@@ -13,27 +13,43 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
- * One watch over etcd's watch API. jetcd's event-loop thread hands it responses without waiting
- * ({@link Listener}); its consumer decodes and filters them in {@link #next}. jetcd resumes a
- * broken stream by itself from the revision after the last event, so a lost connection only
- * pauses the stream; a compacted start revision ends it with a 410 {@code Expired} ERROR event. The
- * queue is bounded: a consumer that falls that far behind has its watch ended, and re-watches
- * from the last revision it saw.
+ * One watch over etcd's watch API. jetcd's event-loop thread hands it responses without waiting;
+ * its consumer decodes and filters them in {@link #next}.
+ * <p>
+ * The watch keeps the revision of the last event it received and, when its etcd stream breaks
+ * (etcd restarted, connection lost), opens a new one from the revision after it: every event is
+ * delivered once and in order across outages, and a revision compacted meanwhile ends the stream
+ * with a 410 {@code Expired} ERROR event, as kube-apiserver's etcd3 watcher does. (It does not
+ * leave the resume to jetcd, which resumes from the stream's creation revision and can skip
+ * events.) The queue is bounded: a consumer that falls that far behind has its watch ended, and
+ * re-watches from the last revision it saw.
  */
-final class EtcdWatch implements Watch, Listener {
+final class EtcdWatch implements Watch {
+    /** Opens an etcd watch from a revision, reporting to a listener. */
+    @FunctionalInterface
+    interface Starter {
+        Watcher start(long fromRevision, Listener listener);
+    }
+
+    static final Duration RESTART_DELAY = Duration.ofMillis(500);
     private static final Logger LOG = LoggerFactory.getLogger(EtcdWatch.class);
 
     private final String description;
     private final WatchEventFilter filter;
     private final boolean progressNotify;
     private final int capacity;
-    private final long startRevision;
+    private final Starter starter;
+    private final ScheduledExecutorService scheduler;
     private final Consumer<EtcdWatch> onClose;
 
     private final ReentrantLock lock = new ReentrantLock();
@@ -44,51 +60,73 @@ final class EtcdWatch implements Watch, Listener {
     private final ArrayDeque<Object> live = new ArrayDeque<>();
     private boolean ended;
     private boolean closed;
+    /** The revision of the last event received: a new stream starts after it. */
+    private long lastRevision;
+    /** Which etcd stream is current; callbacks of older ones are ignored. */
+    private int generation;
+    private Watcher watcher;
     private long lastActivityNanos = System.nanoTime();
-    private volatile Watcher watcher;
 
-    /**
-     * @param startRevision the revision the watch starts after: it sees events of later revisions
-     */
+    /** @param startRevision the revision the watch starts after: it sees events of later revisions */
     EtcdWatch(String description, WatchEventFilter filter, boolean progressNotify, int capacity, long startRevision,
-              List<WatchEvent> initial, Consumer<EtcdWatch> onClose) {
+              List<WatchEvent> initial, Starter starter, ScheduledExecutorService scheduler,
+              Consumer<EtcdWatch> onClose) {
         this.description = description;
         this.filter = filter;
         this.progressNotify = progressNotify;
         this.capacity = capacity;
-        this.startRevision = startRevision;
+        this.lastRevision = startRevision;
+        this.starter = starter;
+        this.scheduler = scheduler;
         this.onClose = onClose;
         this.backlog.addAll(initial);
     }
 
-    /** Attaches the etcd watcher feeding this watch; closes it at once if the watch is already closed. */
-    void attach(Watcher w) {
-        watcher = w;
-        boolean isClosed;
+    /** Opens a new etcd stream from the revision after the last one received. */
+    void start() {
+        int gen;
+        long from;
         lock.lock();
         try {
-            isClosed = closed;
+            if (ended) {
+                return;
+            }
+            gen = ++generation;
+            from = lastRevision + 1;
         } finally {
             lock.unlock();
         }
-        if (isClosed) {
-            w.close();
+        Watcher w;
+        try {
+            w = starter.start(from, new Stream(gen));
+        } catch (RuntimeException e) {
+            LOG.debug("watch {} cannot open an etcd stream from revision {}: {}", description, from, e.toString());
+            restartLater(gen, e);
+            return;
         }
-    }
-
-    boolean progressNotify() {
-        return progressNotify;
+        boolean current;
+        lock.lock();
+        try {
+            current = gen == generation && !ended;
+            if (current) {
+                watcher = w;
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (!current) {
+            closeQuietly(w);
+        }
     }
 
     /** Asks etcd for a progress notification if this watch wants bookmarks and has been idle that long. */
     void requestProgressIfIdle(long idleNanos) {
-        Watcher w = watcher;
-        if (!progressNotify || w == null) {
-            return;
-        }
+        Watcher w;
         lock.lock();
         try {
-            if (ended || !live.isEmpty() || System.nanoTime() - lastActivityNanos < idleNanos) {
+            w = watcher;
+            if (!progressNotify || w == null || ended || !live.isEmpty()
+                    || System.nanoTime() - lastActivityNanos < idleNanos) {
                 return;
             }
             lastActivityNanos = System.nanoTime();
@@ -98,65 +136,112 @@ final class EtcdWatch implements Watch, Listener {
         w.requestProgress();
     }
 
-    // ---- jetcd's side (its event-loop thread: never block)
+    /** The callbacks of one etcd stream (jetcd's event-loop thread: never block). */
+    private final class Stream implements Listener {
+        private final int gen;
 
-    @Override
-    public void onNext(WatchResponse response) {
-        if (response.isProgressNotify()) {
-            if (progressNotify) {
-                ObjectNode obj = JsonNodeFactory.instance.objectNode();
-                obj.putObject("metadata").put("resourceVersion", Long.toString(response.getHeader().getRevision()));
-                enqueue(List.of(WatchEvent.of(WatchEvent.Type.BOOKMARK, obj)));
+        Stream(int gen) {
+            this.gen = gen;
+        }
+
+        @Override
+        public void onNext(WatchResponse response) {
+            received(gen, response);
+        }
+
+        @Override
+        public void onError(Throwable t) {
+            if (EtcdErrors.isCompacted(t)) {
+                long from = lastRevisionIf(gen);
+                if (from >= 0) {
+                    LOG.debug("watch {} from revision {} refused: compacted", description, from);
+                    fail(ResourceVersions.tooOld(from));
+                }
+            } else {
+                restartLater(gen, t);
             }
-            return;
         }
-        if (!response.getEvents().isEmpty()) {
-            enqueue(response.getEvents());
+
+        @Override
+        public void onCompleted() {
+            restartLater(gen, null);
         }
     }
 
-    @Override
-    public void onError(Throwable t) {
-        if (EtcdErrors.isCompacted(t)) {
-            LOG.debug("watch {} from revision {} refused: compacted", description, startRevision);
-            fail(ResourceVersions.tooOld(startRevision));
-        } else {
-            LOG.debug("watch {} interrupted, etcd client resumes it: {}", description, EtcdErrors.describe(t));
-        }
-    }
-
-    @Override
-    public void onCompleted() {
+    private void received(int gen, WatchResponse response) {
+        List<Object> items = new ArrayList<>();
+        boolean overflow;
         lock.lock();
         try {
-            ended = true;
-            changed.signalAll();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private void enqueue(List<?> items) {
-        lock.lock();
-        try {
-            if (ended) {
+            if (gen != generation || ended) {
                 return;
             }
-            if (live.size() + items.size() > capacity) {
+            if (response.isProgressNotify()) {
+                long rev = response.getHeader().getRevision();
+                if (progressNotify && rev >= lastRevision) {
+                    ObjectNode obj = JsonNodeFactory.instance.objectNode();
+                    obj.putObject("metadata").put("resourceVersion", Long.toString(rev));
+                    items.add(WatchEvent.of(WatchEvent.Type.BOOKMARK, obj));
+                }
+                lastRevision = Math.max(lastRevision, rev);
+            } else {
+                long batchFloor = lastRevision;
+                for (io.etcd.jetcd.watch.WatchEvent e : response.getEvents()) {
+                    long rev = e.getKeyValue().getModRevision();
+                    if (rev > batchFloor) {
+                        items.add(e);
+                        lastRevision = Math.max(lastRevision, rev);
+                    }
+                }
+            }
+            if (items.isEmpty()) {
+                return;
+            }
+            overflow = live.size() + items.size() > capacity;
+            if (overflow) {
                 LOG.info("watch {} ended: its consumer fell {} events behind", description, live.size());
                 ended = true;
                 live.clear();
-                changed.signalAll();
-                return;
+            } else {
+                live.addAll(items);
+                lastActivityNanos = System.nanoTime();
             }
-            live.addAll(items);
-            lastActivityNanos = System.nanoTime();
             changed.signalAll();
         } finally {
             lock.unlock();
         }
-        if (ended) {
-            closeWatcher();
+        if (overflow) {
+            detach();
+        }
+    }
+
+    /** The stream of generation {@code gen} broke or ended: close it and open a new one shortly. */
+    private void restartLater(int gen, Throwable why) {
+        lock.lock();
+        try {
+            if (gen != generation || ended) {
+                return;
+            }
+            generation++;
+        } finally {
+            lock.unlock();
+        }
+        LOG.debug("watch {} lost its etcd stream, resuming after revision {}: {}", description, lastRevisionIf(-1),
+                why == null ? "stream ended" : EtcdErrors.describe(why));
+        detach();
+        try {
+            scheduler.schedule(this::start, RESTART_DELAY.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException backendStopped) {
+            end();
+        }
+    }
+
+    private long lastRevisionIf(int gen) {
+        lock.lock();
+        try {
+            return gen < 0 || gen == generation ? lastRevision : -1;
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -164,7 +249,7 @@ final class EtcdWatch implements Watch, Listener {
     void fail(StatusException error) {
         lock.lock();
         try {
-            if (ended && closed) {
+            if (ended) {
                 return;
             }
             backlog.clear();
@@ -175,6 +260,19 @@ final class EtcdWatch implements Watch, Listener {
         } finally {
             lock.unlock();
         }
+        detach();
+    }
+
+    /** Ends the stream after the queued events (the backend is going away). */
+    void end() {
+        lock.lock();
+        try {
+            ended = true;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        detach();
     }
 
     // ---- the consumer's side
@@ -232,17 +330,29 @@ final class EtcdWatch implements Watch, Listener {
         } finally {
             lock.unlock();
         }
-        closeWatcher();
+        detach();
         onClose.accept(this);
     }
 
-    private void closeWatcher() {
-        Watcher w = watcher;
+    /** Closes the current etcd stream, if any. */
+    private void detach() {
+        Watcher w;
+        lock.lock();
+        try {
+            w = watcher;
+            watcher = null;
+        } finally {
+            lock.unlock();
+        }
+        closeQuietly(w);
+    }
+
+    private void closeQuietly(Watcher w) {
         if (w != null) {
             try {
                 w.close();
             } catch (RuntimeException e) {
-                LOG.debug("closing etcd watcher of {} failed", description, e);
+                LOG.debug("closing an etcd stream of watch {} failed", description, e);
             }
         }
     }

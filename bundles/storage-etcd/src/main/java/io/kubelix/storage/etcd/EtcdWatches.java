@@ -1,7 +1,6 @@
 package io.kubelix.storage.etcd;
 
 import io.etcd.jetcd.ByteSequence;
-import io.etcd.jetcd.Watch.Watcher;
 import io.etcd.jetcd.options.WatchOption;
 import io.kubelix.api.storage.WatchEvent;
 import org.slf4j.Logger;
@@ -10,6 +9,7 @@ import org.slf4j.LoggerFactory;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
 
 /** The backend's open watches: started on its etcd client, asked for progress when idle, ended with it. */
 final class EtcdWatches {
@@ -18,24 +18,32 @@ final class EtcdWatches {
     private static final Logger LOG = LoggerFactory.getLogger(EtcdWatches.class);
 
     private final EtcdClient etcd;
+    private final ScheduledExecutorService scheduler;
     private final Set<EtcdWatch> open = ConcurrentHashMap.newKeySet();
 
-    EtcdWatches(EtcdClient etcd) {
+    EtcdWatches(EtcdClient etcd, ScheduledExecutorService scheduler) {
         this.etcd = etcd;
+        this.scheduler = scheduler;
     }
 
-    EtcdWatch start(String description, ByteSequence key, WatchOption option, WatchEventFilter filter,
-                    boolean progressNotify, long startRevision, List<WatchEvent> initial) {
-        EtcdWatch w = new EtcdWatch(description, filter, progressNotify, QUEUE_SIZE, startRevision, initial, open::remove);
+    /**
+     * Starts a watch of {@code key} (with {@code range}'s end, if any) delivering the events after
+     * {@code startRevision}, preceded by {@code initial}.
+     */
+    EtcdWatch start(String description, ByteSequence key, ByteSequence rangeEnd, boolean progressNotify,
+                    WatchEventFilter filter, long startRevision, List<WatchEvent> initial) {
+        EtcdWatch.Starter starter = (from, listener) -> {
+            WatchOption.Builder option = WatchOption.builder().withPrevKV(true).withProgressNotify(progressNotify)
+                    .withRevision(from);
+            if (rangeEnd != null) {
+                option.withRange(rangeEnd);
+            }
+            return etcd.client().getWatchClient().watch(key, option.build(), listener);
+        };
+        EtcdWatch w = new EtcdWatch(description, filter, progressNotify, QUEUE_SIZE, startRevision, initial, starter,
+                scheduler, open::remove);
         open.add(w);
-        Watcher watcher;
-        try {
-            watcher = etcd.client().getWatchClient().watch(key, option, w);
-        } catch (RuntimeException e) {
-            open.remove(w);
-            throw EtcdErrors.map(e, description, startRevision);
-        }
-        w.attach(watcher);
+        w.start();
         LOG.debug("watch {} started", description);
         return w;
     }
@@ -54,7 +62,8 @@ final class EtcdWatches {
     /** Ends every open watch (the backend is going away); their consumers see the streams end. */
     void closeAll() {
         for (EtcdWatch w : List.copyOf(open)) {
-            w.close();
+            w.end();
+            open.remove(w);
         }
     }
 }
