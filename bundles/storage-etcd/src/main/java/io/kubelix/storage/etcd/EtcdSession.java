@@ -32,8 +32,8 @@ final class EtcdSession {
      * progress requests, and the watches that use it, 3 the health check, when there is a framework to register it with.
      */
     EtcdSession(EtcdSettings settings, Duration progressNotifyInterval, BundleContext context) {
-        ClientThreads.opened();
         this.etcd = new EtcdClient(settings);
+        ClientThreads.opened();
         this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "kubelix-etcd-maintenance");
             t.setDaemon(true);
@@ -41,20 +41,23 @@ final class EtcdSession {
         });
         this.watches = new EtcdWatches(etcd, scheduler);
         Duration interval = settings.compactionInterval();
-        if (!interval.isZero()) {
-            Compactor compactor = new Compactor(etcd);
-            scheduler.scheduleWithFixedDelay(guard("compaction", compactor::run), 0, interval.toMillis(),
-                    TimeUnit.MILLISECONDS);
+        try {
+            if (!interval.isZero()) {
+                Compactor compactor = new Compactor(etcd);
+                scheduler.scheduleWithFixedDelay(guard("compaction", compactor::run), 0, interval.toMillis(),
+                        TimeUnit.MILLISECONDS);
+            }
+            long idle = progressNotifyInterval.toNanos();
+            long tick = Math.max(idle / 4, TimeUnit.MILLISECONDS.toNanos(50));
+            scheduler.scheduleAtFixedRate(guard("watch progress", () -> watches.requestProgress(idle)), tick, tick,
+                    TimeUnit.NANOSECONDS);
+            this.health = context == null ? null
+                    : context.registerService(HealthChecker.class, new EtcdHealthChecker(etcd), new Hashtable<>());
+        } catch (RuntimeException e) {
+            scheduler.shutdownNow();
+            closeClient();
+            throw e;
         }
-        long idle = progressNotifyInterval.toNanos();
-        long tick = Math.max(idle / 4, TimeUnit.MILLISECONDS.toNanos(50));
-        scheduler.scheduleAtFixedRate(guard("watch progress", () -> watches.requestProgress(idle)), tick, tick,
-                TimeUnit.NANOSECONDS);
-        ServiceRegistration<HealthChecker> reg = null;
-        if (context != null) {
-            reg = context.registerService(HealthChecker.class, new EtcdHealthChecker(etcd), new Hashtable<>());
-        }
-        this.health = reg;
         LOG.info("etcd3 storage started: etcd-servers={}, etcd-prefix={}, tls={}, client-cert={},"
                         + " etcd-compaction-interval={}", etcd.target(), settings.prefix(), settings.tls(),
                 settings.certFile() != null, interval.isZero() ? "off" : EtcdSettings.format(interval));
@@ -80,9 +83,19 @@ final class EtcdSession {
         scheduler.shutdownNow();
         int open = watches.size();
         watches.closeAll();
-        etcd.close();
         try {
             scheduler.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        closeClient();
+        LOG.info("etcd3 storage stopped: {} watches ended", open);
+    }
+
+    /** Closes the client and, when it was the bundle's last, waits for the client threads to end. */
+    private void closeClient() {
+        etcd.close();
+        try {
             List<String> left = ClientThreads.closed(Duration.ofSeconds(10));
             if (!left.isEmpty()) {
                 LOG.warn("etcd client threads still running after close: {}", left);
@@ -90,7 +103,6 @@ final class EtcdSession {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        LOG.info("etcd3 storage stopped: {} watches ended", open);
     }
 
     private static Runnable guard(String what, Runnable task) {
