@@ -72,6 +72,10 @@ public final class EtcdStorageBackend implements StorageBackend {
         return new EtcdStorage(config, s.client(), keys, codec, s.watches());
     }
 
+    synchronized boolean started() {
+        return session != null;
+    }
+
     EtcdSettings settings() {
         return settings;
     }
