@@ -14,6 +14,20 @@ public interface RESTOptionsGetter {
     StandardStorage newStore(StoreSpec spec);
 
     /**
+     * The {@code <resource>/status} subresource of a Store from {@link #newStore} (kube's
+     * StatusREST): the same storage, with {@code statusStrategy} as its update strategy. Serve it
+     * as {@code "<resource>/status"} in the {@link APIGroupInfo}; discovery then lists it with the
+     * verbs get, patch and update. The status strategy usually keeps everything but the status
+     * ({@link StatusStrategies#keepOnlyStatus}), and the main strategy keeps the status
+     * ({@link StatusStrategies#resetStatus}).
+     *
+     * @throws IllegalArgumentException when {@code store} was not built by {@link #newStore}
+     */
+    default StatusStorage newStatusStore(StandardStorage store, RESTUpdateStrategy statusStrategy) {
+        throw new UnsupportedOperationException("this RESTOptionsGetter builds no status subresources");
+    }
+
+    /**
      * Raw storage under a key prefix, for state a resource keeps beside its objects (such as an
      * allocator's bitmap). The prefix must not overlap any resource's.
      */

@@ -24,11 +24,21 @@ import java.util.function.Function;
  * @param updateStrategy defaults and validation on update
  * @param tableColumns   server-side Table columns; empty for NAME and AGE
  * @param selectableFields fields a fieldSelector may name besides metadata.name and metadata.namespace
+ * @param deleteStrategy what a delete does beyond finalizers: garbage collection policy, graceful deletion
+ * @param generation     whether objects carry {@code metadata.generation}: 1 on create, bumped by one on every
+ *                       update that changes the object outside {@code metadata} and {@code status} (its spec), as
+ *                       kube's strategies of resources with a spec do; false (configmaps, secrets, namespaces,
+ *                       events) leaves it to the client, as kube does
  */
 public record StoreSpec(GroupResource groupResource, String kind, String singularName, boolean namespaced,
                         List<String> shortNames, List<String> categories, NameValidation nameValidation,
                         String resourcePrefix, RESTCreateStrategy createStrategy, RESTUpdateStrategy updateStrategy,
-                        List<TableColumn> tableColumns, Map<String, Function<ObjectNode, String>> selectableFields) {
+                        List<TableColumn> tableColumns, Map<String, Function<ObjectNode, String>> selectableFields,
+                        RESTDeleteStrategy deleteStrategy, boolean generation) {
+    /** kube-apiserver's default delete strategy: background garbage collection, no graceful deletion. */
+    private static final RESTDeleteStrategy DEFAULT_DELETE_STRATEGY = new RESTDeleteStrategy() {
+    };
+
     public StoreSpec {
         Objects.requireNonNull(groupResource, "groupResource");
         Objects.requireNonNull(kind, "kind");
@@ -41,6 +51,22 @@ public record StoreSpec(GroupResource groupResource, String kind, String singula
         resourcePrefix = resourcePrefix == null ? "/" + groupResource.resource() : resourcePrefix;
         tableColumns = List.copyOf(tableColumns);
         selectableFields = selectableFields == null ? Map.of() : Map.copyOf(selectableFields);
+        deleteStrategy = deleteStrategy == null ? DEFAULT_DELETE_STRATEGY : deleteStrategy;
+    }
+
+    /** A spec with the default delete strategy and no generation (the form before those fields existed). */
+    public StoreSpec(GroupResource groupResource, String kind, String singularName, boolean namespaced,
+                     List<String> shortNames, List<String> categories, NameValidation nameValidation,
+                     String resourcePrefix, RESTCreateStrategy createStrategy, RESTUpdateStrategy updateStrategy,
+                     List<TableColumn> tableColumns, Map<String, Function<ObjectNode, String>> selectableFields) {
+        this(groupResource, kind, singularName, namespaced, shortNames, categories, nameValidation, resourcePrefix,
+                createStrategy, updateStrategy, tableColumns, selectableFields, null, false);
+    }
+
+    /** This spec with another update strategy (a status subresource's). */
+    public StoreSpec withUpdateStrategy(RESTUpdateStrategy strategy) {
+        return new StoreSpec(groupResource, kind, singularName, namespaced, shortNames, categories, nameValidation,
+                resourcePrefix, createStrategy, strategy, tableColumns, selectableFields, deleteStrategy, generation);
     }
 
     public static Builder builder(GroupResource groupResource, String kind) {
@@ -61,6 +87,8 @@ public record StoreSpec(GroupResource groupResource, String kind, String singula
         private RESTUpdateStrategy updateStrategy;
         private List<TableColumn> tableColumns = List.of();
         private final Map<String, Function<ObjectNode, String>> selectableFields = new LinkedHashMap<>();
+        private RESTDeleteStrategy deleteStrategy;
+        private boolean generation;
 
         private Builder(GroupResource groupResource, String kind) {
             this.groupResource = groupResource;
@@ -97,9 +125,24 @@ public record StoreSpec(GroupResource groupResource, String kind, String singula
             return this;
         }
 
+        /** The create and update strategy, and the delete strategy too when {@code strategy} is one. */
         public <S extends RESTCreateStrategy & RESTUpdateStrategy> Builder strategy(S strategy) {
             createStrategy = strategy;
             updateStrategy = strategy;
+            if (strategy instanceof RESTDeleteStrategy d) {
+                deleteStrategy = d;
+            }
+            return this;
+        }
+
+        public Builder deleteStrategy(RESTDeleteStrategy v) {
+            deleteStrategy = v;
+            return this;
+        }
+
+        /** Objects carry metadata.generation, bumped on spec changes (see {@link StoreSpec#generation()}). */
+        public Builder generation(boolean v) {
+            generation = v;
             return this;
         }
 
@@ -126,7 +169,8 @@ public record StoreSpec(GroupResource groupResource, String kind, String singula
 
         public StoreSpec build() {
             return new StoreSpec(groupResource, kind, singularName, namespaced, shortNames, categories,
-                    nameValidation, resourcePrefix, createStrategy, updateStrategy, tableColumns, selectableFields);
+                    nameValidation, resourcePrefix, createStrategy, updateStrategy, tableColumns, selectableFields,
+                    deleteStrategy, generation);
         }
     }
 }

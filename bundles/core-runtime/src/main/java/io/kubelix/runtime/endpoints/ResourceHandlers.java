@@ -124,7 +124,11 @@ final class ResourceHandlers {
         ObjectNode deleted = result.object();
         Responses.addWarnings(response, s.ctx.warnings());
         if (!result.immediate()) {
-            Responses.writeObject(s.request, response, callback, 202, typed(s, deleted));
+            // An object kept by finalizers or a grace period is answered 200 with its current state; 202
+            // only when the client asked for the legacy orphanDependents=false, as kube-apiserver does
+            // so as not to break older clients.
+            int code = Boolean.FALSE.equals(options.orphanDependents()) ? 202 : 200;
+            Responses.writeObject(s.request, response, callback, code, typed(s, deleted));
             return;
         }
         Responses.writeObject(s.request, response, callback, 200, StatusObjects.success(s.info.name(),
@@ -164,9 +168,24 @@ final class ResourceHandlers {
                 pre.path("resourceVersion").asText(null));
         String propagation = s.param("propagationPolicy");
         if (propagation.isEmpty()) {
-            propagation = opts.path("propagationPolicy").asText(null);
+            propagation = opts.hasNonNull("propagationPolicy") ? opts.get("propagationPolicy").asText() : null;
         }
-        return new DeleteOptions(dryRun, grace, preconditions, propagation);
+        Boolean orphanDependents = null;
+        String orphanParam = s.param("orphanDependents");
+        if (!orphanParam.isEmpty()) {
+            orphanDependents = switch (orphanParam) {
+                case "true", "1" -> true;
+                case "false", "0" -> false;
+                default -> throw StatusException.badRequest("orphanDependents: Invalid value: \"" + orphanParam
+                        + "\": must be a boolean");
+            };
+        } else if (opts.hasNonNull("orphanDependents")) {
+            if (!opts.get("orphanDependents").isBoolean()) {
+                throw StatusException.badRequest("orphanDependents: Invalid value: must be a boolean");
+            }
+            orphanDependents = opts.get("orphanDependents").asBoolean();
+        }
+        return new DeleteOptions(dryRun, grace, preconditions, propagation, orphanDependents);
     }
 
     private static String fieldManager(RequestScope s) {

@@ -161,22 +161,96 @@ public final class GenericStore implements StandardStorage {
             }
             ObjectNode stored = storage.guaranteedUpdate(key, createOnUpdate, io.kubelix.api.storage.Preconditions.NONE, tryUpdate);
             return new UpdateResult(stored, created[0]);
+        } catch (EmptiedFinalizers e) {
+            return new UpdateResult(deleteWithoutFinalizers(key, name, e.object, e.uid, options.dryRun()), false);
         } catch (StorageException e) {
             throw interpret(e, name);
         }
     }
 
+    /**
+     * deleteWithoutFinalizers: the update took the last finalizer from an object being deleted,
+     * so it goes now. The client of the PUT or PATCH gets the object as updated, as kube answers.
+     */
+    private ObjectNode deleteWithoutFinalizers(String key, String name, ObjectNode obj, String uid, boolean dryRun) {
+        if (dryRun) {
+            return obj;
+        }
+        try {
+            // The UPDATE has passed admission; only the uid must still be the one updated.
+            storage.delete(key, new io.kubelix.api.storage.Preconditions(uid, null), current -> { });
+        } catch (StorageException e) {
+            // Another update removing the last finalizer may have won the race: the object is gone either way.
+            if (e.code() != StorageException.Code.KEY_NOT_FOUND) {
+                throw interpret(e, name);
+            }
+        }
+        return obj;
+    }
+
+    /**
+     * Store.Delete. An object with finalizers, or one that the propagation policy gives the
+     * {@code orphan} or {@code foregroundDeletion} finalizer, is only marked for deletion and
+     * returned with {@code immediate == false}; anything else is removed from storage at once.
+     */
     @Override
     public DeleteResult delete(RequestContext ctx, String name, DeleteOptions options) {
+        Deletion.validateOptions(options);
         String key = key(ctx, name);
+        ObjectNode existing;
+        try {
+            existing = storage.get(key, GetOptions.DEFAULT);
+        } catch (StorageException e) {
+            throw interpret(e, name);
+        }
+        Deletion deletion = new Deletion(spec, ctx, options);
+        Deletion.Before before = deletion.beforeDelete(existing.deepCopy());
+        if (before == Deletion.Before.PENDING) {
+            return new DeleteResult(existing, false);
+        }
+        io.kubelix.api.storage.Preconditions preconditions = options.preconditions();
+        boolean hasFinalizers = !Unstructured.wrap(existing).metadata().finalizers().isEmpty();
+        if (before == Deletion.Before.GRACEFUL || hasFinalizers || deletion.finalizersForGC(existing) != null) {
+            UpdateFunction mark = (current, revision) -> {
+                admission.validate(attributes(Operation.DELETE, ctx, null, current, options.dryRun()));
+                return deletion.markForDeletion(current);
+            };
+            ObjectNode marked;
+            try {
+                if (options.dryRun()) {
+                    options.preconditions().check(key, existing, storage.versioner().objectResourceVersion(existing));
+                    marked = mark.apply(existing.deepCopy(), storage.versioner().objectResourceVersion(existing));
+                } else {
+                    marked = storage.guaranteedUpdate(key, false, preconditions, mark);
+                }
+            } catch (Deletion.DeleteNow now) {
+                marked = null;
+            } catch (Deletion.AlreadyDeleting pending) {
+                return new DeleteResult(existing, false);
+            } catch (StorageException e) {
+                throw interpret(e, name);
+            }
+            if (marked != null) {
+                if (!deletion.deleteImmediately()) {
+                    return new DeleteResult(marked, false);
+                }
+                if (options.dryRun()) {
+                    return new DeleteResult(marked, true);
+                }
+                // A graceful delete with a zero period wrote the object once more; delete that version.
+                if (preconditions.resourceVersion() != null) {
+                    preconditions = new io.kubelix.api.storage.Preconditions(preconditions.uid(),
+                            Unstructured.wrap(marked).metadata().resourceVersion());
+                }
+            }
+        }
         try {
             if (options.dryRun()) {
-                ObjectNode existing = storage.get(key, GetOptions.DEFAULT);
                 options.preconditions().check(key, existing, storage.versioner().objectResourceVersion(existing));
                 admission.validate(attributes(Operation.DELETE, ctx, null, existing, true));
                 return new DeleteResult(existing, true);
             }
-            ObjectNode deleted = storage.delete(key, options.preconditions(),
+            ObjectNode deleted = storage.delete(key, preconditions,
                     current -> admission.validate(attributes(Operation.DELETE, ctx, null, current, false)));
             return new DeleteResult(deleted, true);
         } catch (StorageException e) {
@@ -184,23 +258,32 @@ public final class GenericStore implements StandardStorage {
         }
     }
 
+    /**
+     * Store.DeleteCollection: deletes each listed object as {@link #delete} does (so finalizers
+     * hold the ones that have any) and answers the list as it was read, as kube does.
+     */
     @Override
     public ListResult deleteCollection(RequestContext ctx, DeleteOptions options, ListOptions listOptions) {
+        Deletion.validateOptions(options);
         ListResult all = list(ctx, new ListOptions(listOptions.resourceVersion(), listOptions.resourceVersionMatch(),
                 listOptions.predicate(), true, 0, null, false));
-        List<ObjectNode> deleted = new ArrayList<>();
         for (ObjectNode item : all.items()) {
             ObjectMeta meta = Unstructured.wrap(item).metadata();
             RequestContext itemCtx = meta.namespace() == null ? ctx : new ScopedContext(ctx, meta.namespace());
             try {
-                deleted.add(delete(itemCtx, meta.name(), options).object());
+                delete(itemCtx, meta.name(), options);
             } catch (StatusException e) {
                 if (e.code() != 404) {
                     throw e;
                 }
             }
         }
-        return new ListResult(deleted, all.resourceVersion(), null, null);
+        return new ListResult(all.items(), all.resourceVersion(), null, null);
+    }
+
+    /** This Store with another update strategy: the Store behind a status subresource. */
+    GenericStore withUpdateStrategy(io.kubelix.api.registry.RESTUpdateStrategy strategy) {
+        return new GenericStore(spec.withUpdateStrategy(strategy), storage, admission);
     }
 
     private ObjectNode createdByUpdate(RequestContext ctx, String name, UpdatedObjectInfo objInfo, boolean dryRun) {
@@ -246,8 +329,18 @@ public final class GenericStore implements StandardStorage {
         } else {
             meta.generation(oldMeta.generation());
         }
+        // An update can never remove or change the deletion timestamp, nor remove the grace period.
+        if (oldMeta.deletionTimestamp() != null) {
+            meta.deletionTimestamp(oldMeta.deletionTimestamp());
+        }
+        if (oldMeta.node().hasNonNull("deletionGracePeriodSeconds") && !meta.node().hasNonNull("deletionGracePeriodSeconds")) {
+            meta.node().set("deletionGracePeriodSeconds", oldMeta.node().get("deletionGracePeriodSeconds").deepCopy());
+        }
         admission.admit(attributes(Operation.UPDATE, ctx, obj, existing, dryRun));
         spec.updateStrategy().prepareForUpdate(ctx, obj, existing);
+        if (spec.generation() && !specEquals(obj, existing)) {
+            meta.generation(oldMeta.generation() + 1);
+        }
         List<FieldError> errs = ObjectMetaValidation.validateUpdate(meta.node(), oldMeta.node(), spec.nameValidation(),
                 spec.namespaced());
         errs.addAll(spec.updateStrategy().validateUpdate(ctx, obj, existing));
@@ -257,13 +350,46 @@ public final class GenericStore implements StandardStorage {
         spec.updateStrategy().warningsOnUpdate(ctx, obj, existing).forEach(ctx::addWarning);
         admission.validate(attributes(Operation.UPDATE, ctx, obj, existing, dryRun));
         spec.createStrategy().canonicalize(obj);
+        if (Deletion.shouldDeleteDuringUpdate(obj, existing)) {
+            throw new EmptiedFinalizers(obj, oldMeta.uid());
+        }
         return obj;
+    }
+
+    /**
+     * Whether two objects are equal outside metadata and status: what kube's strategies of
+     * resources with a spec compare before bumping the generation.
+     */
+    private static boolean specEquals(ObjectNode a, ObjectNode b) {
+        ObjectNode x = a.deepCopy();
+        ObjectNode y = b.deepCopy();
+        for (String f : new String[] {"metadata", "status", "apiVersion", "kind"}) {
+            x.remove(f);
+            y.remove(f);
+        }
+        return x.equals(y);
+    }
+
+    /** errEmptiedFinalizers: ends the storage update so the object can be deleted instead. */
+    private static final class EmptiedFinalizers extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        final transient ObjectNode object;
+        final String uid;
+
+        EmptiedFinalizers(ObjectNode object, String uid) {
+            super(null, null, false, false);
+            this.object = object;
+            this.uid = uid;
+        }
     }
 
     /** BeforeCreate: strategy defaults, system fields, then validation. */
     private void prepareForCreate(RequestContext ctx, ObjectNode obj) {
         ObjectMeta meta = Unstructured.wrap(obj).metadata();
         spec.createStrategy().prepareForCreate(ctx, obj);
+        if (spec.generation()) {
+            meta.generation(1);
+        }
         meta.uid(UUID.randomUUID().toString());
         meta.creationTimestamp(Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
         meta.deletionTimestamp(null);

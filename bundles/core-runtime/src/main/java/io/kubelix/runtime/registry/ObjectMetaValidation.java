@@ -12,6 +12,8 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * ValidateObjectMeta and ValidateObjectMetaUpdate: the metadata rules every resource shares
@@ -19,6 +21,10 @@ import java.util.Objects;
  */
 final class ObjectMetaValidation {
     private static final long TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
+    /** metav1.FinalizerOrphanDependents. */
+    static final String FINALIZER_ORPHAN = "orphan";
+    /** metav1.FinalizerDeleteDependents. */
+    static final String FINALIZER_FOREGROUND = "foregroundDeletion";
 
     private ObjectMetaValidation() {
     }
@@ -57,18 +63,81 @@ final class ObjectMetaValidation {
         }
         errs.addAll(validateLabels(meta.get("labels")));
         errs.addAll(validateAnnotations(meta.get("annotations")));
+        errs.addAll(validateFinalizers(meta.get("finalizers")));
         return errs;
     }
 
     static List<FieldError> validateUpdate(ObjectNode meta, ObjectNode oldMeta, NameValidation nameValidation,
                                            boolean namespaced) {
         List<FieldError> errs = validate(meta, nameValidation, namespaced);
-        for (String field : new String[] {"name", "namespace", "uid", "creationTimestamp"}) {
+        // ValidateObjectMetaAccessorUpdate: finalizers cannot be added once deletion has begun.
+        if (text(oldMeta, "deletionTimestamp") != null) {
+            Set<String> added = new TreeSet<>(strings(meta.get("finalizers")));
+            added.removeAll(strings(oldMeta.get("finalizers")));
+            if (!added.isEmpty()) {
+                errs.add(FieldError.forbidden("metadata.finalizers", "no new finalizers can be added if the object is "
+                        + "being deleted, found new finalizers " + goStrings(added)));
+            }
+        }
+        for (String field : new String[] {"name", "namespace", "uid", "creationTimestamp", "deletionTimestamp",
+                "deletionGracePeriodSeconds"}) {
             if (!Objects.equals(text(meta, field), text(oldMeta, field))) {
                 errs.add(FieldError.invalid("metadata." + field, text(meta, field), "field is immutable"));
             }
         }
         return errs;
+    }
+
+    /** ValidateFinalizers: qualified names, and never both orphan and foregroundDeletion. */
+    private static List<FieldError> validateFinalizers(JsonNode finalizers) {
+        List<FieldError> errs = new ArrayList<>();
+        if (finalizers == null || finalizers.isNull()) {
+            return errs;
+        }
+        if (!finalizers.isArray()) {
+            errs.add(FieldError.invalid("metadata.finalizers", finalizers.toString(), "must be a list of strings"));
+            return errs;
+        }
+        for (JsonNode f : finalizers) {
+            if (!f.isTextual()) {
+                errs.add(FieldError.invalid("metadata.finalizers", f.toString(), "finalizers must be strings"));
+                continue;
+            }
+            for (String msg : NameValidators.isQualifiedName(f.asText())) {
+                errs.add(FieldError.invalid("metadata.finalizers", f.asText(), msg));
+            }
+        }
+        List<String> names = strings(finalizers);
+        if (names.contains(FINALIZER_ORPHAN) && names.contains(FINALIZER_FOREGROUND)) {
+            errs.add(FieldError.invalid("metadata.finalizers", new GoSyntax(goStrings(names)), "finalizer " + FINALIZER_ORPHAN
+                    + " and " + FINALIZER_FOREGROUND + " cannot be both set"));
+        }
+        return errs;
+    }
+
+    static List<String> strings(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        if (array != null && array.isArray()) {
+            array.forEach(e -> {
+                if (e.isTextual()) {
+                    out.add(e.asText());
+                }
+            });
+        }
+        return out;
+    }
+
+    /** A value already in Go syntax, which FieldError prints as it is rather than quoted. */
+    private record GoSyntax(String text) {
+        @Override
+        public String toString() {
+            return text;
+        }
+    }
+
+    /** A string list as Go's %#v prints it, which kube's messages use: {@code []string{"a", "b"}}. */
+    private static String goStrings(java.util.Collection<String> values) {
+        return values.stream().map(v -> "\"" + v + "\"").collect(java.util.stream.Collectors.joining(", ", "[]string{", "}"));
     }
 
     static List<String> validateName(String name, NameValidation v) {

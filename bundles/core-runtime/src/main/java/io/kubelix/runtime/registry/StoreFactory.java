@@ -1,9 +1,10 @@
 package io.kubelix.runtime.registry;
 
 import io.kubelix.api.registry.RESTOptionsGetter;
+import io.kubelix.api.registry.RESTUpdateStrategy;
 import io.kubelix.api.registry.StandardStorage;
+import io.kubelix.api.registry.StatusStorage;
 import io.kubelix.api.registry.StoreSpec;
-import io.kubelix.api.schema.GroupResource;
 import io.kubelix.api.storage.StorageInterface;
 import io.kubelix.runtime.storage.StorageFactory;
 
@@ -26,7 +27,16 @@ public final class StoreFactory implements RESTOptionsGetter {
     }
 
     @Override
+    public StatusStorage newStatusStore(StandardStorage store, RESTUpdateStrategy statusStrategy) {
+        if (!(store instanceof GenericStore generic)) {
+            throw new IllegalArgumentException("a status subresource needs a Store built by newStore, not "
+                    + store.getClass().getName());
+        }
+        return new StatusREST(generic.withUpdateStrategy(statusStrategy));
+    }
+
+    @Override
     public StorageInterface storage(String resourcePrefix) {
-        return storageFactory.storageFor(new GroupResource("", resourcePrefix), resourcePrefix);
+        return storageFactory.rawStorageFor(resourcePrefix);
     }
 }

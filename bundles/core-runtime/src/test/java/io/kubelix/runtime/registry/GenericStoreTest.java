@@ -415,8 +415,10 @@ class GenericStoreTest {
 
         assertEquals(409, e.code());
         assertEquals(StatusReason.CONFLICT, e.reason());
-        assertEquals("Operation cannot be fulfilled on configmaps \"a\": Precondition failed: UID in precondition: "
-                + "not-the-uid, UID in object meta: " + uid, e.getMessage());
+        // rest.BeforeDelete checks preconditions first, naming the kind as the "resource".
+        assertEquals("Operation cannot be fulfilled on ConfigMap \"a\": the UID in the precondition (not-the-uid) "
+                + "does not match the UID in record (" + uid + "). The object might have been deleted and then "
+                + "recreated", e.getMessage());
         assertEquals(created, store.get(DEFAULT, "a", ""));
         assertEquals(409, assertThrows(StatusException.class,
                 () -> store.delete(DEFAULT, "a", new DeleteOptions(true, null, new Preconditions("x", null), null)))

@@ -1,0 +1,9 @@
+package io.kubelix.api.registry;
+
+/**
+ * The storage of a {@code <resource>/status} subresource (kube's StatusREST): get, update and
+ * patch of the parent's objects, where only {@code status} changes. Built by
+ * {@link RESTOptionsGetter#newStatusStore}.
+ */
+public interface StatusStorage extends Getter, Updater {
+}
