@@ -132,6 +132,15 @@ final class EtcdServer implements AutoCloseable {
         cmd.addAll(tlsArgs);
         Path log = dir.resolve("etcd-" + (++starts) + ".log");
         process = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process started = process;
+        if (starts == 1) {
+            // an aborted test JVM must not leave etcd running
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                if (process != null) {
+                    process.destroyForcibly();
+                }
+            }, "etcd-test-server-reaper"));
+        }
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
@@ -147,7 +156,7 @@ final class EtcdServer implements AutoCloseable {
                 throw new IOException("interrupted while starting etcd", e);
             }
         }
-        process.destroyForcibly();
+        started.destroyForcibly();
         throw new IOException("etcd did not start within " + START_TIMEOUT + ": " + tail(log));
     }
 
