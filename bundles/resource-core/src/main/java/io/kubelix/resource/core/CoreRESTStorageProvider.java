@@ -84,6 +84,7 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
 
         Map<String, RESTStorage> v1 = new LinkedHashMap<>();
         v1.put(NAMESPACES.resource(), namespaces);
+        v1.put(NAMESPACES.resource() + "/status", restOptionsGetter.newStatusStore(namespaces, new NamespaceStatusStrategy()));
         v1.put(CONFIGMAPS.resource(), configMaps);
         v1.put(SECRETS.resource(), secrets);
         v1.put(EVENTS.resource(), events);

@@ -13,8 +13,9 @@ import java.util.List;
 /**
  * The Namespace strategy (pkg/registry/core/namespace/strategy.go). A new namespace is Active and
  * carries the {@code kubernetes} finalizer; clients cannot change {@code status} or
- * {@code spec.finalizers} by update (kube changes them through the status and finalize
- * subresources, which this first cut does not serve); every namespace carries the
+ * {@code spec.finalizers} by update (kube changes them through {@code namespaces/status}, see
+ * {@link NamespaceStatusStrategy}, and the finalize subresource, which this first cut does not
+ * serve); every namespace carries the
  * {@code kubernetes.io/metadata.name} label equal to its name.
  */
 final class NamespaceStrategy implements RESTCreateStrategy, RESTUpdateStrategy {

@@ -6,6 +6,12 @@ import io.kubelix.api.errors.StatusReason;
 import io.kubelix.api.registry.APIGroupInfo;
 import io.kubelix.api.registry.NameValidation;
 import io.kubelix.api.registry.RESTOptionsGetter;
+import io.kubelix.api.registry.RESTUpdateStrategy;
+import io.kubelix.api.registry.StatusStorage;
+import io.kubelix.api.registry.UpdateOptions;
+import io.kubelix.api.registry.UpdateResult;
+import io.kubelix.api.registry.UpdatedObjectInfo;
+import io.kubelix.api.request.RequestContext;
 import io.kubelix.api.registry.StandardStorage;
 import io.kubelix.api.registry.StoreSpec;
 import io.kubelix.api.registry.TableColumn;
@@ -43,6 +49,40 @@ class CoreRESTStorageProviderTest {
         public StorageInterface storage(String resourcePrefix) {
             throw new UnsupportedOperationException();
         }
+
+        @Override
+        public StatusStorage newStatusStore(StandardStorage store, RESTUpdateStrategy statusStrategy) {
+            statusStrategies.put(((FakeStore) store).spec.groupResource().resource(), statusStrategy);
+            return new StatusStorage() {
+                @Override
+                public ObjectNode get(RequestContext ctx, String name, String resourceVersion) {
+                    return store.get(ctx, name, resourceVersion);
+                }
+
+                @Override
+                public UpdateResult update(RequestContext ctx, String name, UpdatedObjectInfo objInfo,
+                                           UpdateOptions options) {
+                    throw new UnsupportedOperationException();
+                }
+
+                @Override
+                public String kind() {
+                    return store.kind();
+                }
+
+                @Override
+                public boolean namespaced() {
+                    return store.namespaced();
+                }
+
+                @Override
+                public String singularName() {
+                    return "";
+                }
+            };
+        }
+
+        final Map<String, RESTUpdateStrategy> statusStrategies = new LinkedHashMap<>();
     }
 
     private final CoreRESTStorageProvider provider =
@@ -64,9 +104,11 @@ class CoreRESTStorageProviderTest {
         APIGroupInfo info = provider.newRESTStorage(getter);
         assertEquals("", info.groupName());
         assertEquals(List.of("v1"), info.prioritizedVersions());
-        assertEquals(List.of("namespaces", "configmaps", "secrets", "events"),
+        assertEquals(List.of("namespaces", "namespaces/status", "configmaps", "secrets", "events"),
                 List.copyOf(info.versionedResourcesStorageMap().get("v1").keySet()));
         assertSame(getter.stores.get("configmaps"), info.versionedResourcesStorageMap().get("v1").get("configmaps"));
+        assertInstanceOf(NamespaceStatusStrategy.class, getter.statusStrategies.get("namespaces"),
+                "namespaces/status shares the namespace Store, updating with the status strategy");
     }
 
     @Test
