@@ -66,6 +66,10 @@ final class EtcdWatch implements Watch {
     private int generation;
     private Watcher watcher;
     private long lastActivityNanos = System.nanoTime();
+    /** A progress request is outstanding: the next progress response is a BOOKMARK even without progressNotify. */
+    private boolean progressRequested;
+    /** Told once when an event is queued or the stream ends (Watch.onReady). */
+    private Runnable readyListener;
 
     /** @param startRevision the revision the watch starts after: it sees events of later revisions */
     EtcdWatch(String description, WatchEventFilter filter, boolean progressNotify, int capacity, long startRevision,
@@ -136,6 +140,46 @@ final class EtcdWatch implements Watch {
         w.requestProgress();
     }
 
+    /**
+     * RequestWatchProgress: a BOOKMARK at etcd's current revision once every earlier event of this
+     * watch has been delivered (etcd answers on the watch's own stream, in order). Ignored while
+     * the stream is being reopened. (Watch.requestProgress of core-api 1.1.)
+     */
+    public void requestProgress() {
+        Watcher w;
+        lock.lock();
+        try {
+            w = watcher;
+            if (w == null || ended) {
+                return;
+            }
+            progressRequested = true;
+        } finally {
+            lock.unlock();
+        }
+        w.requestProgress();
+    }
+
+    /**
+     * Calls {@code listener} once, on jetcd's thread, when an event is queued or the stream ends;
+     * at once when one is already queued. (Watch.onReady of core-api 1.1.)
+     */
+    public boolean onReady(Runnable listener) {
+        lock.lock();
+        try {
+            if (ended || !backlog.isEmpty() || !live.isEmpty()) {
+                readyListener = null;
+            } else {
+                readyListener = listener;
+                return true;
+            }
+        } finally {
+            lock.unlock();
+        }
+        listener.run();
+        return true;
+    }
+
     /** The callbacks of one etcd stream (jetcd's event-loop thread: never block). */
     private final class Stream implements Listener {
         private final int gen;
@@ -171,6 +215,7 @@ final class EtcdWatch implements Watch {
     private void received(int gen, WatchResponse response) {
         List<Object> items = new ArrayList<>();
         boolean overflow;
+        Runnable ready;
         lock.lock();
         try {
             if (gen != generation || ended) {
@@ -178,12 +223,13 @@ final class EtcdWatch implements Watch {
             }
             if (response.isProgressNotify()) {
                 long rev = response.getHeader().getRevision();
-                if (progressNotify && rev >= lastRevision) {
+                if ((progressNotify || progressRequested) && rev >= lastRevision) {
                     ObjectNode obj = JsonNodeFactory.instance.objectNode();
                     obj.putObject("metadata").put("resourceVersion", Long.toString(rev));
                     items.add(WatchEvent.of(WatchEvent.Type.BOOKMARK, obj));
                 }
                 lastRevision = Math.max(lastRevision, rev);
+                progressRequested = false;
             } else {
                 long batchFloor = lastRevision;
                 for (io.etcd.jetcd.watch.WatchEvent e : response.getEvents()) {
@@ -206,12 +252,31 @@ final class EtcdWatch implements Watch {
                 live.addAll(items);
                 lastActivityNanos = System.nanoTime();
             }
+            ready = takeReadyListener();
             changed.signalAll();
         } finally {
             lock.unlock();
         }
         if (overflow) {
             detach();
+        }
+        notifyReady(ready);
+    }
+
+    /** The onReady listener, cleared; call under the lock and run it after. */
+    private Runnable takeReadyListener() {
+        Runnable r = readyListener;
+        readyListener = null;
+        return r;
+    }
+
+    private void notifyReady(Runnable r) {
+        if (r != null) {
+            try {
+                r.run();
+            } catch (RuntimeException e) {
+                LOG.warn("watch {}: ready listener failed", description, e);
+            }
         }
     }
 
@@ -247,6 +312,7 @@ final class EtcdWatch implements Watch {
 
     /** Ends the stream with an ERROR event, dropping whatever was queued. */
     void fail(StatusException error) {
+        Runnable ready;
         lock.lock();
         try {
             if (ended) {
@@ -256,23 +322,28 @@ final class EtcdWatch implements Watch {
             live.clear();
             live.add(WatchEvent.error(error));
             ended = true;
+            ready = takeReadyListener();
             changed.signalAll();
         } finally {
             lock.unlock();
         }
         detach();
+        notifyReady(ready);
     }
 
     /** Ends the stream after the queued events (the backend is going away). */
     void end() {
+        Runnable ready;
         lock.lock();
         try {
             ended = true;
+            ready = takeReadyListener();
             changed.signalAll();
         } finally {
             lock.unlock();
         }
         detach();
+        notifyReady(ready);
     }
 
     // ---- the consumer's side
@@ -317,6 +388,7 @@ final class EtcdWatch implements Watch {
 
     @Override
     public void close() {
+        Runnable ready;
         lock.lock();
         try {
             if (closed) {
@@ -326,12 +398,14 @@ final class EtcdWatch implements Watch {
             ended = true;
             backlog.clear();
             live.clear();
+            ready = takeReadyListener();
             changed.signalAll();
         } finally {
             lock.unlock();
         }
         detach();
         onClose.accept(this);
+        notifyReady(ready);
     }
 
     /** Closes the current etcd stream, if any. */

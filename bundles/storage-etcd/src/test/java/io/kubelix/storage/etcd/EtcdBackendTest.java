@@ -215,6 +215,50 @@ class EtcdBackendTest {
     }
 
     @Test
+    void requestProgressSendsABookmarkAfterEarlierEvents() throws Exception {
+        StorageInterface s = newBackend().forResource(CONFIGMAPS);
+        EtcdWatch w = (EtcdWatch) s.watch("/configmaps/default",
+                ListOptions.recursiveAll().withResourceVersion(Long.toString(s.currentResourceVersion())));
+        try {
+            long created = rv(s.create(key("p"), configMap("p", "1")));
+            WatchEvent added = w.next(WAIT);
+            assertEquals(Type.ADDED, added.type());
+            WatchEvent bookmark = null;
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            while (bookmark == null && System.nanoTime() < deadline) {
+                w.requestProgress();
+                bookmark = w.next(Duration.ofMillis(300));
+            }
+            assertTrue(bookmark != null && bookmark.type() == Type.BOOKMARK, "a BOOKMARK on request: " + bookmark);
+            assertTrue(rv(bookmark.object()) >= created);
+        } finally {
+            w.close();
+        }
+    }
+
+    @Test
+    void onReadyTellsWhenAnEventIsQueued() throws Exception {
+        StorageInterface s = newBackend().forResource(CONFIGMAPS);
+        EtcdWatch w = (EtcdWatch) s.watch("/configmaps/default",
+                ListOptions.recursiveAll().withResourceVersion(Long.toString(s.currentResourceVersion())));
+        try {
+            CountDownLatch ready = new CountDownLatch(1);
+            assertTrue(w.onReady(ready::countDown));
+            assertEquals(1, ready.getCount(), "nothing queued yet");
+            long created = rv(s.create(key("r"), configMap("r", "1")));
+            assertTrue(ready.await(WAIT.toSeconds(), TimeUnit.SECONDS), "told when the event arrived");
+            WatchEvent e = w.next(Duration.ZERO);
+            assertEquals(created, rv(e.object()));
+            CountDownLatch done = new CountDownLatch(1);
+            w.onReady(done::countDown);
+            w.close();
+            assertEquals(0, done.getCount(), "told when the stream ends");
+        } finally {
+            w.close();
+        }
+    }
+
+    @Test
     void healthCheckPasses() {
         EtcdStorageBackend b = newBackend();
         new EtcdHealthChecker(b.session().client()).check();
