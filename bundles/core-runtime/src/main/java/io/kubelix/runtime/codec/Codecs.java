@@ -27,8 +27,16 @@ public final class Codecs {
             .build())
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 
+    /**
+     * The deepest JSON a request may nest. Parsing is iterative, but copying, patching, comparing
+     * and writing trees recurse: at 10,000 levels (kube's limit) they overflow a default thread
+     * stack, so the limit is 1,000, far beyond any real object.
+     */
+    public static final int MAX_NESTING_DEPTH = 1_000;
+
     static {
-        JSON.getFactory().setStreamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(10_000).build());
+        JSON.getFactory().setStreamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING_DEPTH).build());
+        YAML.getFactory().setStreamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING_DEPTH).build());
     }
 
     private Codecs() {

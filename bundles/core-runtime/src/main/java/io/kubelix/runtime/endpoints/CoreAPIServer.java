@@ -51,7 +51,12 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
 
     @Activate
     public CoreAPIServer(@Reference StorageFactory storageFactory, @Reference AdmissionChain admission) {
-        this.storeFactory = new StoreFactory(storageFactory, admission);
+        this(new StoreFactory(storageFactory, admission));
+    }
+
+    /** For tests: the core API over stores from {@code storeFactory}. */
+    CoreAPIServer(StoreFactory storeFactory) {
+        this.storeFactory = storeFactory;
         this.installer = new APIInstaller();
     }
 

@@ -10,12 +10,18 @@ import java.util.List;
 
 /**
  * Content negotiation for resource responses: the first media range of the Accept header the
- * server can produce wins: JSON, YAML, or a meta.k8s.io Table (v1 or v1beta1).
+ * server can produce wins: JSON, YAML, or a meta.k8s.io Table, PartialObjectMetadata or
+ * PartialObjectMetadataList (v1 or v1beta1).
  */
 final class Negotiation {
 
-    enum Output { JSON, YAML, TABLE }
+    /**
+     * What to answer: the object itself (JSON or YAML), a Table, or only its metadata
+     * (PartialObjectMetadata for one object, PartialObjectMetadataList for a list).
+     */
+    enum Output { JSON, YAML, TABLE, PARTIAL_OBJECT_METADATA, PARTIAL_OBJECT_METADATA_LIST }
 
+    /** @param tableApiVersion {@code meta.k8s.io/v1} or {@code meta.k8s.io/v1beta1} for the meta.k8s.io outputs */
     record Choice(Output output, String tableApiVersion) {
     }
 
@@ -39,15 +45,23 @@ final class Negotiation {
                 }
                 continue;
             }
-            if (as.equals("Table") && "meta.k8s.io".equals(m.param("g")) && m.type().equals(MediaType.JSON)) {
+            Output output = switch (as) {
+                case "Table" -> Output.TABLE;
+                case "PartialObjectMetadata" -> Output.PARTIAL_OBJECT_METADATA;
+                case "PartialObjectMetadataList" -> Output.PARTIAL_OBJECT_METADATA_LIST;
+                default -> null;
+            };
+            if (output != null && "meta.k8s.io".equals(m.param("g")) && m.type().equals(MediaType.JSON)) {
                 String v = m.param("v");
                 if ("v1".equals(v) || "v1beta1".equals(v)) {
-                    return new Choice(Output.TABLE, "meta.k8s.io/" + v);
+                    return new Choice(output, "meta.k8s.io/" + v);
                 }
             }
         }
         throw new StatusException(StatusReason.NOT_ACCEPTABLE, 406,
                 "only the following media types are accepted: application/json, application/yaml, "
-                        + "application/json;as=Table;v=v1;g=meta.k8s.io", null, null);
+                        + "application/json;as=Table;v=v1;g=meta.k8s.io, "
+                        + "application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io, "
+                        + "application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io", null, null);
     }
 }

@@ -99,7 +99,11 @@ final class RequestScope {
 
     /** The body as an object of this resource's kind: apiVersion and kind default to the endpoint's, and must match it. */
     ObjectNode bodyObject() throws IOException {
-        ObjectNode obj = decodeBody();
+        return bodyObject(decodeBody());
+    }
+
+    /** {@code obj}, decoded from the body, checked and defaulted as {@link #bodyObject()} does. */
+    ObjectNode bodyObject(ObjectNode obj) {
         JsonNode apiVersion = obj.get("apiVersion");
         JsonNode kind = obj.get("kind");
         if (apiVersion == null || apiVersion.asText().isEmpty()) {

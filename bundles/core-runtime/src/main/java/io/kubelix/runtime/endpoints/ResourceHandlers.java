@@ -54,6 +54,20 @@ final class ResourceHandlers {
             listMeta.put("remainingItemCount", result.remainingItemCount());
         }
         Negotiation.Choice choice = Negotiation.choose(s.request);
+        if (choice.output() == Negotiation.Output.PARTIAL_OBJECT_METADATA) {
+            throw notAcceptable("you requested PartialObjectMetadata, but the requested object is a list");
+        }
+        if (choice.output() == Negotiation.Output.PARTIAL_OBJECT_METADATA_LIST) {
+            ObjectNode list = F.objectNode();
+            list.put("kind", "PartialObjectMetadataList");
+            list.put("apiVersion", choice.tableApiVersion());
+            list.set("metadata", listMeta);
+            ArrayNode items = list.putArray("items");
+            result.items().forEach(o -> items.add(partial(choice, o)));
+            Responses.addWarnings(response, s.ctx.warnings());
+            Responses.writeJson(response, callback, 200, contentType(choice, "PartialObjectMetadataList"), list);
+            return;
+        }
         if (choice.output() == Negotiation.Output.TABLE) {
             List<ObjectNode> items = result.items().stream().map(o -> typed(s, o)).toList();
             ObjectNode table = new TableConvertor(s.storage, choice.tableApiVersion(), s.param("includeObject"))
@@ -78,14 +92,14 @@ final class ResourceHandlers {
         if (!s.info.name().isEmpty()) {
             throw StatusException.methodNotSupported(s.groupResource(), "create");
         }
-        ObjectNode body = s.bodyObject();
+        ObjectNode body = s.bodyObject(FieldValidation.decodeObject(s));
         ObjectNode created = creater.create(s.ctx, body, new CreateOptions(s.dryRun(), fieldManager(s)));
         writeObject(s, response, callback, 201, created);
     }
 
     static void update(RequestScope s, Response response, Callback callback) throws IOException {
         Updater updater = require(s, Updater.class, "update");
-        ObjectNode body = s.bodyObject();
+        ObjectNode body = s.bodyObject(FieldValidation.decodeObject(s));
         UpdateResult result = updater.update(s.ctx, s.info.name(), (ctx, old) -> body.deepCopy(),
                 new UpdateOptions(s.dryRun(), fieldManager(s)));
         writeObject(s, response, callback, result.created() ? 201 : 200, result.object());
@@ -99,7 +113,7 @@ final class ResourceHandlers {
                 && !patchType.equals(Patches.STRATEGIC_MERGE_PATCH)) {
             throw Patches.unsupported(patchType);
         }
-        JsonNode patch = Codecs.decode(s.body(), false);
+        JsonNode patch = FieldValidation.decodePatch(s, patchType.equals(Patches.JSON_PATCH));
         UpdateResult result = updater.update(s.ctx, s.info.name(), (ctx, old) -> {
             if (old == null) {
                 throw StatusException.notFound(s.groupResource(), s.info.name());
@@ -200,7 +214,14 @@ final class ResourceHandlers {
     private static void writeObject(RequestScope s, Response response, Callback callback, int code, ObjectNode obj) {
         ObjectNode out = typed(s, obj);
         Negotiation.Choice choice = Negotiation.choose(s.request);
+        if (choice.output() == Negotiation.Output.PARTIAL_OBJECT_METADATA_LIST) {
+            throw notAcceptable("you requested PartialObjectMetadataList, but the requested object is not a list");
+        }
         Responses.addWarnings(response, s.ctx.warnings());
+        if (choice.output() == Negotiation.Output.PARTIAL_OBJECT_METADATA) {
+            Responses.writeJson(response, callback, code, contentType(choice, "PartialObjectMetadata"), partial(choice, out));
+            return;
+        }
         if (choice.output() == Negotiation.Output.TABLE) {
             ObjectNode table = new TableConvertor(s.storage, choice.tableApiVersion(), s.param("includeObject"))
                     .table(List.of(out), F.objectNode().put("resourceVersion",
@@ -210,6 +231,23 @@ final class ResourceHandlers {
             return;
         }
         Responses.writeObject(s.request, response, callback, code, out);
+    }
+
+    /** metav1.PartialObjectMetadata of an object: apiVersion, kind and metadata only. */
+    private static ObjectNode partial(Negotiation.Choice choice, ObjectNode obj) {
+        ObjectNode p = F.objectNode();
+        p.put("kind", "PartialObjectMetadata");
+        p.put("apiVersion", choice.tableApiVersion());
+        p.set("metadata", obj.path("metadata").deepCopy());
+        return p;
+    }
+
+    private static String contentType(Negotiation.Choice choice, String as) {
+        return "application/json;as=" + as + ";v=" + version(choice) + ";g=meta.k8s.io";
+    }
+
+    private static StatusException notAcceptable(String message) {
+        return new StatusException(io.kubelix.api.errors.StatusReason.NOT_ACCEPTABLE, 406, message, null, null);
     }
 
     /** The object with the apiVersion and kind of the endpoint it is served from. */

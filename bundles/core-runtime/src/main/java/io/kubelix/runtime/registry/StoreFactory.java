@@ -5,25 +5,41 @@ import io.kubelix.api.registry.RESTUpdateStrategy;
 import io.kubelix.api.registry.StandardStorage;
 import io.kubelix.api.registry.StatusStorage;
 import io.kubelix.api.registry.StoreSpec;
+import io.kubelix.api.schema.GroupResource;
 import io.kubelix.api.storage.StorageInterface;
 import io.kubelix.runtime.storage.StorageFactory;
+
+import java.util.function.BiFunction;
 
 /**
  * The RESTOptionsGetter handed to resource providers: generic Stores over the StorageFactory's
  * storages, with the server's admission chain.
  */
 public final class StoreFactory implements RESTOptionsGetter {
+    /** Null when built over a plain function (tests). */
     private final StorageFactory storageFactory;
+    private final BiFunction<GroupResource, String, StorageInterface> storages;
     private final AdmissionChain admission;
 
     public StoreFactory(StorageFactory storageFactory, AdmissionChain admission) {
+        this(storageFactory, storageFactory::storageFor, admission);
+    }
+
+    /** Stores over {@code storages} (group resource and key prefix to storage), as tests build them. */
+    public StoreFactory(BiFunction<GroupResource, String, StorageInterface> storages, AdmissionChain admission) {
+        this(null, storages, admission);
+    }
+
+    private StoreFactory(StorageFactory storageFactory, BiFunction<GroupResource, String, StorageInterface> storages,
+                         AdmissionChain admission) {
         this.storageFactory = storageFactory;
+        this.storages = storages;
         this.admission = admission;
     }
 
     @Override
     public StandardStorage newStore(StoreSpec spec) {
-        return new GenericStore(spec, storageFactory.storageFor(spec.groupResource(), spec.resourcePrefix()), admission);
+        return new GenericStore(spec, storages.apply(spec.groupResource(), spec.resourcePrefix()), admission);
     }
 
     @Override
@@ -37,6 +53,6 @@ public final class StoreFactory implements RESTOptionsGetter {
 
     @Override
     public StorageInterface storage(String resourcePrefix) {
-        return storageFactory.rawStorageFor(resourcePrefix);
+        return storages.apply(new GroupResource("", resourcePrefix), resourcePrefix);
     }
 }

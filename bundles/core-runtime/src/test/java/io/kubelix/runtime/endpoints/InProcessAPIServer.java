@@ -1,0 +1,172 @@
+package io.kubelix.runtime.endpoints;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubelix.api.errors.FieldError;
+import io.kubelix.api.registry.APIGroupInfo;
+import io.kubelix.api.registry.RESTCreateStrategy;
+import io.kubelix.api.registry.RESTStorage;
+import io.kubelix.api.registry.RESTStorageProvider;
+import io.kubelix.api.registry.RESTUpdateStrategy;
+import io.kubelix.api.registry.StandardStorage;
+import io.kubelix.api.registry.StatusStrategies;
+import io.kubelix.api.registry.StoreSpec;
+import io.kubelix.api.request.RequestContext;
+import io.kubelix.api.request.UserInfo;
+import io.kubelix.api.schema.GroupResource;
+import io.kubelix.api.storage.StorageConfig;
+import io.kubelix.runtime.registry.AdmissionChain;
+import io.kubelix.runtime.registry.StoreFactory;
+import io.kubelix.runtime.request.Requests;
+import io.kubelix.runtime.server.filters.WithPanicRecovery;
+import io.kubelix.runtime.server.filters.WithRequestInfo;
+import io.kubelix.storage.memory.MemoryStorageBackend;
+import io.kubelix.storage.memory.MemoryStorageConfig;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+
+import java.lang.annotation.Annotation;
+import java.lang.reflect.Method;
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The core API link (CoreAPIServer) on a real Jetty server over the memory storage, behind
+ * WithPanicRecovery and WithRequestInfo, with every request authenticated as one user: the
+ * request path of the real server without TLS and plugins. Serves {@code /api/v1} configmaps
+ * and, in group {@code example.com/v1}, widgets (with a spec, a status and
+ * {@code widgets/status}) that track generation.
+ */
+final class InProcessAPIServer implements AutoCloseable {
+    private static final UserInfo ADMIN = new UserInfo("admin", "", List.of(UserInfo.ALL_AUTHENTICATED), Map.of());
+
+    private final MemoryStorageBackend backend;
+    private final Server server;
+    final URI base;
+
+    InProcessAPIServer() throws Exception {
+        backend = new MemoryStorageBackend(new Config());
+        StoreFactory stores = new StoreFactory((gr, prefix) -> backend.forResource(new StorageConfig(gr, prefix)),
+                new AdmissionChain());
+        CoreAPIServer api = new CoreAPIServer(stores);
+        api.addProvider(provider("", "v1", getter -> Map.of("configmaps",
+                getter.newStore(StoreSpec.builder(GroupResource.of("", "configmaps"), "ConfigMap").shortNames("cm")
+                        .strategy(new Permissive(false)).build()))), Map.of("service.id", 1L));
+        api.addProvider(provider("example.com", "v1", getter -> {
+            StandardStorage widgets = getter.newStore(StoreSpec.builder(GroupResource.of("example.com", "widgets"),
+                    "Widget").strategy(new Permissive(true)).generation(true).build());
+            Map<String, RESTStorage> m = new LinkedHashMap<>();
+            m.put("widgets", widgets);
+            m.put("widgets/status", getter.newStatusStore(widgets, new Permissive(true) {
+                @Override
+                public void prepareForUpdate(RequestContext ctx, ObjectNode obj, ObjectNode old) {
+                    StatusStrategies.keepOnlyStatus(obj, old);
+                }
+            }));
+            return m;
+        }), Map.of("service.id", 2L));
+
+        server = new Server();
+        ServerConnector connector = new ServerConnector(server);
+        connector.setHost("127.0.0.1");
+        connector.setPort(0);
+        server.addConnector(connector);
+        Handler director = new Handler.Abstract() {
+            @Override
+            public boolean handle(Request request, Response response, Callback callback) throws Exception {
+                Requests.setUser(request, ADMIN);
+                if (api.handle(request, response, callback)) {
+                    return true;
+                }
+                throw CoreAPIServer.notFound();
+            }
+        };
+        server.setHandler(new WithPanicRecovery(new WithRequestInfo(director)));
+        server.start();
+        base = URI.create("http://127.0.0.1:" + connector.getLocalPort());
+    }
+
+    @Override
+    public void close() throws Exception {
+        server.stop();
+        Method deactivate = MemoryStorageBackend.class.getDeclaredMethod("deactivate");
+        deactivate.setAccessible(true);
+        deactivate.invoke(backend);
+    }
+
+    private static RESTStorageProvider provider(String group, String version,
+                                                java.util.function.Function<io.kubelix.api.registry.RESTOptionsGetter,
+                                                        Map<String, RESTStorage>> build) {
+        return new RESTStorageProvider() {
+            @Override
+            public String groupName() {
+                return group;
+            }
+
+            @Override
+            public APIGroupInfo newRESTStorage(io.kubelix.api.registry.RESTOptionsGetter getter) {
+                return new APIGroupInfo(group, List.of(version), Map.of(version, build.apply(getter)));
+            }
+        };
+    }
+
+    /** Accepts every object; with a status, the main resource keeps the stored one. */
+    private static class Permissive implements RESTCreateStrategy, RESTUpdateStrategy {
+        private final boolean hasStatus;
+
+        Permissive(boolean hasStatus) {
+            this.hasStatus = hasStatus;
+        }
+
+        @Override
+        public void prepareForCreate(RequestContext ctx, ObjectNode obj) {
+            if (hasStatus) {
+                obj.remove("status");
+            }
+        }
+
+        @Override
+        public void prepareForUpdate(RequestContext ctx, ObjectNode obj, ObjectNode old) {
+            if (hasStatus) {
+                StatusStrategies.resetStatus(obj, old);
+            }
+        }
+
+        @Override
+        public List<FieldError> validate(RequestContext ctx, ObjectNode obj) {
+            return List.of();
+        }
+
+        @Override
+        public List<FieldError> validateUpdate(RequestContext ctx, ObjectNode obj, ObjectNode old) {
+            return List.of();
+        }
+    }
+
+    private static final class Config implements MemoryStorageConfig {
+        @Override
+        public int event$_$history$_$size() {
+            return 1000;
+        }
+
+        @Override
+        public int watch$_$queue$_$size() {
+            return 100;
+        }
+
+        @Override
+        public long progress$_$notify$_$interval$_$ms() {
+            return 60_000;
+        }
+
+        @Override
+        public Class<? extends Annotation> annotationType() {
+            return MemoryStorageConfig.class;
+        }
+    }
+}
