@@ -108,11 +108,23 @@ class PluginExamplesIT {
     void createdWidgetGetsTheDefaultSize() throws Exception {
         Result created = kubectl.ok("apply", "-f", examples.resolve("widget-resource/widget.yaml").toString());
         assertEquals("widget.sample.kubelix.io/my-widget created", created.stdout().trim());
-        assertEquals("1", kubectl.ok("get", "widget", "my-widget", "-o", "jsonpath={.spec.size}").stdout());
+        assertEquals("1 1", kubectl.ok("get", "widget", "my-widget", "-o",
+                "jsonpath={.spec.size} {.metadata.generation}").stdout());
     }
 
     @Test
     @Order(4)
+    void statusChangesOnlyThroughItsSubresource() throws Exception {
+        kubectl.ok("patch", "widget", "my-widget", "--subresource=status", "--type=merge", "-p", "{\"status\":{\"ready\":true}}");
+        kubectl.ok("patch", "widget", "my-widget", "--type=merge", "-p", "{\"status\":{\"ready\":false},\"spec\":{\"size\":2}}");
+        String got = kubectl.ok("get", "widget", "my-widget", "-o",
+                "jsonpath={.status.ready} {.spec.size} {.metadata.generation}").stdout();
+        // the status patch of the widget itself is ignored; its spec change is generation 2
+        assertEquals("true 2 2", got);
+    }
+
+    @Test
+    @Order(5)
     void negativeSizeIsInvalidOnSpecSize() throws Exception {
         Result r = kubectl.run("apply", "-f", yaml("bad-widget.yaml", widget("bad", "-3")).toString());
         assertNotEquals(0, r.exitCode(), r::toString);
@@ -122,18 +134,18 @@ class PluginExamplesIT {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void getWidgetsShowsTheSizeColumn() throws Exception {
         kubectl.ok("apply", "-f", yaml("big-widget.yaml", widget("big", "7")).toString());
         Result table = kubectl.ok("get", "widgets");
         List<String> lines = table.stdout().lines().toList();
         assertTrue(lines.get(0).matches("NAME\\s+SIZE\\s+AGE"), table::toString);
         assertTrue(lines.stream().anyMatch(l -> l.matches("big\\s+7\\s+\\S+")), table::toString);
-        assertTrue(lines.stream().anyMatch(l -> l.matches("my-widget\\s+1\\s+\\S+")), table::toString);
+        assertTrue(lines.stream().anyMatch(l -> l.matches("my-widget\\s+2\\s+\\S+")), table::toString);
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void configMapWithTheForbiddenLabelIsRefused() throws Exception {
         Path labelled = yaml("forbidden-cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: forbidden\n"
                 + "  labels:\n    kubelix.io/forbidden: \"true\"\ndata:\n  k: v\n");
@@ -145,7 +157,7 @@ class PluginExamplesIT {
     }
 
     @Test
-    @Order(7)
+    @Order(8)
     void pluginRemoveTakesThePluginsAway() throws Exception {
         Run removed = plugin("remove", WIDGET_PLUGIN);
         assertEquals(0, removed.exitCode(), removed::toString);

@@ -6,6 +6,7 @@ import io.kubelix.api.registry.APIGroupInfo;
 import io.kubelix.api.registry.RESTOptionsGetter;
 import io.kubelix.api.registry.RESTStorage;
 import io.kubelix.api.registry.RESTStorageProvider;
+import io.kubelix.api.registry.StandardStorage;
 import io.kubelix.api.registry.StoreSpec;
 import io.kubelix.api.registry.TableColumn;
 import io.kubelix.api.schema.GroupResource;
@@ -15,7 +16,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Serves {@code /apis/sample.kubelix.io/v1/namespaces/{namespace}/widgets}. Registered as a
+ * Serves {@code /apis/sample.kubelix.io/v1/namespaces/{namespace}/widgets} and its
+ * {@code widgets/status} subresource. Registered as a
  * RESTStorageProvider service when the bundle starts; Kubelix then calls {@link #newRESTStorage}
  * and adds the group to its routes, discovery and OpenAPI. When the bundle stops, all of it goes
  * away again; the widgets stay in storage and are served again when the bundle comes back.
@@ -33,18 +35,24 @@ public final class WidgetRESTStorageProvider implements RESTStorageProvider {
 
     @Override
     public APIGroupInfo newRESTStorage(RESTOptionsGetter restOptionsGetter) {
-        RESTStorage widgets = restOptionsGetter.newStore(StoreSpec.builder(WIDGETS, "Widget")
+        StandardStorage widgets = restOptionsGetter.newStore(StoreSpec.builder(WIDGETS, "Widget")
                 .namespaced(true)
                 .shortNames("wg")
                 .categories("all")
                 .strategy(new WidgetStrategy())
+                // metadata.generation: 1 on create, +1 on every spec change (not on status changes)
+                .generation(true)
                 // kubectl get widgets: NAME  SIZE  AGE
                 .tableColumns(TableColumn.nameColumn(),
                         new TableColumn("Size", "integer", "", "The number of parts of the widget.", 0,
                                 WidgetRESTStorageProvider::size),
                         TableColumn.ageColumn())
                 .build());
-        return new APIGroupInfo(GROUP, List.of(VERSION), Map.of(VERSION, Map.of(WIDGETS.resource(), widgets)));
+        // The status subresource: the same objects, where an update changes only the status.
+        RESTStorage status = restOptionsGetter.newStatusStore(widgets, new WidgetStatusStrategy());
+        return new APIGroupInfo(GROUP, List.of(VERSION), Map.of(VERSION, Map.of(
+                WIDGETS.resource(), widgets,
+                WIDGETS.resource() + "/status", status)));
     }
 
     private static Object size(ObjectNode widget) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.errors.FieldError;
 import io.kubelix.api.registry.RESTCreateStrategy;
 import io.kubelix.api.registry.RESTUpdateStrategy;
+import io.kubelix.api.registry.StatusStrategies;
 import io.kubelix.api.request.RequestContext;
 
 import java.util.ArrayList;
@@ -12,12 +13,12 @@ import java.util.List;
 
 /**
  * What is particular to widgets, as a kube strategy says it (the generic Store does the rest:
- * uid, timestamps, resourceVersion, metadata validation, admission):
+ * uid, timestamps, resourceVersion, generation, metadata validation, admission):
  * <ul>
  *   <li>defaulting: {@code spec.size} is 1 when not given;</li>
  *   <li>validation: {@code spec.size} is an integer of at least 0, reported on field {@code spec.size};</li>
- *   <li>status is the server's: dropped on create, kept from the stored object on update;</li>
- *   <li>{@code metadata.generation} is 1 on create and grows by one with every change of the spec.</li>
+ *   <li>status belongs to the status subresource: dropped on create, kept from the stored object
+ *       on update and patch of the widget itself.</li>
  * </ul>
  */
 final class WidgetStrategy implements RESTCreateStrategy, RESTUpdateStrategy {
@@ -26,22 +27,13 @@ final class WidgetStrategy implements RESTCreateStrategy, RESTUpdateStrategy {
     @Override
     public void prepareForCreate(RequestContext ctx, ObjectNode widget) {
         widget.remove("status");
-        ((ObjectNode) widget.path("metadata")).put("generation", 1);
         applyDefaults(widget);
     }
 
     @Override
     public void prepareForUpdate(RequestContext ctx, ObjectNode widget, ObjectNode old) {
-        widget.remove("status");
-        if (old.has("status")) {
-            widget.set("status", old.get("status").deepCopy());
-        }
+        StatusStrategies.resetStatus(widget, old);
         applyDefaults(widget);
-        long generation = old.path("metadata").path("generation").asLong(1);
-        if (!widget.path("spec").equals(old.path("spec"))) {
-            generation++;
-        }
-        ((ObjectNode) widget.path("metadata")).put("generation", generation);
     }
 
     @Override

@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The strategy alone, without a server: defaulting, validation, status and generation. */
+/** The strategies alone, without a server: defaulting, validation and the status subresource. */
 class WidgetStrategyTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final RequestContext CTX = RequestContext.system("default");
@@ -25,7 +25,6 @@ class WidgetStrategyTest {
         strategy.prepareForCreate(CTX, w);
         assertEquals(1, w.path("spec").path("size").asInt());
         assertFalse(w.has("status"));
-        assertEquals(1, w.path("metadata").path("generation").asInt());
         assertTrue(strategy.validate(CTX, w).isEmpty());
     }
 
@@ -41,16 +40,26 @@ class WidgetStrategyTest {
     }
 
     @Test
-    void updateKeepsStatusAndBumpsGenerationOnSpecChange() throws Exception {
-        ObjectNode old = widget("{\"metadata\":{\"generation\":3},\"spec\":{\"size\":2},\"status\":{\"ready\":true}}");
-        ObjectNode same = widget("{\"metadata\":{},\"spec\":{\"size\":2},\"status\":{\"ready\":false}}");
-        strategy.prepareForUpdate(CTX, same, old);
-        assertTrue(same.path("status").path("ready").asBoolean());
-        assertEquals(3, same.path("metadata").path("generation").asInt());
+    void updateOfTheWidgetKeepsTheStoredStatus() throws Exception {
+        ObjectNode old = widget("{\"spec\":{\"size\":2},\"status\":{\"ready\":true}}");
+        ObjectNode changed = widget("{\"spec\":{\"size\":5},\"status\":{\"ready\":false}}");
+        strategy.prepareForUpdate(CTX, changed, old);
+        assertTrue(changed.path("status").path("ready").asBoolean());
+        assertEquals(5, changed.path("spec").path("size").asInt());
+    }
 
-        ObjectNode bigger = widget("{\"metadata\":{},\"spec\":{\"size\":5}}");
-        strategy.prepareForUpdate(CTX, bigger, old);
-        assertEquals(4, bigger.path("metadata").path("generation").asInt());
+    @Test
+    void statusUpdateChangesOnlyTheStatus() throws Exception {
+        WidgetStatusStrategy status = new WidgetStatusStrategy();
+        ObjectNode old = widget("{\"metadata\":{\"name\":\"w\",\"resourceVersion\":\"5\"},\"spec\":{\"size\":2}}");
+        ObjectNode sent = widget("{\"metadata\":{\"name\":\"w\",\"resourceVersion\":\"5\"},\"spec\":{\"size\":9},"
+                + "\"status\":{\"ready\":true}}");
+        status.prepareForUpdate(CTX, sent, old);
+        assertEquals(2, sent.path("spec").path("size").asInt());
+        assertTrue(sent.path("status").path("ready").asBoolean());
+        assertTrue(status.validateUpdate(CTX, sent, old).isEmpty());
+        ObjectNode notBoolean = widget("{\"status\":{\"ready\":\"yes\"}}");
+        assertEquals("status.ready", status.validateUpdate(CTX, notBoolean, old).get(0).field());
     }
 
     private static ObjectNode widget(String json) throws Exception {
