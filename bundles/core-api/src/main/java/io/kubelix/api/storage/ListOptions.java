@@ -12,10 +12,21 @@ import java.util.Objects;
  * @param limit                most items to return from a list (0: no limit)
  * @param continueToken        a continue token from an earlier page, or null
  * @param progressNotify       a watch wants BOOKMARK events when idle
+ * @param sendInitialEvents    a watch wants the current state as ADDED events first, then a BOOKMARK
+ *                             annotated {@code k8s.io/initial-events-end: "true"} (WatchList); null when
+ *                             not asked, which keeps the resourceVersion rules of {@link StorageInterface#watch}
  */
 public record ListOptions(String resourceVersion, ResourceVersionMatch resourceVersionMatch,
                           SelectionPredicate predicate, boolean recursive, long limit,
-                          String continueToken, boolean progressNotify) {
+                          String continueToken, boolean progressNotify, Boolean sendInitialEvents) {
+
+    /** Options without {@code sendInitialEvents}. */
+    public ListOptions(String resourceVersion, ResourceVersionMatch resourceVersionMatch,
+                       SelectionPredicate predicate, boolean recursive, long limit,
+                       String continueToken, boolean progressNotify) {
+        this(resourceVersion, resourceVersionMatch, predicate, recursive, limit, continueToken, progressNotify, null);
+    }
+
     public ListOptions {
         resourceVersion = resourceVersion == null ? "" : resourceVersion;
         resourceVersionMatch = resourceVersionMatch == null ? ResourceVersionMatch.UNSET : resourceVersionMatch;
@@ -29,6 +40,7 @@ public record ListOptions(String resourceVersion, ResourceVersionMatch resourceV
     }
 
     public ListOptions withResourceVersion(String rv) {
-        return new ListOptions(rv, resourceVersionMatch, predicate, recursive, limit, continueToken, progressNotify);
+        return new ListOptions(rv, resourceVersionMatch, predicate, recursive, limit, continueToken, progressNotify,
+                sendInitialEvents);
     }
 }

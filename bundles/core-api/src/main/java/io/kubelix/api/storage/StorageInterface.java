@@ -25,6 +25,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * <h2>Keys</h2>
  * Keys are whole paths such as {@code /configmaps/default/app}, starting with the resource's
  * {@link StorageConfig#resourcePrefix()}; the backend adds its own prefix (etcd's {@code /registry}).
+ * An object's key follows its metadata, as the generic Store writes it:
+ * {@code <prefix>/<namespace>/<name>}, or {@code <prefix>/<name>} without a namespace; the watch
+ * cache relies on it to place the objects it is sent.
  * A list or watch key names a directory ({@code /configmaps/default}) when
  * {@link ListOptions#recursive()} is set, or a single object otherwise.
  *

@@ -162,7 +162,8 @@ final class RequestScope {
             default -> throw StatusException.badRequest("resourceVersionMatch: Unsupported value: \"" + matchParam
                     + "\": supported values: \"Exact\", \"NotOlderThan\"");
         };
-        if (match != ResourceVersionMatch.UNSET && rv.isEmpty()) {
+        // WatchList (sendInitialEvents) may ask NotOlderThan the current state, with no resourceVersion.
+        if (match != ResourceVersionMatch.UNSET && rv.isEmpty() && param("sendInitialEvents").isEmpty()) {
             throw StatusException.badRequest("resourceVersionMatch is forbidden unless resourceVersion is provided");
         }
         long limit = 0;

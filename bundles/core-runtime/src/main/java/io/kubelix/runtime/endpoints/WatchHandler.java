@@ -1,14 +1,12 @@
 package io.kubelix.runtime.endpoints;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.errors.StatusReason;
 import io.kubelix.api.registry.Watcher;
 import io.kubelix.api.storage.ListOptions;
 import io.kubelix.api.storage.Watch;
 import io.kubelix.api.storage.WatchEvent;
-import io.kubelix.runtime.codec.Codecs;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Blocker;
@@ -16,8 +14,8 @@ import org.eclipse.jetty.util.Callback;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
@@ -41,7 +39,7 @@ final class WatchHandler {
         if (!(s.storage instanceof Watcher watcher)) {
             throw StatusException.methodNotSupported(s.groupResource(), "watch");
         }
-        ListOptions options = s.listOptions(true);
+        ListOptions options = withInitialEvents(s, s.listOptions(true));
         boolean bookmarks = options.progressNotify();
         Negotiation.Choice choice = Negotiation.choose(s.request);
         if (choice.output() == Negotiation.Output.YAML) {
@@ -50,7 +48,8 @@ final class WatchHandler {
         }
         TableConvertor table = choice.output() == Negotiation.Output.TABLE
                 ? new TableConvertor(s.storage, choice.tableApiVersion(), s.param("includeObject")) : null;
-        long deadline = System.nanoTime() + Duration.ofSeconds(timeoutSeconds(s)).toNanos();
+        long timeoutSeconds = timeoutSeconds(s);
+        long deadline = System.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
 
         Watch watch;
         StatusException initialError = null;
@@ -68,28 +67,33 @@ final class WatchHandler {
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
         response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-cache, private");
         Responses.addWarnings(response, s.ctx.warnings());
+        WatchEncoder encoder = new WatchEncoder(s, table, bookmarks);
+        if (initialError != null) {
+            ByteArrayOutputStream line = new ByteArrayOutputStream();
+            encoder.encode(WatchEvent.error(initialError), line);
+            response.write(true, ByteBuffer.wrap(line.toByteArray()), callback);
+            return;
+        }
+        if (watch.onReady(() -> { })) {
+            new AsyncWatchStream(s.request, response, callback, watch, encoder, timeoutSeconds).start();
+            return;
+        }
+        // A watch that cannot notify (an uncached storage) is streamed by this thread.
         try {
-            if (initialError != null) {
-                write(response, event("ERROR", StatusObjects.failure(initialError)));
-            } else {
-                Watch w = watch;
-                s.request.addFailureListener(failure -> w.close());
-                flush(response);
-                stream(s, w, response, table, bookmarks, deadline);
-            }
+            Watch w = watch;
+            s.request.addFailureListener(failure -> w.close());
+            write(response, new byte[0]);
+            stream(w, encoder, response, deadline);
             response.write(true, ByteBuffer.allocate(0), callback);
         } catch (Exception e) {
             LOG.debug("watch {} ended: {}", s.info.path(), e.toString());
             callback.failed(e);
         } finally {
-            if (watch != null) {
-                watch.close();
-            }
+            watch.close();
         }
     }
 
-    private static void stream(RequestScope s, Watch watch, Response response, TableConvertor table, boolean bookmarks,
-                               long deadline) throws Exception {
+    private static void stream(Watch watch, WatchEncoder encoder, Response response, long deadline) throws Exception {
         while (System.nanoTime() < deadline) {
             WatchEvent ev = watch.next(POLL);
             if (ev == null) {
@@ -98,54 +102,47 @@ final class WatchHandler {
                 }
                 continue;
             }
-            switch (ev.type()) {
-                case BOOKMARK -> {
-                    if (bookmarks) {
-                        ObjectNode b = F.objectNode();
-                        b.put("kind", s.storage.kind());
-                        b.put("apiVersion", s.groupVersion.apiVersion());
-                        b.putObject("metadata").put("resourceVersion",
-                                ev.object().path("metadata").path("resourceVersion").asText(""));
-                        write(response, event("BOOKMARK", b));
-                    }
-                }
-                case ERROR -> {
-                    write(response, event("ERROR", StatusObjects.failure(ev.error())));
-                    return;
-                }
-                default -> {
-                    ObjectNode obj = ResourceHandlers.typed(s, ev.object());
-                    ObjectNode out = table == null ? obj : table.table(List.of(obj), F.objectNode()
-                            .put("resourceVersion", obj.path("metadata").path("resourceVersion").asText("")));
-                    write(response, event(ev.type().name(), out));
-                }
+            ByteArrayOutputStream line = new ByteArrayOutputStream();
+            if (encoder.encode(ev, line)) {
+                write(response, line.toByteArray());
+            }
+            if (ev.type() == WatchEvent.Type.ERROR) {
+                return;
             }
         }
     }
 
-    private static ObjectNode event(String type, ObjectNode object) {
-        ObjectNode e = F.objectNode();
-        e.put("type", type);
-        e.set("object", object);
-        return e;
-    }
-
-    private static void write(Response response, ObjectNode event) throws Exception {
-        byte[] json = Codecs.toJson(event);
-        byte[] line = new byte[json.length + 1];
-        System.arraycopy(json, 0, line, 0, json.length);
-        line[json.length] = '\n';
+    private static void write(Response response, byte[] bytes) throws Exception {
         try (Blocker.Callback cb = Blocker.callback()) {
-            response.write(false, ByteBuffer.wrap(line), cb);
+            response.write(false, ByteBuffer.wrap(bytes), cb);
             cb.block();
         }
     }
 
-    private static void flush(Response response) throws Exception {
-        try (Blocker.Callback cb = Blocker.callback()) {
-            response.write(false, ByteBuffer.wrap("".getBytes(StandardCharsets.UTF_8)), cb);
-            cb.block();
+    /**
+     * The WatchList parameter {@code sendInitialEvents}, validated as ValidateListOptions does: it
+     * needs {@code resourceVersionMatch=NotOlderThan} and {@code allowWatchBookmarks=true}.
+     */
+    private static ListOptions withInitialEvents(RequestScope s, ListOptions o) {
+        String param = s.param("sendInitialEvents");
+        if (param.isEmpty()) {
+            return o;
         }
+        boolean send = RequestScope.isTrue(param);
+        java.util.List<io.kubelix.api.errors.FieldError> errs = new java.util.ArrayList<>();
+        if (o.resourceVersionMatch() != io.kubelix.api.storage.ResourceVersionMatch.NOT_OLDER_THAN) {
+            errs.add(io.kubelix.api.errors.FieldError.forbidden("resourceVersionMatch",
+                    "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"));
+        }
+        if (send && !o.progressNotify()) {
+            errs.add(io.kubelix.api.errors.FieldError.forbidden("allowWatchBookmarks",
+                    "sendInitialEvents requires setting allowWatchBookmarks to true"));
+        }
+        if (!errs.isEmpty()) {
+            throw StatusException.invalid("ListOptions", "meta.k8s.io", "", errs);
+        }
+        return new ListOptions(o.resourceVersion(), o.resourceVersionMatch(), o.predicate(), o.recursive(), o.limit(),
+                o.continueToken(), o.progressNotify(), send);
     }
 
     private static long timeoutSeconds(RequestScope s) {

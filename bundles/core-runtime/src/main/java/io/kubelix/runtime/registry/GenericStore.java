@@ -474,7 +474,7 @@ public final class GenericStore implements StandardStorage {
 
     private static ListOptions recursive(ListOptions o) {
         return new ListOptions(o.resourceVersion(), o.resourceVersionMatch(), o.predicate(), true, o.limit(),
-                o.continueToken(), o.progressNotify());
+                o.continueToken(), o.progressNotify(), o.sendInitialEvents());
     }
 
     private StatusException invalid(String name, List<FieldError> errs) {

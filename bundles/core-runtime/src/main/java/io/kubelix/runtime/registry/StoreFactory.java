@@ -53,6 +53,8 @@ public final class StoreFactory implements RESTOptionsGetter {
 
     @Override
     public StorageInterface storage(String resourcePrefix) {
-        return storages.apply(new GroupResource("", resourcePrefix), resourcePrefix);
+        // Raw storage is never behind the watch cache: its keys need not follow the Store's scheme.
+        return storageFactory != null ? storageFactory.rawStorageFor(resourcePrefix)
+                : storages.apply(new GroupResource("", resourcePrefix), resourcePrefix);
     }
 }

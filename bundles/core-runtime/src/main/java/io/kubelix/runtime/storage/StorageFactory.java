@@ -6,9 +6,12 @@ import io.kubelix.api.server.HealthChecker;
 import io.kubelix.api.storage.StorageBackend;
 import io.kubelix.api.storage.StorageInterface;
 import io.kubelix.runtime.server.Settings;
+import io.kubelix.runtime.storage.cacher.Cacher;
+import io.kubelix.runtime.storage.cacher.CacherOptions;
 import org.osgi.framework.BundleContext;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
@@ -23,7 +26,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@link StorageBackend} service named by {@code --storage-backend} (default {@code memory}).
  * Storages handed out belong to core-runtime and are kept per key prefix, so they outlive the
  * resource bundles that use them; they follow the backend when its bundle is updated, and
- * answer 503 while it is missing. Also the {@code storage-backend} readiness check.
+ * answer 503 while it is missing. Each resource's storage is decorated by a Cacher (the watch cache;
+ * {@code --watch-cache=false} turns it off, {@code --default-watch-cache-size} sizes its event
+ * window). Also the {@code storage-backend} readiness check.
  */
 @Component(service = {StorageFactory.class, HealthChecker.class}, configurationPid = StorageFactory.PID,
         property = HealthChecker.ENDPOINTS_PROPERTY + "=readyz")
@@ -32,13 +37,31 @@ public final class StorageFactory implements HealthChecker {
     private static final Logger LOG = LoggerFactory.getLogger(StorageFactory.class);
 
     private final String backendName;
+    private final boolean watchCache;
+    private final CacherOptions cacherOptions;
     private final Map<String, StorageBackend> backends = new ConcurrentHashMap<>();
-    private final Map<String, BackendStorage> storages = new ConcurrentHashMap<>();
+    private final Map<String, StorageInterface> storages = new ConcurrentHashMap<>();
+    private final Map<String, StorageInterface> rawStorages = new ConcurrentHashMap<>();
 
     @Activate
     public StorageFactory(Map<String, Object> config, BundleContext context) {
-        backendName = new Settings(config, context).get("storage-backend", "memory");
-        LOG.info("storage backend: {}", backendName);
+        Settings settings = new Settings(config, context);
+        backendName = settings.get("storage-backend", "memory");
+        watchCache = Boolean.parseBoolean(settings.get("watch-cache", "true"));
+        int windowSize = settings.getInt("default-watch-cache-size", CacherOptions.DEFAULT.eventWindowSize(), 1, 10_000_000);
+        cacherOptions = new CacherOptions(windowSize, CacherOptions.DEFAULT.watcherBufferSize(),
+                CacherOptions.DEFAULT.slowWatcherGrace(), CacherOptions.DEFAULT.bookmarkInterval(),
+                CacherOptions.DEFAULT.freshnessTimeout());
+        LOG.info("storage backend: {}; watch cache: {}", backendName, watchCache ? "on, " + windowSize + " events" : "off");
+    }
+
+    @Deactivate
+    void deactivate() {
+        storages.values().forEach(s -> {
+            if (s instanceof Cacher c) {
+                c.stop();
+            }
+        });
     }
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
@@ -60,9 +83,27 @@ public final class StorageFactory implements HealthChecker {
         }
     }
 
-    /** The storage of the objects under {@code resourcePrefix}; the same instance for the same prefix. */
+    /**
+     * The storage of a resource's objects under {@code resourcePrefix}, behind the Cacher unless the
+     * watch cache is off; the same instance for the same prefix.
+     */
     public StorageInterface storageFor(GroupResource groupResource, String resourcePrefix) {
-        return storages.computeIfAbsent(resourcePrefix, p -> new BackendStorage(groupResource, p, this));
+        if (rawStorages.containsKey(resourcePrefix)) {
+            throw new IllegalArgumentException("storage prefix " + resourcePrefix + " is already used as raw storage");
+        }
+        return storages.computeIfAbsent(resourcePrefix, p -> {
+            StorageInterface backend = new BackendStorage(groupResource, p, this);
+            return watchCache ? new Cacher(backend, groupResource, p, cacherOptions) : backend;
+        });
+    }
+
+    /** Uncached storage under {@code resourcePrefix}, for state kept beside objects (allocators). */
+    public StorageInterface rawStorageFor(String resourcePrefix) {
+        if (storages.containsKey(resourcePrefix)) {
+            throw new IllegalArgumentException("storage prefix " + resourcePrefix + " is already used by a resource");
+        }
+        return rawStorages.computeIfAbsent(resourcePrefix,
+                p -> new BackendStorage(new GroupResource("", p), p, this));
     }
 
     /** The backend in use. @throws StatusException 503 while no bundle provides it */

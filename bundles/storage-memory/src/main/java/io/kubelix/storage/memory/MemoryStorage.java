@@ -249,7 +249,7 @@ final class MemoryStorage implements StorageInterface {
         WatchEventFilter filter = new WatchEventFilter(codec, opts.predicate());
         long from = VERSIONER.parseResourceVersion(opts.resourceVersion());
         MemoryWatch w = store.watch(from, start -> new MemoryWatch(config.groupResource().toString(), range, filter,
-                opts.progressNotify(), watchQueueSize.getAsInt(), start, store::unregister));
+                opts.progressNotify(), watchQueueSize.getAsInt(), start, store::unregister, store::bookmarkNow));
         if (from == 0) {
             sendInitialState(w, filter);
         }

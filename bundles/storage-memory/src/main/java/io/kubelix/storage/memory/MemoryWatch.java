@@ -37,9 +37,11 @@ final class MemoryWatch implements Watch {
     private final ArrayDeque<Object> live = new ArrayDeque<>();
     private boolean ended;
     private long lastSentNanos = System.nanoTime();
+    private final Consumer<MemoryWatch> onProgressRequest;
 
     MemoryWatch(String resource, KeyRange range, WatchEventFilter filter, boolean progressNotify, int capacity,
-                long startRevision, Consumer<MemoryWatch> onClose) {
+                long startRevision, Consumer<MemoryWatch> onClose, Consumer<MemoryWatch> onProgressRequest) {
+        this.onProgressRequest = onProgressRequest;
         this.resource = resource;
         this.range = range;
         this.filter = filter;
@@ -107,6 +109,31 @@ final class MemoryWatch implements Watch {
     }
 
     /** Queues a BOOKMARK at {@code revision} if the watcher asked for them and has been idle. */
+    @Override
+    public void requestProgress() {
+        onProgressRequest.accept(this);
+    }
+
+    /** Queues a BOOKMARK at {@code revision} behind whatever is queued; called under the store's write lock. */
+    void bookmarkNow(long revision) {
+        if (revision < startRevision) {
+            return;
+        }
+        lock.lock();
+        try {
+            if (ended) {
+                return;
+            }
+            ObjectNode obj = JsonNodeFactory.instance.objectNode();
+            obj.putObject("metadata").put("resourceVersion", Long.toString(revision));
+            live.add(WatchEvent.of(WatchEvent.Type.BOOKMARK, obj));
+            lastSentNanos = System.nanoTime();
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     void bookmarkIfIdle(long revision, long idleNanos) {
         if (!progressNotify || revision < startRevision) {
             return;

@@ -180,6 +180,19 @@ final class MvccStore {
         watchers.remove(w);
     }
 
+    /**
+     * RequestWatchProgress: a BOOKMARK at the current revision, queued behind every event already
+     * handed to the watcher, so the watcher learns it has seen everything up to now.
+     */
+    void bookmarkNow(MemoryWatch w) {
+        writeLock.lock();
+        try {
+            w.bookmarkNow(revision);
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
     /** Sends a BOOKMARK to every idle watcher that asked for progress notifications. */
     void bookmarkIdleWatchers(long idleNanos) {
         writeLock.lock();

@@ -116,7 +116,8 @@ public abstract class WatchConformance extends ListConformance {
         Watch w = watch("/configmaps/default", true, "0", ALL);
         create("default2", "x", "blue");
         create("other", "y", "blue");
-        storage.create("/configmaps/defaultx", configMap("default", "defaultx", "blue"));
+        // A cluster-level key that shares the directory's text but not the directory.
+        storage.create("/configmaps/defaultx", configMap("", "defaultx", "blue"));
         long r = rv(create("default", "z", "blue"));
         expect(w, Type.ADDED, "z", r);
         expectNothing(w);

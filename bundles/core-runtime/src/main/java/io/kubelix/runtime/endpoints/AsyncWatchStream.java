@@ -1,0 +1,130 @@
+package io.kubelix.runtime.endpoints;
+
+import io.kubelix.api.storage.Watch;
+import io.kubelix.api.storage.WatchEvent;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.Scheduler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A watch stream that holds no thread while it waits: the watch tells it when events are ready,
+ * a pool thread writes what is queued in one non-blocking write, and the next batch is taken when
+ * that write completes. The stream ends at its deadline, when the watch ends, or when the client
+ * goes away.
+ */
+final class AsyncWatchStream {
+    private static final Logger LOG = LoggerFactory.getLogger(AsyncWatchStream.class);
+    private static final int MAX_BATCH_BYTES = 64 * 1024;
+
+    private final Watch watch;
+    private final WatchEncoder encoder;
+    private final Response response;
+    private final Callback callback;
+    private final Executor executor;
+    private final String path;
+    /** The "serial executor" guard: pump runs on one thread at a time, and runs again if asked meanwhile. */
+    private final AtomicInteger pumpRequests = new AtomicInteger();
+    private final AtomicBoolean finished = new AtomicBoolean();
+    private volatile boolean expired;
+    private volatile boolean writing;
+    private Scheduler.Task timeout;
+
+    AsyncWatchStream(Request request, Response response, Callback callback, Watch watch, WatchEncoder encoder,
+                     long timeoutSeconds) {
+        this.watch = watch;
+        this.encoder = encoder;
+        this.response = response;
+        this.callback = callback;
+        this.executor = request.getComponents().getThreadPool();
+        this.path = request.getHttpURI().getPath();
+        request.addFailureListener(this::fail);
+        this.timeout = request.getComponents().getScheduler().schedule(() -> {
+            expired = true;
+            schedulePump();
+        }, timeoutSeconds, TimeUnit.SECONDS);
+    }
+
+    /** Starts streaming: the response is committed at once so the client sees the watch open. */
+    void start() {
+        writing = true;
+        response.write(false, ByteBuffer.allocate(0), Callback.from(this::writeDone, this::fail));
+    }
+
+    private void schedulePump() {
+        if (pumpRequests.getAndIncrement() == 0) {
+            executor.execute(this::pump);
+        }
+    }
+
+    private void pump() {
+        do {
+            pumpOnce();
+        } while (pumpRequests.decrementAndGet() > 0);
+    }
+
+    private void pumpOnce() {
+        if (finished.get() || writing) {
+            return;
+        }
+        ByteArrayOutputStream batch = new ByteArrayOutputStream();
+        WatchEvent ev;
+        boolean endAfter = false;
+        while (batch.size() < MAX_BATCH_BYTES && (ev = watch.poll()) != null) {
+            encoder.encode(ev, batch);
+            if (ev.type() == WatchEvent.Type.ERROR) {
+                endAfter = true;
+                break;
+            }
+        }
+        if (batch.size() > 0) {
+            writing = true;
+            boolean end = endAfter;
+            response.write(false, ByteBuffer.wrap(batch.toByteArray()), Callback.from(() -> {
+                if (end) {
+                    finish();
+                } else {
+                    writeDone();
+                }
+            }, this::fail));
+            return;
+        }
+        if (expired || watch.done()) {
+            finish();
+            return;
+        }
+        // Nothing queued: ask to be woken; if an event slipped in meanwhile, onReady calls back at once.
+        watch.onReady(this::schedulePump);
+    }
+
+    private void writeDone() {
+        writing = false;
+        schedulePump();
+    }
+
+    private void finish() {
+        if (finished.compareAndSet(false, true)) {
+            timeout.cancel();
+            watch.close();
+            response.write(true, ByteBuffer.allocate(0), callback);
+        }
+    }
+
+    private void fail(Throwable failure) {
+        if (finished.compareAndSet(false, true)) {
+            timeout.cancel();
+            watch.close();
+            LOG.debug("watch {} ended: {}", path, failure.toString());
+            callback.failed(failure);
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package io.kubelix.runtime.endpoints;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubelix.api.storage.WatchEvent;
+import io.kubelix.runtime.codec.Codecs;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * Encodes watch events as the lines of a watch stream, {@code {"type":"ADDED","object":{...}}}.
+ * An event that carries a shared encoding (from the watch cache) is written from those bytes,
+ * never re-serialized and never changed; others are typed for the endpoint and serialized here.
+ */
+final class WatchEncoder {
+    private static final JsonNodeFactory F = JsonNodeFactory.instance;
+    private static final byte[] OBJECT = "\",\"object\":".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] TYPE = "{\"type\":\"".getBytes(StandardCharsets.UTF_8);
+
+    private final RequestScope scope;
+    private final TableConvertor table;
+    private final boolean bookmarks;
+
+    WatchEncoder(RequestScope scope, TableConvertor table, boolean bookmarks) {
+        this.scope = scope;
+        this.table = table;
+        this.bookmarks = bookmarks;
+    }
+
+    /** Appends the event's line to {@code out}; returns false when the event is not sent (an unwanted bookmark). */
+    boolean encode(WatchEvent ev, ByteArrayOutputStream out) {
+        ObjectNode object;
+        switch (ev.type()) {
+            case BOOKMARK -> {
+                if (!bookmarks) {
+                    return false;
+                }
+                object = F.objectNode();
+                object.put("kind", scope.storage.kind());
+                object.put("apiVersion", scope.groupVersion.apiVersion());
+                object.set("metadata", ev.object().path("metadata").deepCopy());
+            }
+            case ERROR -> object = StatusObjects.failure(ev.error());
+            default -> {
+                if (table == null && ev.json() != null && isTyped(ev.object())) {
+                    writeLine(out, ev.type().name(), ev.json().get());
+                    return true;
+                }
+                ObjectNode obj = ResourceHandlers.typed(scope, ev.json() != null ? ev.object().deepCopy() : ev.object());
+                object = table == null ? obj : table.table(List.of(obj), F.objectNode()
+                        .put("resourceVersion", obj.path("metadata").path("resourceVersion").asText("")));
+            }
+        }
+        writeLine(out, ev.type().name(), Codecs.toJson(object));
+        return true;
+    }
+
+    private boolean isTyped(ObjectNode o) {
+        return scope.groupVersion.apiVersion().equals(o.path("apiVersion").asText())
+                && scope.storage.kind().equals(o.path("kind").asText());
+    }
+
+    private static void writeLine(ByteArrayOutputStream out, String type, byte[] object) {
+        out.writeBytes(TYPE);
+        out.writeBytes(type.getBytes(StandardCharsets.UTF_8));
+        out.writeBytes(OBJECT);
+        out.writeBytes(object);
+        out.write('}');
+        out.write('\n');
+    }
+}

@@ -1,0 +1,198 @@
+package io.kubelix.runtime.storage.cacher;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubelix.api.storage.APIObjectVersioner;
+import io.kubelix.api.storage.SelectionPredicate;
+import io.kubelix.api.storage.Watch;
+import io.kubelix.api.storage.WatchEvent;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Queue;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+
+/**
+ * cacheWatcher: one client's watch on the cache. Its initial events (current state, or the window
+ * since its resourceVersion) are queued without limit when it starts; live events go to a bounded
+ * buffer the dispatcher fills without blocking past its grace budget. A watcher whose buffer stays
+ * full is terminated: its stream ends and the client re-watches, as kube-apiserver does.
+ */
+final class CacheWatcher implements Watch {
+    private static final JsonNodeFactory F = JsonNodeFactory.instance;
+    private static final long SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+    final String dir;
+    final boolean bookmarks;
+    private final SelectionPredicate predicate;
+    private final long startResourceVersion;
+    private final Queue<WatchEvent> initial = new ArrayDeque<>();
+    private final ArrayBlockingQueue<WatchEvent> buffer;
+    private final AtomicReference<Runnable> readyListener = new AtomicReference<>();
+    private final Consumer<CacheWatcher> onClose;
+    private volatile boolean stopped;
+    private volatile boolean terminated;
+
+    CacheWatcher(String dir, SelectionPredicate predicate, boolean bookmarks, long startResourceVersion, int bufferSize,
+                 Consumer<CacheWatcher> onClose) {
+        this.dir = dir;
+        this.predicate = predicate;
+        this.bookmarks = bookmarks;
+        this.startResourceVersion = startResourceVersion;
+        this.buffer = new ArrayBlockingQueue<>(bufferSize);
+        this.onClose = onClose;
+    }
+
+    /** Queues a start-up event; called before the watcher is registered for live events. */
+    void addInitial(WatchEvent e) {
+        synchronized (initial) {
+            initial.add(e);
+        }
+    }
+
+    /**
+     * The event as this watcher sees it (kube's convertToWatchEvent): an object entering the
+     * selection is ADDED, one leaving it is DELETED with its previous content, others not at all.
+     */
+    WatchEvent convert(WatchCacheEvent e) {
+        if (e.resourceVersion <= startResourceVersion) {
+            return null;
+        }
+        boolean everything = predicate.matchesEverything();
+        boolean cur = e.type != WatchEvent.Type.DELETED && (everything || predicate.matches(e.object));
+        boolean prev = e.prevObject != null && (everything || predicate.matches(e.prevObject));
+        if (e.type == WatchEvent.Type.DELETED) {
+            return prev || everything ? e.toWatchEvent(WatchEvent.Type.DELETED, e.object) : null;
+        }
+        if (cur && prev) {
+            return e.toWatchEvent(WatchEvent.Type.MODIFIED, e.object);
+        }
+        if (cur) {
+            return e.toWatchEvent(WatchEvent.Type.ADDED, e.object);
+        }
+        if (prev) {
+            ObjectNode old = e.prevObject.deepCopy();
+            APIObjectVersioner.INSTANCE.updateObject(old, e.resourceVersion);
+            return new WatchEvent(WatchEvent.Type.DELETED, old, null);
+        }
+        return null;
+    }
+
+    /**
+     * Offers a live event, waiting at most {@code waitNanos}.
+     *
+     * @return the nanoseconds spent waiting; -1 when the watcher was terminated for being too slow
+     */
+    long offer(WatchEvent e, long waitNanos) throws InterruptedException {
+        if (stopped) {
+            return 0;
+        }
+        long begin = System.nanoTime();
+        boolean queued = buffer.offer(e) || waitNanos > 0 && buffer.offer(e, waitNanos, TimeUnit.NANOSECONDS);
+        long spent = System.nanoTime() - begin;
+        if (!queued) {
+            terminated = true;
+            stop();
+            return -1;
+        }
+        notifyReady();
+        return spent;
+    }
+
+    /** A BOOKMARK at {@code rv}, dropped when the buffer is full (a later one will do). */
+    void offerBookmark(long rv) {
+        if (!stopped && bookmarks) {
+            if (buffer.offer(WatchEvent.of(WatchEvent.Type.BOOKMARK, bookmarkObject(rv)))) {
+                notifyReady();
+            }
+        }
+    }
+
+    static ObjectNode bookmarkObject(long rv) {
+        ObjectNode o = F.objectNode();
+        o.putObject("metadata").put("resourceVersion", Long.toString(rv));
+        return o;
+    }
+
+    boolean terminatedForBeingSlow() {
+        return terminated;
+    }
+
+    /** Ends the stream from the cache's side (relist, shutdown); the client re-watches. */
+    void stop() {
+        stopped = true;
+        notifyReady();
+    }
+
+    @Override
+    public WatchEvent next(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            WatchEvent e = poll();
+            long left = deadline - System.nanoTime();
+            if (e != null || stopped || left <= 0) {
+                return e;
+            }
+            // Short slices, so close() from another thread ends the wait promptly.
+            e = buffer.poll(Math.min(left, SLICE_NANOS), TimeUnit.NANOSECONDS);
+            if (e != null) {
+                return e;
+            }
+        }
+    }
+
+    @Override
+    public WatchEvent poll() {
+        synchronized (initial) {
+            WatchEvent e = initial.poll();
+            if (e != null) {
+                return e;
+            }
+        }
+        return buffer.poll();
+    }
+
+    @Override
+    public boolean done() {
+        if (!stopped) {
+            return false;
+        }
+        synchronized (initial) {
+            return initial.isEmpty() && buffer.isEmpty();
+        }
+    }
+
+    @Override
+    public boolean onReady(Runnable listener) {
+        readyListener.set(listener);
+        if (stopped || !buffer.isEmpty() || hasInitial()) {
+            notifyReady();
+        }
+        return true;
+    }
+
+    @Override
+    public void close() {
+        if (!stopped) {
+            stopped = true;
+        }
+        onClose.accept(this);
+        notifyReady();
+    }
+
+    private boolean hasInitial() {
+        synchronized (initial) {
+            return !initial.isEmpty();
+        }
+    }
+
+    private void notifyReady() {
+        Runnable r = readyListener.getAndSet(null);
+        if (r != null) {
+            r.run();
+        }
+    }
+}

@@ -1,0 +1,382 @@
+package io.kubelix.runtime.storage.cacher;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubelix.api.errors.StatusException;
+import io.kubelix.api.schema.GroupResource;
+import io.kubelix.api.storage.GetOptions;
+import io.kubelix.api.storage.ListOptions;
+import io.kubelix.api.storage.ListResult;
+import io.kubelix.api.storage.Preconditions;
+import io.kubelix.api.storage.ResourceVersionMatch;
+import io.kubelix.api.storage.StorageException;
+import io.kubelix.api.storage.StorageInterface;
+import io.kubelix.api.storage.UpdateFunction;
+import io.kubelix.api.storage.ValidateObjectFunction;
+import io.kubelix.api.storage.Versioner;
+import io.kubelix.api.storage.Watch;
+import io.kubelix.api.storage.WatchEvent;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The Cacher: a storage.Interface decorator for one resource that keeps a watch cache fed by a
+ * single watch on the backend (the reflector) and serves from it:
+ * <ul>
+ *   <li>writes go to the backend;</li>
+ *   <li>watches are served from the cache: from {@code ""}/{@code "0"} with the current state as
+ *       ADDED events, from N with the window's events after N (410 Expired when N fell out of it),
+ *       and with {@code sendInitialEvents} ending the initial state with the
+ *       {@code k8s.io/initial-events-end} bookmark;</li>
+ *   <li>GET and LIST at {@code "0"} are served from the cache; at N once the cache reached N; a
+ *       consistent read ({@code ""}) from the cache when it has caught up with the backend's
+ *       current revision, else from the backend; EXACT reads and paged reads go to the backend,
+ *       whose continue tokens pin a revision.</li>
+ * </ul>
+ * Watchers are indexed by the namespace directory they watch, so an event reaches only the
+ * watchers of its namespace and the cluster-wide ones. When the backend watch ends (the backend
+ * went away, or fell behind), every watcher is terminated and the cache relists.
+ */
+public final class Cacher implements StorageInterface {
+    private static final Logger LOG = LoggerFactory.getLogger(Cacher.class);
+    private static final String INITIAL_EVENTS_END = "k8s.io/initial-events-end";
+
+    private final StorageInterface storage;
+    private final GroupResource groupResource;
+    private final String prefix;
+    private final CacherOptions options;
+    private final WatchCache cache;
+    /** Held while an event is applied and dispatched, and while a watcher starts, so none is missed or doubled. */
+    private final Object dispatchLock = new Object();
+    private final Map<String, Set<CacheWatcher>> watchersByDir = new HashMap<>();
+    private final Thread reflector;
+    private volatile boolean ready;
+    /** The reflector's watch on the backend, asked for progress when a reader waits for freshness. */
+    private volatile Watch backendWatch;
+    private volatile boolean stopped;
+    private long lastBookmark = System.nanoTime();
+
+    public Cacher(StorageInterface storage, GroupResource groupResource, String prefix, CacherOptions options) {
+        this.storage = storage;
+        this.groupResource = groupResource;
+        this.prefix = prefix;
+        this.options = options;
+        this.cache = new WatchCache(options.eventWindowSize());
+        this.reflector = new Thread(this::run, "kubelix-cacher" + prefix.replace('/', '-'));
+        this.reflector.setDaemon(true);
+        this.reflector.start();
+    }
+
+    /** Stops the reflector and ends every watch. */
+    public void stop() {
+        stopped = true;
+        reflector.interrupt();
+        terminateAllWatchers();
+    }
+
+    // ---- the reflector: list, then watch from the list's revision; on any end, start over ----
+
+    private void run() {
+        long backoff = 100;
+        while (!stopped) {
+            try {
+                listAndWatch();
+                backoff = 100;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (StatusException e) {
+                // 503: the backend's bundle is not (yet) there; the storage factory's readiness check says so.
+                if (!stopped) {
+                    LOG.debug("watch cache {}: {}; relisting in {} ms", groupResource, e.getMessage(), backoff);
+                }
+            } catch (RuntimeException e) {
+                if (!stopped) {
+                    LOG.info("watch cache {}: {}; relisting in {} ms", groupResource, e.getMessage(), backoff);
+                }
+            }
+            ready = false;
+            terminateAllWatchers();
+            try {
+                Thread.sleep(backoff);
+            } catch (InterruptedException e) {
+                return;
+            }
+            backoff = Math.min(backoff * 2, 2_000);
+        }
+    }
+
+    private void listAndWatch() throws InterruptedException {
+        ListResult list = storage.getList(prefix, ListOptions.recursiveAll());
+        synchronized (dispatchLock) {
+            cache.replace(list.items(), list.resourceVersion(), this::keyOf);
+        }
+        ready = true;
+        LOG.debug("watch cache {} ready at resourceVersion {} with {} objects", groupResource, list.resourceVersion(),
+                list.items().size());
+        ListOptions watchFrom = new ListOptions(Long.toString(list.resourceVersion()), ResourceVersionMatch.UNSET,
+                null, true, 0, null, true);
+        try (Watch w = storage.watch(prefix, watchFrom)) {
+            backendWatch = w;
+            while (!stopped) {
+                WatchEvent e = w.next(Duration.ofSeconds(1));
+                if (e == null) {
+                    if (w.done()) {
+                        throw new IllegalStateException("the backend ended the watch");
+                    }
+                } else if (e.type() == WatchEvent.Type.ERROR) {
+                    throw new IllegalStateException("the backend watch failed: " + e.error().getMessage());
+                } else if (e.type() == WatchEvent.Type.BOOKMARK) {
+                    cache.bookmark(storage.versioner().objectResourceVersion(e.object()));
+                } else {
+                    dispatch(e);
+                }
+                sendBookmarksIfDue();
+            }
+        }
+    }
+
+    private void dispatch(WatchEvent e) throws InterruptedException {
+        synchronized (dispatchLock) {
+            WatchCacheEvent ce = cache.process(e.type(), keyOf(e.object()), e.object());
+            long budget = options.slowWatcherGrace().toNanos();
+            for (CacheWatcher w : interestedWatchers(ce.key)) {
+                WatchEvent converted = w.convert(ce);
+                if (converted == null) {
+                    continue;
+                }
+                long spent = w.offer(converted, budget);
+                if (spent < 0) {
+                    LOG.warn("watch cache {}: terminated a watcher of {} that fell {} events behind", groupResource,
+                            w.dir, options.watcherBufferSize());
+                    remove(w);
+                } else {
+                    budget = Math.max(0, budget - spent);
+                }
+            }
+        }
+    }
+
+    private void sendBookmarksIfDue() {
+        long now = System.nanoTime();
+        if (now - lastBookmark < options.bookmarkInterval().toNanos()) {
+            return;
+        }
+        lastBookmark = now;
+        long rv = cache.resourceVersion();
+        synchronized (dispatchLock) {
+            watchersByDir.values().forEach(set -> set.forEach(w -> w.offerBookmark(rv)));
+        }
+    }
+
+    /** The watchers of the event's namespace directory and of the whole resource. */
+    private List<CacheWatcher> interestedWatchers(String key) {
+        List<CacheWatcher> out = new ArrayList<>();
+        Set<CacheWatcher> all = watchersByDir.get(prefix);
+        if (all != null) {
+            out.addAll(all);
+        }
+        int slash = key.lastIndexOf('/');
+        String dir = slash > 0 ? key.substring(0, slash) : key;
+        if (!dir.equals(prefix)) {
+            Set<CacheWatcher> ns = watchersByDir.get(dir);
+            if (ns != null) {
+                out.addAll(ns);
+            }
+        }
+        return out;
+    }
+
+    private void remove(CacheWatcher w) {
+        synchronized (dispatchLock) {
+            Set<CacheWatcher> set = watchersByDir.get(w.dir);
+            if (set != null && set.remove(w) && set.isEmpty()) {
+                watchersByDir.remove(w.dir);
+            }
+        }
+    }
+
+    private void terminateAllWatchers() {
+        List<CacheWatcher> all = new ArrayList<>();
+        synchronized (dispatchLock) {
+            watchersByDir.values().forEach(all::addAll);
+            watchersByDir.clear();
+        }
+        all.forEach(CacheWatcher::stop);
+    }
+
+    /** Objects are stored at {@code <prefix>/<namespace>/<name>} or {@code <prefix>/<name>}, as the generic Store keys them. */
+    private String keyOf(ObjectNode obj) {
+        String ns = obj.path("metadata").path("namespace").asText("");
+        String name = obj.path("metadata").path("name").asText("");
+        return ns.isEmpty() ? prefix + "/" + name : prefix + "/" + ns + "/" + name;
+    }
+
+    // ---- watch ----
+
+    @Override
+    public Watch watch(String key, ListOptions opts) {
+        if (!opts.recursive() || !ready) {
+            return storage.watch(key, opts);
+        }
+        long requested = storage.versioner().parseResourceVersion(opts.resourceVersion());
+        boolean initialEvents = opts.sendInitialEvents() != null ? opts.sendInitialEvents() : requested == 0;
+        if (requested > 0) {
+            awaitFresh(requested);
+        } else if (opts.resourceVersion().isEmpty()) {
+            // "Start at most recent": the initial state must include every acknowledged write.
+            awaitFresh(storage.currentResourceVersion());
+        } else {
+            // "0": any state will do, but a fresh one is cheap to get and less surprising.
+            awaitFreshQuietly(storage.currentResourceVersion());
+        }
+
+        synchronized (dispatchLock) {
+            long start;
+            List<WatchEvent> initial = new ArrayList<>();
+            if (initialEvents) {
+                WatchCache.Snapshot snap = cache.list(key, opts.predicate());
+                start = snap.resourceVersion();
+                for (ObjectNode o : snap.items()) {
+                    initial.add(new WatchEvent(WatchEvent.Type.ADDED, o, null, WatchCacheEvent.encodingOf(o)));
+                }
+                if (opts.sendInitialEvents() != null && opts.sendInitialEvents()) {
+                    ObjectNode end = CacheWatcher.bookmarkObject(start);
+                    ((ObjectNode) end.path("metadata")).putObject("annotations").put(INITIAL_EVENTS_END, "true");
+                    initial.add(WatchEvent.of(WatchEvent.Type.BOOKMARK, end));
+                }
+            } else {
+                start = requested;
+            }
+            CacheWatcher w = new CacheWatcher(key, opts.predicate(), opts.progressNotify(), start,
+                    options.watcherBufferSize(), this::remove);
+            initial.forEach(w::addInitial);
+            if (!initialEvents) {
+                for (WatchCacheEvent e : cache.eventsAfter(requested)) {
+                    if (e.key.startsWith(key + "/")) {
+                        WatchEvent converted = w.convert(e);
+                        if (converted != null) {
+                            w.addInitial(converted);
+                        }
+                    }
+                }
+            }
+            watchersByDir.computeIfAbsent(key, k -> new LinkedHashSet<>()).add(w);
+            return w;
+        }
+    }
+
+    // ---- reads ----
+
+    @Override
+    public ObjectNode get(String key, GetOptions opts) {
+        if (!servableFromCache(opts.resourceVersion(), ResourceVersionMatch.UNSET)) {
+            return storage.get(key, opts);
+        }
+        ObjectNode o = cache.get(key);
+        if (o == null) {
+            if (opts.ignoreNotFound()) {
+                return null;
+            }
+            throw StorageException.keyNotFound(key);
+        }
+        return o.deepCopy();
+    }
+
+    @Override
+    public ListResult getList(String key, ListOptions opts) {
+        boolean paged = opts.continueToken() != null || opts.limit() > 0 && !opts.resourceVersion().equals("0");
+        if (!opts.recursive() || paged || !servableFromCache(opts.resourceVersion(), opts.resourceVersionMatch())) {
+            return storage.getList(key, opts);
+        }
+        WatchCache.Snapshot snap = cache.list(key, opts.predicate());
+        List<ObjectNode> items = new ArrayList<>(snap.items().size());
+        snap.items().forEach(o -> items.add(o.deepCopy()));
+        return new ListResult(items, snap.resourceVersion(), null, null);
+    }
+
+    /** Counted by the backend, as kube-apiserver's Count is: it must reflect every acknowledged write. */
+    @Override
+    public long count(String key) {
+        return storage.count(key);
+    }
+
+    /**
+     * Whether a read at {@code rv} may come from the cache: "0" always (when ready), "N" once the
+     * cache reached N, "" (consistent) when the cache has caught up with the backend's revision.
+     */
+    private boolean servableFromCache(String rv, ResourceVersionMatch match) {
+        if (!ready || match == ResourceVersionMatch.EXACT) {
+            return false;
+        }
+        if (rv.equals("0")) {
+            // Any state will do; the cache catches up first when that is quick, so a client reads its own writes.
+            awaitFreshQuietly(storage.currentResourceVersion());
+            return true;
+        }
+        long wanted = rv.isEmpty() ? storage.currentResourceVersion() : storage.versioner().parseResourceVersion(rv);
+        return awaitFreshQuietly(wanted);
+    }
+
+    private void awaitFresh(long rv) {
+        if (rv > 0 && !awaitFreshQuietly(rv)) {
+            throw StatusException.timeout("Too large resource version: " + rv + ", current: " + cache.resourceVersion());
+        }
+    }
+
+    private boolean awaitFreshQuietly(long rv) {
+        if (cache.resourceVersion() >= rv) {
+            return true;
+        }
+        Watch w = backendWatch;
+        if (w != null) {
+            w.requestProgress();
+        }
+        try {
+            return cache.waitUntilFresh(rv, options.freshnessTimeout().toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    // ---- writes go to the backend ----
+
+    @Override
+    public Versioner versioner() {
+        return storage.versioner();
+    }
+
+    @Override
+    public ObjectNode create(String key, ObjectNode obj) {
+        return storage.create(key, obj);
+    }
+
+    @Override
+    public ObjectNode delete(String key, Preconditions preconditions, ValidateObjectFunction validateDeletion) {
+        return storage.delete(key, preconditions, validateDeletion);
+    }
+
+    @Override
+    public ObjectNode guaranteedUpdate(String key, boolean ignoreNotFound, Preconditions preconditions,
+                                      UpdateFunction tryUpdate) {
+        return storage.guaranteedUpdate(key, ignoreNotFound, preconditions, tryUpdate);
+    }
+
+    @Override
+    public long currentResourceVersion() {
+        return storage.currentResourceVersion();
+    }
+
+    /** Whether the cache has listed and is following the backend (for tests and status). */
+    public boolean ready() {
+        return ready;
+    }
+}

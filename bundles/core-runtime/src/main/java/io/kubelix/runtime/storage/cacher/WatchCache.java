@@ -1,0 +1,170 @@
+package io.kubelix.runtime.storage.cacher;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubelix.api.errors.StatusException;
+import io.kubelix.api.storage.APIObjectVersioner;
+import io.kubelix.api.storage.SelectionPredicate;
+import io.kubelix.api.storage.WatchEvent;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+/**
+ * The watchCache: the current objects of one resource, by key, and a sliding window of the most
+ * recent events. Objects kept here are shared and never changed; readers copy what they hand
+ * out. The resourceVersion only grows: events and the backend's progress notifications move it.
+ */
+final class WatchCache {
+    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+    private final Condition advanced = lock.writeLock().newCondition();
+    private final TreeMap<String, ObjectNode> store = new TreeMap<>();
+    private final WatchCacheEvent[] window;
+    private int start;
+    private int size;
+    /** Events after this resourceVersion are all in the window. */
+    private long windowStart;
+    private volatile long resourceVersion;
+
+    WatchCache(int capacity) {
+        window = new WatchCacheEvent[capacity];
+    }
+
+    /** Replaces everything with a fresh list at {@code rv}; the window restarts empty. */
+    void replace(List<ObjectNode> items, long rv, java.util.function.Function<ObjectNode, String> keyOf) {
+        lock.writeLock().lock();
+        try {
+            store.clear();
+            for (ObjectNode o : items) {
+                store.put(keyOf.apply(o), o);
+            }
+            java.util.Arrays.fill(window, null);
+            start = 0;
+            size = 0;
+            windowStart = rv;
+            resourceVersion = rv;
+            advanced.signalAll();
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    /** Applies one backend event and returns it as the cache keeps it. */
+    WatchCacheEvent process(WatchEvent.Type type, String key, ObjectNode object) {
+        long rv = APIObjectVersioner.INSTANCE.objectResourceVersion(object);
+        lock.writeLock().lock();
+        try {
+            ObjectNode prev = type == WatchEvent.Type.DELETED ? store.remove(key) : store.put(key, object);
+            WatchCacheEvent e = new WatchCacheEvent(type, key, object, prev, rv);
+            if (size == window.length) {
+                windowStart = window[start].resourceVersion;
+                window[start] = null;
+                start = (start + 1) % window.length;
+                size--;
+            }
+            window[(start + size) % window.length] = e;
+            size++;
+            resourceVersion = Math.max(resourceVersion, rv);
+            advanced.signalAll();
+            return e;
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    /** A progress notification: nothing changed for this resource up to {@code rv}. */
+    void bookmark(long rv) {
+        lock.writeLock().lock();
+        try {
+            if (rv > resourceVersion) {
+                resourceVersion = rv;
+                advanced.signalAll();
+            }
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    long resourceVersion() {
+        return resourceVersion;
+    }
+
+    /** Waits until the cache has reached {@code rv}; false when it did not within the timeout. */
+    boolean waitUntilFresh(long rv, long timeoutMillis) throws InterruptedException {
+        if (resourceVersion >= rv) {
+            return true;
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        lock.writeLock().lock();
+        try {
+            while (resourceVersion < rv) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                advanced.awaitNanos(left);
+            }
+            return true;
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    /** The object at {@code key}, shared (copy before changing it), or null. */
+    ObjectNode get(String key) {
+        lock.readLock().lock();
+        try {
+            return store.get(key);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /** The objects under the directory {@code dir} that match, in key order, and the version they are at. */
+    Snapshot list(String dir, SelectionPredicate predicate) {
+        lock.readLock().lock();
+        try {
+            List<ObjectNode> items = new ArrayList<>();
+            for (Map.Entry<String, ObjectNode> e : store.subMap(dir + "/", dir + "0").entrySet()) {
+                if (predicate.matchesEverything() || predicate.matches(e.getValue())) {
+                    items.add(e.getValue());
+                }
+            }
+            return new Snapshot(items, resourceVersion);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /**
+     * The events after {@code rv}, oldest first; called with the dispatch lock held so no event
+     * is processed meanwhile.
+     *
+     * @throws StatusException 410 Expired when {@code rv} is older than the window
+     */
+    List<WatchCacheEvent> eventsAfter(long rv) {
+        lock.readLock().lock();
+        try {
+            if (rv < windowStart) {
+                throw StatusException.resourceExpired("too old resource version: " + rv + " (" + windowStart + ")");
+            }
+            List<WatchCacheEvent> out = new ArrayList<>();
+            for (int i = 0; i < size; i++) {
+                WatchCacheEvent e = window[(start + i) % window.length];
+                if (e.resourceVersion > rv) {
+                    out.add(e);
+                }
+            }
+            return out;
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    record Snapshot(List<ObjectNode> items, long resourceVersion) {
+    }
+}

@@ -1,0 +1,180 @@
+package io.kubelix.runtime.storage.cacher;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubelix.api.errors.StatusException;
+import io.kubelix.api.schema.GroupResource;
+import io.kubelix.api.storage.ListOptions;
+import io.kubelix.api.storage.Preconditions;
+import io.kubelix.api.storage.ResourceVersionMatch;
+import io.kubelix.api.storage.StorageConfig;
+import io.kubelix.api.storage.Watch;
+import io.kubelix.api.storage.WatchEvent;
+import io.kubelix.storage.memory.MemoryStorageBackend;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** What the watch cache adds to storage: a bounded window, slow-watcher isolation, routing, WatchList, shared encodings. */
+class CacherTest {
+    private static final GroupResource CONFIGMAPS = GroupResource.of("", "configmaps");
+    private static final Duration WAIT = Duration.ofSeconds(5);
+
+    private MemoryStorageBackend memory;
+    private Cacher cacher;
+
+    @BeforeEach
+    void setUp() {
+        memory = MemoryBackends.newBackend();
+    }
+
+    @AfterEach
+    void tearDown() {
+        if (cacher != null) {
+            cacher.stop();
+        }
+        MemoryBackends.close(memory);
+    }
+
+    private Cacher cacher(int window, int buffer) throws InterruptedException {
+        cacher = new Cacher(memory.forResource(new StorageConfig(CONFIGMAPS, "/configmaps")), CONFIGMAPS, "/configmaps",
+                new CacherOptions(window, buffer, Duration.ofMillis(20), Duration.ofMillis(200), Duration.ofSeconds(3)));
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!cacher.ready() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertTrue(cacher.ready(), "the cache lists and starts watching");
+        return cacher;
+    }
+
+    private long create(String ns, String name) {
+        ObjectNode o = JsonNodeFactory.instance.objectNode();
+        o.put("apiVersion", "v1").put("kind", "ConfigMap");
+        o.putObject("metadata").put("name", name).put("namespace", ns);
+        o.putObject("data").put("k", "v");
+        return Long.parseLong(cacher.create("/configmaps/" + ns + "/" + name, o)
+                .path("metadata").path("resourceVersion").asText());
+    }
+
+    private static ListOptions from(String rv) {
+        return new ListOptions(rv, ResourceVersionMatch.UNSET, null, true, 0, null, false);
+    }
+
+    @Test
+    void watchFromARevisionThatLeftTheWindowIsExpired() throws Exception {
+        cacher(3, 100);
+        long first = create("default", "a");
+        for (int i = 0; i < 5; i++) {
+            create("default", "b" + i);
+        }
+        long last = create("default", "c");
+        // The window holds the last three events; a watch from just before them works.
+        try (Watch w = cacher.watch("/configmaps", from(Long.toString(last - 3)))) {
+            assertEquals(WatchEvent.Type.ADDED, w.next(WAIT).type());
+        }
+        StatusException e = assertThrows(StatusException.class, () -> cacher.watch("/configmaps", from(Long.toString(first))));
+        assertEquals(410, e.code());
+        assertEquals("Expired", e.reason().wireName());
+    }
+
+    @Test
+    void aWatcherThatStopsReadingIsTerminatedWithoutDelayingOthers() throws Exception {
+        cacher(1000, 5);
+        Watch slow = cacher.watch("/configmaps", from(Long.toString(create("default", "start"))));
+        Watch fast = cacher.watch("/configmaps", from(Long.toString(memory.forResource(
+                new StorageConfig(CONFIGMAPS, "/configmaps")).currentResourceVersion())));
+        List<String> seen = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            create("default", "n" + i);
+            WatchEvent e = fast.next(WAIT);
+            assertNotNull(e, "the fast watcher gets event " + i + " while the slow one is stuck");
+            seen.add(e.object().path("metadata").path("name").asText());
+        }
+        assertEquals(50, seen.size());
+        // The slow watcher got its buffer's worth, then its stream ended so its client re-watches.
+        int delivered = 0;
+        while (slow.next(Duration.ofMillis(100)) != null) {
+            delivered++;
+        }
+        assertTrue(slow.done(), "a watcher that fell behind is ended");
+        assertTrue(delivered <= 6, "no more than its buffer was kept for it: " + delivered);
+        fast.close();
+    }
+
+    @Test
+    void eventsReachOnlyWatchersOfTheirNamespaceAndClusterWideOnes() throws Exception {
+        cacher(1000, 100);
+        long start = create("kube-system", "boot");
+        Watch team = cacher.watch("/configmaps/team", from(Long.toString(start)));
+        Watch all = cacher.watch("/configmaps", from(Long.toString(start)));
+        create("other", "x");
+        long rv = create("team", "y");
+        WatchEvent e = team.next(WAIT);
+        assertEquals("y", e.object().path("metadata").path("name").asText());
+        assertEquals(rv, Long.parseLong(e.object().path("metadata").path("resourceVersion").asText()));
+        assertNull(team.next(Duration.ofMillis(200)), "nothing from other namespaces");
+        assertEquals("x", all.next(WAIT).object().path("metadata").path("name").asText());
+        assertEquals("y", all.next(WAIT).object().path("metadata").path("name").asText());
+        team.close();
+        all.close();
+    }
+
+    @Test
+    void watchListSendsTheStateThenTheInitialEventsEndBookmark() throws Exception {
+        cacher(1000, 100);
+        create("default", "a");
+        long rv = create("default", "b");
+        ListOptions watchList = new ListOptions("", ResourceVersionMatch.NOT_OLDER_THAN, null, true, 0, null, true, true);
+        try (Watch w = cacher.watch("/configmaps/default", watchList)) {
+            assertEquals(WatchEvent.Type.ADDED, w.next(WAIT).type());
+            assertEquals(WatchEvent.Type.ADDED, w.next(WAIT).type());
+            WatchEvent end = w.next(WAIT);
+            assertEquals(WatchEvent.Type.BOOKMARK, end.type());
+            assertEquals("true", end.object().path("metadata").path("annotations").path("k8s.io/initial-events-end").asText());
+            assertTrue(Long.parseLong(end.object().path("metadata").path("resourceVersion").asText()) >= rv);
+            long later = create("default", "c");
+            WatchEvent live = w.next(WAIT);
+            assertEquals(WatchEvent.Type.ADDED, live.type());
+            assertEquals(later, Long.parseLong(live.object().path("metadata").path("resourceVersion").asText()));
+        }
+    }
+
+    @Test
+    void watchersShareOneEncodingOfEachEvent() throws Exception {
+        cacher(1000, 100);
+        long start = create("default", "s");
+        Watch w1 = cacher.watch("/configmaps", from(Long.toString(start)));
+        Watch w2 = cacher.watch("/configmaps", from(Long.toString(start)));
+        create("default", "shared");
+        WatchEvent e1 = w1.next(WAIT);
+        WatchEvent e2 = w2.next(WAIT);
+        assertNotNull(e1.json());
+        assertSame(e1.json().get(), e2.json().get(), "serialized once, for every watcher");
+        w1.close();
+        w2.close();
+    }
+
+    @Test
+    void readsAfterAWriteSeeIt() throws Exception {
+        cacher(1000, 100);
+        for (int i = 0; i < 20; i++) {
+            long rv = create("default", "w" + i);
+            ObjectNode got = cacher.get("/configmaps/default/w" + i, new io.kubelix.api.storage.GetOptions(false, ""));
+            assertEquals(rv, Long.parseLong(got.path("metadata").path("resourceVersion").asText()));
+            assertEquals(i + 1, cacher.getList("/configmaps/default", ListOptions.recursiveAll()).items().size());
+        }
+        cacher.delete("/configmaps/default/w0", Preconditions.NONE, obj -> { });
+        assertEquals(19, cacher.getList("/configmaps/default", ListOptions.recursiveAll()).items().size());
+    }
+}
