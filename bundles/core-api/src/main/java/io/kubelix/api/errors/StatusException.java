@@ -78,10 +78,14 @@ public class StatusException extends RuntimeException {
                 "Operation cannot be fulfilled on " + gr + " \"" + name + "\": " + why, Details.of(gr, name), null);
     }
 
-    /** A 422 with one cause per field error, worded as kube-apiserver's NewInvalid. */
+    /**
+     * A 422 with one cause per field error, worded as kube-apiserver's NewInvalid: the message
+     * names each field, a cause's message does not (field.Error.ErrorBody), since clients print
+     * {@code <field>: <cause message>}.
+     */
     public static StatusException invalid(String kind, String group, String name, List<FieldError> errors) {
         List<StatusCause> causes = errors.stream()
-                .map(e -> new StatusCause(e.type().causeType(), e.message(), e.field()))
+                .map(e -> new StatusCause(e.type().causeType(), errorBody(e), e.field()))
                 .toList();
         String summary = errors.size() == 1 ? errors.get(0).message()
                 : "[" + errors.stream().map(FieldError::message).collect(Collectors.joining(", ")) + "]";
@@ -146,6 +150,13 @@ public class StatusException extends RuntimeException {
 
     public static StatusException timeout(String message) {
         return new StatusException(StatusReason.TIMEOUT, message);
+    }
+
+    /** The message without its leading {@code <field>: }. */
+    private static String errorBody(FieldError e) {
+        String message = e.message();
+        String prefix = e.field() + ": ";
+        return message.startsWith(prefix) ? message.substring(prefix.length()) : message;
     }
 
     private static String quoted(GroupResource gr) {

@@ -31,6 +31,9 @@ class StatusExceptionTest {
         assertEquals("FieldValueInvalid", e.details().causes().get(0).type());
         assertEquals("metadata.name", e.details().causes().get(0).field());
         assertEquals("FieldValueRequired", e.details().causes().get(1).type());
+        // as field.Error.ErrorBody: kubectl prints "<field>: <message>", so the message omits the field
+        assertEquals("Invalid value: \"X\": must be lower case", e.details().causes().get(0).message());
+        assertEquals("Required value", e.details().causes().get(1).message());
     }
 
     @Test
