@@ -15,7 +15,7 @@ public record MediaType(String type, Map<String, String> params) {
     public static final String YAML = "application/yaml";
 
     public static MediaType parse(String value) {
-        String[] parts = value.split(";");
+        String[] parts = value.split(";", -1); // -1: ";;;" still has a (blank) type part
         String type = parts[0].trim().toLowerCase(Locale.ROOT);
         Map<String, String> params = new LinkedHashMap<>();
         for (int i = 1; i < parts.length; i++) {

@@ -29,11 +29,12 @@ class ResourceHTTPTest {
     static final String WIDGETS = "/apis/example.com/v1/namespaces/default/widgets";
 
     private InProcessAPIServer server;
-    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private HttpClient client;
 
     @BeforeEach
     void start() throws Exception {
         server = new InProcessAPIServer();
+        client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     }
 
     @AfterEach
@@ -334,6 +335,8 @@ class ResourceHTTPTest {
         if (body != null) {
             b.header("Content-Type", contentType);
         }
-        return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        // A fresh connection: a request refused before its body was read may leave the old one closing.
+        return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()
+                .send(b.build(), HttpResponse.BodyHandlers.ofString());
     }
 }
