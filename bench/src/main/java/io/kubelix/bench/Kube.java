@@ -1,0 +1,211 @@
+package io.kubelix.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.TrustManagerFactory;
+import javax.net.ssl.X509TrustManager;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * A thin Kubernetes REST client over java.net.http: HTTP/2 over TLS, bearer token. Java's client
+ * multiplexes every request of one {@link HttpClient} over one connection, so watches are spread
+ * over several clients ({@link #watchClient(int)}), {@code --watches-per-connection} each.
+ */
+final class Kube {
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    final URI server;
+    private final String token;
+    private final SSLContext ssl;
+    private final HttpClient requests;
+    private final List<HttpClient> watchClients = new ArrayList<>();
+    private final int watchesPerConnection;
+    private final ExecutorService executor;
+
+    Kube(Options o) throws Exception {
+        String server = o.get("server");
+        String token = o.get("token");
+        byte[] caPem = o.get("ca") != null ? Files.readAllBytes(Path.of(o.get("ca"))) : null;
+        if (o.get("kubeconfig") != null) {
+            JsonNode kc = new YAMLMapper().readTree(Path.of(o.get("kubeconfig")).toFile());
+            String ctxName = kc.path("current-context").asText();
+            JsonNode ctx = named(kc.path("contexts"), ctxName).path("context");
+            JsonNode cluster = named(kc.path("clusters"), ctx.path("cluster").asText()).path("cluster");
+            JsonNode user = named(kc.path("users"), ctx.path("user").asText()).path("user");
+            if (server == null) {
+                server = cluster.path("server").asText();
+            }
+            if (token == null && user.hasNonNull("token")) {
+                token = user.path("token").asText();
+            }
+            if (caPem == null && cluster.hasNonNull("certificate-authority-data")) {
+                caPem = Base64.getDecoder().decode(cluster.path("certificate-authority-data").asText());
+            } else if (caPem == null && cluster.hasNonNull("certificate-authority")) {
+                caPem = Files.readAllBytes(Path.of(cluster.path("certificate-authority").asText()));
+            }
+        }
+        if (server == null) {
+            throw new IllegalArgumentException("--server or --kubeconfig is required");
+        }
+        this.server = URI.create(server.endsWith("/") ? server.substring(0, server.length() - 1) : server);
+        this.token = token;
+        this.ssl = o.flag("insecure") ? trustAll() : caPem != null ? trusting(caPem) : SSLContext.getDefault();
+        this.watchesPerConnection = o.integer("watches-per-connection", 100);
+        // One pool for every client's callbacks: tens of HttpClients with their own cached pools would
+        // start hundreds of threads on a 2-core machine.
+        this.executor = Executors.newFixedThreadPool(o.integer("client-threads", 4), r -> {
+            Thread t = new Thread(r, "bench-http");
+            t.setDaemon(true);
+            return t;
+        });
+        this.requests = newClient();
+    }
+
+    private static JsonNode named(JsonNode list, String name) {
+        for (JsonNode n : list) {
+            if (name.equals(n.path("name").asText())) {
+                return n;
+            }
+        }
+        throw new IllegalArgumentException("kubeconfig has no entry named " + name);
+    }
+
+    private HttpClient newClient() {
+        return HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_2)
+                .sslContext(ssl)
+                .executor(executor)
+                .connectTimeout(Duration.ofSeconds(10))
+                .build();
+    }
+
+    /** The client for the {@code i}-th watch: watches are packed {@code watches-per-connection} to a client. */
+    synchronized HttpClient watchClient(int i) {
+        int c = i / watchesPerConnection;
+        while (watchClients.size() <= c) {
+            watchClients.add(newClient());
+        }
+        return watchClients.get(c);
+    }
+
+    HttpRequest.Builder request(String path) {
+        return streamRequest(path).timeout(Duration.ofSeconds(60));
+    }
+
+    /** A request without a response timeout, for watches: the JDK client's timeout would cut a long stream. */
+    HttpRequest.Builder streamRequest(String path) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(server.resolve(path));
+        if (token != null) {
+            b.header("Authorization", "Bearer " + token);
+        }
+        return b;
+    }
+
+    CompletableFuture<HttpResponse<byte[]>> send(String method, String path, String contentType, byte[] body) {
+        HttpRequest.Builder b = request(path).header("Accept", "application/json");
+        if (body != null) {
+            b.header("Content-Type", contentType).method(method, HttpRequest.BodyPublishers.ofByteArray(body));
+        } else {
+            b.method(method, HttpRequest.BodyPublishers.noBody());
+        }
+        return requests.sendAsync(b.build(), HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    /** A request that must succeed (2xx); the parsed body. */
+    JsonNode call(String method, String path, Object body) throws IOException, InterruptedException {
+        byte[] bytes = body == null ? null : JSON.writeValueAsBytes(body);
+        HttpResponse<byte[]> r = send(method, path, "application/json", bytes).join();
+        if (r.statusCode() / 100 != 2) {
+            throw new IOException(method + " " + path + ": HTTP " + r.statusCode() + " " + new String(r.body()));
+        }
+        return JSON.readTree(r.body());
+    }
+
+    /** Creates the namespace unless it exists. */
+    void ensureNamespace(String ns) throws IOException, InterruptedException {
+        HttpResponse<byte[]> r = send("GET", "/api/v1/namespaces/" + ns, null, null).join();
+        if (r.statusCode() == 200) {
+            return;
+        }
+        ObjectNode body = JSON.createObjectNode().put("apiVersion", "v1").put("kind", "Namespace");
+        body.putObject("metadata").put("name", ns);
+        call("POST", "/api/v1/namespaces", body);
+    }
+
+    static String configMapsPath(String ns) {
+        return "/api/v1/namespaces/" + ns + "/configmaps";
+    }
+
+    static ObjectNode configMap(String name, String key, String value) {
+        ObjectNode cm = JSON.createObjectNode().put("apiVersion", "v1").put("kind", "ConfigMap");
+        cm.putObject("metadata").put("name", name);
+        cm.putObject("data").put(key, value);
+        return cm;
+    }
+
+    /** Deletes every configmap of the namespace (deletecollection). */
+    void deleteConfigMaps(String ns) throws IOException, InterruptedException {
+        call("DELETE", configMapsPath(ns), null);
+    }
+
+    private static SSLContext trusting(byte[] pem) throws Exception {
+        KeyStore ks = KeyStore.getInstance(KeyStore.getDefaultType());
+        ks.load(null, null);
+        int i = 0;
+        try (InputStream in = new ByteArrayInputStream(pem)) {
+            for (Certificate c : CertificateFactory.getInstance("X.509").generateCertificates(in)) {
+                ks.setCertificateEntry("ca" + i++, c);
+            }
+        }
+        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(ks);
+        SSLContext ctx = SSLContext.getInstance("TLS");
+        ctx.init(null, tmf.getTrustManagers(), null);
+        return ctx;
+    }
+
+    private static SSLContext trustAll() throws Exception {
+        System.setProperty("jdk.internal.httpclient.disableHostnameVerification", "true");
+        TrustManager tm = new X509TrustManager() {
+            @Override
+            public void checkClientTrusted(X509Certificate[] chain, String authType) {
+            }
+
+            @Override
+            public void checkServerTrusted(X509Certificate[] chain, String authType) {
+            }
+
+            @Override
+            public X509Certificate[] getAcceptedIssuers() {
+                return new X509Certificate[0];
+            }
+        };
+        SSLContext ctx = SSLContext.getInstance("TLS");
+        ctx.init(null, new TrustManager[]{tm}, null);
+        return ctx;
+    }
+}

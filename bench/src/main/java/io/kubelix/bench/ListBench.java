@@ -1,0 +1,90 @@
+package io.kubelix.bench;
+
+import org.HdrHistogram.Histogram;
+
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * list: K configmaps of about 1 KiB each, then sequential LISTs with resourceVersion=0 (any state,
+ * served from the watch cache) and with resourceVersion unset (a consistent read).
+ */
+final class ListBench {
+    private final Kube kube;
+    private final String ns;
+    private final int count;
+    private final int iterations;
+    private final int warmup;
+
+    ListBench(Kube kube, Options o) {
+        this.kube = kube;
+        this.ns = o.get("namespace", "bench-list");
+        this.count = o.integer("count", 5000);
+        this.iterations = o.integer("iterations", 100);
+        this.warmup = o.integer("warmup", 10);
+    }
+
+    void run() throws Exception {
+        System.out.printf("list: %d configmaps of 1 KiB in %s, %d LISTs per variant after %d warm-up%n",
+                count, ns, iterations, warmup);
+        kube.ensureNamespace(ns);
+        int existing = kube.call("GET", Kube.configMapsPath(ns), null).path("items").size();
+        if (existing != count) {
+            kube.deleteConfigMaps(ns);
+            create();
+        }
+        Histogram fromCache = measure("?resourceVersion=0");
+        Histogram consistent = measure("");
+        Histogram paged = measure("?limit=500&resourceVersion=0");
+        System.out.println(Stats.header());
+        System.out.println(Stats.row("LIST resourceVersion=0", fromCache));
+        System.out.println(Stats.row("LIST resourceVersion unset", consistent));
+        System.out.println(Stats.row("LIST limit=500 resourceVersion=0 (first page)", paged));
+    }
+
+    private void create() throws Exception {
+        long start = System.nanoTime();
+        Semaphore inFlight = new Semaphore(16);
+        List<CompletableFuture<?>> pending = new ArrayList<>();
+        String value = "x".repeat(1024);
+        for (int i = 0; i < count; i++) {
+            inFlight.acquire();
+            byte[] body = Kube.JSON.writeValueAsBytes(Kube.configMap(String.format("cm-%05d", i), "payload", value));
+            pending.add(kube.send("POST", Kube.configMapsPath(ns), "application/json", body).whenComplete((r, t) -> {
+                inFlight.release();
+                if (t != null || r.statusCode() != 201) {
+                    System.out.println("create failed: " + (t != null ? t : r.statusCode() + " " + new String(r.body())));
+                }
+            }));
+        }
+        CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new)).get(300, TimeUnit.SECONDS);
+        System.out.printf("created %d configmaps in %d ms%n", count, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+    }
+
+    private Histogram measure(String query) throws Exception {
+        Histogram h = Stats.histogram();
+        long bytes = 0;
+        int items = -1;
+        for (int i = 0; i < warmup + iterations; i++) {
+            long start = System.nanoTime();
+            HttpResponse<byte[]> r = kube.send("GET", Kube.configMapsPath(ns) + query, null, null).get(60, TimeUnit.SECONDS);
+            long micros = TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - start);
+            if (r.statusCode() != 200) {
+                throw new IllegalStateException("LIST " + query + ": HTTP " + r.statusCode());
+            }
+            if (i >= warmup) {
+                h.recordValue(micros);
+            }
+            if (i == 0) {
+                bytes = r.body().length;
+                items = Kube.JSON.readTree(r.body()).path("items").size();
+            }
+        }
+        System.out.printf("LIST%s: %d items, %d KiB per response%n", query.isEmpty() ? " (no query)" : " " + query, items, bytes / 1024);
+        return h;
+    }
+}

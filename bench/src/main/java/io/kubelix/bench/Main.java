@@ -1,0 +1,42 @@
+package io.kubelix.bench;
+
+/** Entry point: {@code kubelix-bench <scenario> --server URL (--ca FILE | --insecure) (--token T | --kubeconfig FILE) ...}. */
+public final class Main {
+    private static final String USAGE = """
+            usage: java -jar kubelix-bench.jar <scenario> [flags]
+
+            scenarios:
+              watch-fanout   --watchers 1000 --updates 500 --rate 100 --objects 10 --drain-seconds 30
+              idle-watchers  --watchers 10000 --rate 50 (GETs/s) --seconds 60 --server-pid PID
+              list           --count 5000 --iterations 100 --warmup 10
+              crud           --rate 50 (cycles/s) --seconds 60
+
+            connection:
+              --server https://host:port   --ca FILE | --insecure   --token T | --kubeconfig FILE
+              --namespace NS (each scenario has its own default)   --watches-per-connection 100
+              --client-threads 4
+            """;
+
+    private Main() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Options o = new Options(args);
+        if (o.scenario == null || o.flag("help")) {
+            System.out.print(USAGE);
+            System.exit(o.scenario == null ? 2 : 0);
+        }
+        Kube kube = new Kube(o);
+        switch (o.scenario) {
+            case "watch-fanout" -> new WatchFanout(kube, o).run();
+            case "idle-watchers" -> new IdleWatchers(kube, o).run();
+            case "list" -> new ListBench(kube, o).run();
+            case "crud" -> new Crud(kube, o).run();
+            default -> {
+                System.err.print("unknown scenario " + o.scenario + "\n" + USAGE);
+                System.exit(2);
+            }
+        }
+        System.exit(0);
+    }
+}

@@ -1,0 +1,134 @@
+package io.kubelix.bench;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.HdrHistogram.Histogram;
+
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * watch-fanout: N watches on one namespace's configmaps, then U merge-patches at R per second,
+ * each carrying its send time. Every watcher must see every update once, in resourceVersion order.
+ */
+final class WatchFanout {
+    private final Kube kube;
+    private final String ns;
+    private final int watchers;
+    private final int updates;
+    private final double rate;
+    private final int objects;
+    private final int drainSeconds;
+
+    WatchFanout(Kube kube, Options o) {
+        this.kube = kube;
+        this.ns = o.get("namespace", "bench-fanout");
+        this.watchers = o.integer("watchers", 1000);
+        this.updates = o.integer("updates", 500);
+        this.rate = o.number("rate", 100);
+        this.objects = o.integer("objects", 10);
+        this.drainSeconds = o.integer("drain-seconds", 30);
+    }
+
+    void run() throws Exception {
+        System.out.printf("watch-fanout: %d watchers on %s/configmaps, %d updates at %.0f/s over %d configmaps%n",
+                watchers, ns, updates, rate, objects);
+        // 1. A namespace with a few configmaps to update.
+        kube.ensureNamespace(ns);
+        kube.deleteConfigMaps(ns);
+        for (int i = 0; i < objects; i++) {
+            kube.call("POST", Kube.configMapsPath(ns), Kube.configMap("fanout-" + i, "sent", "0"));
+        }
+        String rv = kube.call("GET", Kube.configMapsPath(ns), null).path("metadata").path("resourceVersion").asText();
+
+        // 2. Open every watch from that resourceVersion and wait until all are open.
+        long openStart = System.nanoTime();
+        List<Watcher> ws = new ArrayList<>();
+        for (int i = 0; i < watchers; i++) {
+            Watcher w = new Watcher();
+            w.start(kube.watchClient(i), kube.streamRequest(Kube.configMapsPath(ns)
+                    + "?watch=true&resourceVersion=" + rv + "&timeoutSeconds=3600").build());
+            ws.add(w);
+            if (i % 200 == 199) {
+                CompletableFuture.allOf(ws.subList(i - 199, i + 1).stream().map(x -> x.opened)
+                        .toArray(CompletableFuture[]::new)).get(120, TimeUnit.SECONDS);
+            }
+        }
+        CompletableFuture.allOf(ws.stream().map(x -> x.opened).toArray(CompletableFuture[]::new)).get(120, TimeUnit.SECONDS);
+        long notOk = ws.stream().filter(w -> w.opened.join() != 200).count();
+        System.out.printf("opened %d watches in %d ms (%d not 200)%n", watchers - notOk,
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - openStart), notOk);
+        Thread.sleep(1000);
+
+        // 3. Updates at a fixed rate; the resourceVersion each one got is what every watcher must see.
+        Set<Long> expected = ConcurrentHashMap.newKeySet();
+        Histogram writeLatency = Stats.histogram();
+        List<CompletableFuture<?>> pending = new ArrayList<>();
+        int[] failedWrites = {0};
+        Pacer pacer = new Pacer(rate);
+        long updStart = System.nanoTime();
+        for (int i = 0; i < updates; i++) {
+            pacer.awaitTick(i);
+            long sent = Stats.nowMicros();
+            ObjectNode patch = Kube.JSON.createObjectNode();
+            patch.putObject("data").put("sent", Long.toString(sent)).put("seq", Integer.toString(i));
+            pending.add(kube.send("PATCH", Kube.configMapsPath(ns) + "/fanout-" + (i % objects),
+                    "application/merge-patch+json", Kube.JSON.writeValueAsBytes(patch)).thenAccept(r -> {
+                synchronized (writeLatency) {
+                    writeLatency.recordValue(Math.max(0, Stats.nowMicros() - sent));
+                    if (r.statusCode() != 200) {
+                        failedWrites[0]++;
+                        return;
+                    }
+                }
+                expected.add(resourceVersionOf(r));
+            }));
+        }
+        CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new)).get(120, TimeUnit.SECONDS);
+        double achieved = updates / ((System.nanoTime() - updStart) / 1e9);
+
+        // 4. Let the streams drain.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(drainSeconds);
+        while (System.nanoTime() < deadline && ws.stream().anyMatch(w -> w.received < expected.size() && !w.ended)) {
+            Thread.sleep(100);
+        }
+
+        // 5. Tally.
+        Histogram all = Stats.histogram();
+        long missed = 0, extra = 0, dup = 0, ooo = 0, errors = 0, ended = 0, complete = 0;
+        for (Watcher w : ws) {
+            synchronized (w) {
+                all.add(w.latency);
+                long got = w.seen.stream().filter(expected::contains).count();
+                missed += expected.size() - got;
+                extra += w.seen.size() - got;
+                dup += w.duplicates;
+                ooo += w.outOfOrder;
+                errors += w.errors;
+                ended += w.ended ? 1 : 0;
+                complete += got == expected.size() && w.duplicates == 0 && w.outOfOrder == 0 ? 1 : 0;
+            }
+        }
+        System.out.printf("updates: %d acknowledged, %d failed, %.1f/s achieved%n", expected.size(), failedWrites[0], achieved);
+        System.out.println(Stats.header());
+        System.out.println(Stats.row("update (PATCH) latency", writeLatency));
+        System.out.println(Stats.row("event delivery latency (all watchers)", all));
+        System.out.printf("events expected per watcher %d, total expected %d, delivered %d%n", expected.size(),
+                (long) expected.size() * watchers, all.getTotalCount());
+        System.out.printf("watchers complete (all events, once, in order): %d/%d%n", complete, watchers);
+        System.out.printf("missed %d, duplicated %d, out-of-order %d, unexpected %d, error events %d, streams ended early %d%n",
+                missed, dup, ooo, extra, errors, ended);
+    }
+
+    static long resourceVersionOf(HttpResponse<byte[]> r) {
+        try {
+            return Long.parseLong(Kube.JSON.readTree(r.body()).path("metadata").path("resourceVersion").asText());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}
