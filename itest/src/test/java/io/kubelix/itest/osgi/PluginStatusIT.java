@@ -23,16 +23,21 @@ import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
 import org.ops4j.pax.exam.spi.reactors.PerClass;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
+import org.osgi.framework.BundleException;
 import org.osgi.framework.Constants;
 import org.osgi.framework.ServiceReference;
 import org.osgi.framework.ServiceRegistration;
 
 import javax.inject.Inject;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Dictionary;
 import java.util.Hashtable;
 import java.util.List;
 import java.util.Map;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
@@ -169,6 +174,36 @@ public class PluginStatusIT {
         // 5. an uninstalled bundle is no longer listed
         ApiClient.await(TIMEOUT, SAMPLE + " gone", () -> api.get(PLUGINS),
                 r -> r.status() == 200 && findPlugin(r.json(), SAMPLE) == null);
+    }
+
+    @Test
+    public void unresolvedBundleShowsWhatIsMissing() throws Exception {
+        // a bundle importing a package nobody exports: it stays Installed, and the status says why
+        Path jar = Files.createTempFile("unresolved", ".jar");
+        Manifest manifest = new Manifest();
+        manifest.getMainAttributes().putValue("Manifest-Version", "1.0");
+        manifest.getMainAttributes().putValue("Bundle-ManifestVersion", "2");
+        manifest.getMainAttributes().putValue("Bundle-SymbolicName", "com.example.unresolved");
+        manifest.getMainAttributes().putValue("Bundle-Version", "1.0.0");
+        manifest.getMainAttributes().putValue("Import-Package", "com.example.missing");
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), manifest)) {
+            out.flush();
+        }
+        Bundle b = context.installBundle(jar.toUri().toString());
+        try {
+            try {
+                b.start();
+            } catch (BundleException expected) {
+                // cannot resolve
+            }
+            JsonNode listed = plugin(api.get(PLUGINS).json(), "com.example.unresolved");
+            assertEquals("Installed", listed.path("state").asText());
+            assertTrue(listed.toString(), listed.path("unresolved").path(0).asText()
+                    .matches("osgi\\.wiring\\.package; .*osgi\\.wiring\\.package=com\\.example\\.missing.*"));
+        } finally {
+            b.uninstall();
+            Files.deleteIfExists(jar);
+        }
     }
 
     /** Calls a kubelix:* Gogo command as Gogo does: the service's public method of that name. */

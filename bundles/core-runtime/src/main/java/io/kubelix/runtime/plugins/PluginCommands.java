@@ -96,6 +96,9 @@ public final class PluginCommands {
             parts.add("RESTStorageProvider " + String.join(", ",
                     p.services(Type.REST_STORAGE_PROVIDER).stream().map(Service::name).toList()) + " (serves nothing)");
         }
+        if (!p.bundle().unresolved().isEmpty()) {
+            parts.add("unresolved: " + String.join(", ", p.bundle().unresolved()));
+        }
         return parts.isEmpty() ? "-" : String.join("; ", parts);
     }
 

@@ -18,6 +18,10 @@ import org.osgi.framework.BundleContext;
 import org.osgi.framework.Constants;
 import org.osgi.framework.InvalidSyntaxException;
 import org.osgi.framework.ServiceReference;
+import org.osgi.framework.wiring.BundleRevision;
+import org.osgi.framework.wiring.FrameworkWiring;
+import org.osgi.resource.Namespace;
+import org.osgi.resource.Requirement;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -68,7 +72,7 @@ public final class PluginInventory {
         List<BundleInfo> bundles = new ArrayList<>();
         for (Bundle b : context.getBundles()) {
             bundles.add(new BundleInfo(b.getBundleId(), String.valueOf(b.getSymbolicName()), b.getVersion().toString(),
-                    state(b.getState()), b.getLocation(), inFolder(b.getLocation(), pluginsFolder)));
+                    state(b.getState()), b.getLocation(), inFolder(b.getLocation(), pluginsFolder), unresolved(b)));
         }
         List<Service> services = new ArrayList<>();
         collect(services, RESTStorageProvider.class, Type.REST_STORAGE_PROVIDER, null);
@@ -136,6 +140,38 @@ public final class PluginInventory {
         }
         Object component = ref.getProperty("component.name");
         return component != null ? component.toString() : "service " + ref.getProperty(Constants.SERVICE_ID);
+    }
+
+    /**
+     * The mandatory requirements of an unresolved bundle that nothing provides, as the resolver
+     * would report them ({@code osgi.wiring.package; (osgi.wiring.package=x)}). Asking the
+     * framework's wiring for providers resolves nothing, so a report changes no bundle.
+     */
+    private List<String> unresolved(Bundle b) {
+        if (b.getState() != Bundle.INSTALLED) {
+            return List.of();
+        }
+        BundleRevision revision = b.adapt(BundleRevision.class);
+        if (revision == null) {
+            return List.of();
+        }
+        FrameworkWiring wiring = context.getBundle(Constants.SYSTEM_BUNDLE_LOCATION).adapt(FrameworkWiring.class);
+        if (wiring == null) {
+            return List.of();
+        }
+        List<String> missing = new ArrayList<>();
+        for (Requirement r : revision.getRequirements(null)) {
+            String resolution = r.getDirectives().get(Namespace.REQUIREMENT_RESOLUTION_DIRECTIVE);
+            if (Namespace.RESOLUTION_OPTIONAL.equals(resolution)
+                    || Namespace.EFFECTIVE_ACTIVE.equals(r.getDirectives().getOrDefault(Namespace.REQUIREMENT_EFFECTIVE_DIRECTIVE,
+                    Namespace.EFFECTIVE_RESOLVE))) {
+                continue; // optional, or not checked at resolution (such as osgi.service)
+            }
+            if (wiring.findProviders(r).isEmpty()) {
+                missing.add(r.getNamespace() + "; " + r.getDirectives().getOrDefault(Namespace.REQUIREMENT_FILTER_DIRECTIVE, ""));
+            }
+        }
+        return missing;
     }
 
     /** Whether a bundle location (FileInstall's {@code file:} URLs) is a jar in {@code plugins/}. */

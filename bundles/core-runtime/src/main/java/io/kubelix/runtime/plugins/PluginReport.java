@@ -14,15 +14,24 @@ import java.util.TreeSet;
  * Built by {@link #of} from plain descriptions of bundles and services, so it is tested without a
  * framework; {@link PluginInventory} gathers them from the service registry.
  *
- * @param plugins   every bundle that contributes a Kubelix service or was installed from
- *                  {@code plugins/}, by bundle id
+ * @param plugins   every bundle that contributes a Kubelix service, was installed from
+ *                  {@code plugins/}, or cannot resolve, by bundle id
  * @param conflicts every GVR offered by more than one provider, by GVR
  */
 public record PluginReport(List<Plugin> plugins, List<Conflict> conflicts) {
 
-    /** A bundle as the framework knows it. */
+    /**
+     * A bundle as the framework knows it.
+     *
+     * @param unresolved for a bundle that is not resolved, its mandatory requirements that no
+     *                   bundle of the framework can satisfy ({@code namespace; filter}), so an
+     *                   operator sees why a plugin stays Installed; empty otherwise
+     */
     public record BundleInfo(long id, String symbolicName, String version, String state, String location,
-                             boolean inPluginsFolder) {
+                             boolean inPluginsFolder, List<String> unresolved) {
+        public BundleInfo {
+            unresolved = unresolved == null ? List.of() : List.copyOf(unresolved);
+        }
     }
 
     /** The kinds of whiteboard services Kubelix collects, with the JSON member listing them. */
@@ -96,9 +105,10 @@ public record PluginReport(List<Plugin> plugins, List<Conflict> conflicts) {
         Map<Long, Long> bundleOfService = new LinkedHashMap<>();
         services.forEach(s -> bundleOfService.put(s.serviceId(), s.bundleId()));
 
-        // 1. Plugins: bundles that contribute something, or that the operator put into plugins/.
+        // 1. Plugins: bundles that contribute something, that the operator put into plugins/, or
+        //    that cannot resolve (a plugin that failed is shown, not silently dropped).
         Set<Long> ids = new TreeSet<>();
-        bundles.stream().filter(BundleInfo::inPluginsFolder).forEach(b -> ids.add(b.id()));
+        bundles.stream().filter(b -> b.inPluginsFolder() || !b.unresolved().isEmpty()).forEach(b -> ids.add(b.id()));
         services.forEach(s -> ids.add(s.bundleId()));
         List<Plugin> plugins = new ArrayList<>();
         for (long id : ids) {

@@ -14,7 +14,7 @@ import io.kubelix.runtime.plugins.PluginReport.Type;
  * a non-resource endpoint, not an API object, so it carries no {@code kind}; members are
  * camelCase as in Kubernetes objects, and every list is present (empty when there is nothing).
  * <pre>
- * {"plugins": [{"bundleId", "symbolicName", "version", "state", "location",
+ * {"plugins": [{"bundleId", "symbolicName", "version", "state", "location", "unresolved": [requirement],
  *               "contributes": {"apiResources": [{"group", "version", "resource", "kind", "namespaced",
  *                                                 "provider", "ranking", "serving", "shadowedBy"?}],
  *                               "restStorageProviders" | "authenticators" | "authorizers" |
@@ -60,6 +60,8 @@ final class PluginReportJson {
         o.put("version", p.bundle().version());
         o.put("state", p.bundle().state());
         o.put("location", p.bundle().location());
+        ArrayNode unresolved = o.putArray("unresolved");
+        p.bundle().unresolved().forEach(unresolved::add);
         ObjectNode contributes = o.putObject("contributes");
         ArrayNode resources = contributes.putArray("apiResources");
         for (ProvidedResource r : p.apiResources()) {

@@ -40,6 +40,7 @@ final class FakeFramework {
                     case "getVersion" -> Version.parseVersion(version);
                     case "getState" -> state;
                     case "getLocation" -> location;
+                    case "adapt" -> null; // no wiring: unresolved requirements are not computed
                     case "hashCode" -> Long.hashCode(id);
                     case "equals" -> proxy == args[0];
                     case "toString" -> symbolicName + " [" + id + "]";

@@ -183,6 +183,20 @@ class PluginInventoryTest {
     }
 
     @Test
+    void unresolvedRequirementsOfAnInstalledPluginAreShown() {
+        String missing = "osgi.wiring.package; (osgi.wiring.package=com.example.missing)";
+        PluginReport report = PluginReport.of(List.of(new PluginReport.BundleInfo(15, "com.example.broken", "1.0.0",
+                "Installed", PLUGINS + "broken.jar", true, List.of(missing))), List.of(), List.of());
+        JsonNode broken = PluginReportJson.toJson(report).path("plugins").path(0);
+        assertEquals(missing, broken.path("unresolved").path(0).asText());
+        String out = PluginCommands.plugins(report);
+        assertTrue(out.contains("Installed  unresolved: " + missing), out);
+        JsonNode active = pluginNode(PluginReportJson.toJson(inventory.report()), "io.kubelix.resource-core");
+        assertTrue(active.path("unresolved").isArray());
+        assertEquals(0, active.path("unresolved").size());
+    }
+
+    @Test
     void pluginsFolderIsMatchedByPathNotByPrefixText() {
         Path folder = HOME.resolve("plugins");
         assertTrue(PluginInventory.inFolder(PLUGINS + "a.jar", folder));
