@@ -106,6 +106,7 @@ public final class GenericAPIServer {
         connector.setPort(port);
         server.addConnector(connector);
         server.setHandler(new GracefulHandler(HandlerChain.build(director, authenticators, authorizers)));
+        server.setErrorHandler(new StatusErrorHandler());
         try {
             server.start();
         } catch (Exception e) {
