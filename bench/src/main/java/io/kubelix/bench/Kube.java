@@ -29,6 +29,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A thin Kubernetes REST client over java.net.http: HTTP/2 over TLS, bearer token. Java's client
@@ -37,11 +39,15 @@ import java.util.concurrent.Executors;
  */
 final class Kube {
     static final ObjectMapper JSON = new ObjectMapper();
+    private static final int STREAMS_PER_CONNECTION = 100;
 
     final URI server;
     private final String token;
     private final SSLContext ssl;
-    private final HttpClient requests;
+    /** Clients for plain requests, each kept under the server's HTTP/2 stream limit (JDK 17 fails a request past it). */
+    private final List<HttpClient> requestClients = new ArrayList<>();
+    private final List<Semaphore> requestSlots = new ArrayList<>();
+    private final AtomicInteger nextClient = new AtomicInteger();
     private final List<HttpClient> watchClients = new ArrayList<>();
     private final int watchesPerConnection;
     private final ExecutorService executor;
@@ -82,7 +88,10 @@ final class Kube {
             t.setDaemon(true);
             return t;
         });
-        this.requests = newClient();
+        for (int i = 0; i < o.integer("request-connections", 4); i++) {
+            requestClients.add(newClient());
+            requestSlots.add(new Semaphore(STREAMS_PER_CONNECTION));
+        }
     }
 
     private static JsonNode named(JsonNode list, String name) {
@@ -132,7 +141,12 @@ final class Kube {
         } else {
             b.method(method, HttpRequest.BodyPublishers.noBody());
         }
-        return requests.sendAsync(b.build(), HttpResponse.BodyHandlers.ofByteArray());
+        // Round robin; a request waits here for a free stream, which shows as latency, not as an error.
+        int c = Math.floorMod(nextClient.getAndIncrement(), requestClients.size());
+        Semaphore slots = requestSlots.get(c);
+        slots.acquireUninterruptibly();
+        return requestClients.get(c).sendAsync(b.build(), HttpResponse.BodyHandlers.ofByteArray())
+                .whenComplete((r, t) -> slots.release());
     }
 
     /** A request that must succeed (2xx); the parsed body. */

@@ -6,7 +6,7 @@ public final class Main {
             usage: java -jar kubelix-bench.jar <scenario> [flags]
 
             scenarios:
-              watch-fanout   --watchers 1000 --updates 500 --rate 100 --objects 10 --drain-seconds 30
+              watch-fanout   --watchers 1000 --updates 500 --rate 100 --objects 10 --drain-seconds 30 [--server-pid PID]
               idle-watchers  --watchers 10000 --rate 50 (GETs/s) --seconds 60 --server-pid PID
               list           --count 5000 --iterations 100 --warmup 10
               crud           --rate 50 (cycles/s) --seconds 60
@@ -14,7 +14,7 @@ public final class Main {
             connection:
               --server https://host:port   --ca FILE | --insecure   --token T | --kubeconfig FILE
               --namespace NS (each scenario has its own default)   --watches-per-connection 100
-              --client-threads 4
+              --client-threads 4   --request-connections 4
             """;
 
     private Main() {

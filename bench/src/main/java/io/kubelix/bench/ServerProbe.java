@@ -52,6 +52,35 @@ final class ServerProbe {
         }
     }
 
+    /** CPU seconds (user + system) the server process has used; -1 when unknown. Assumes 100 clock ticks a second. */
+    double cpuSeconds() {
+        if (pid == null) {
+            return -1;
+        }
+        try {
+            String stat = Files.readString(Path.of("/proc", pid, "stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0;
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    /** CPU seconds this (client) process has used. */
+    static double clientCpuSeconds() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean()).getProcessCpuTime() / 1e9;
+    }
+
+    /** The machine's 1-minute load average, to show how busy the shared machine was. */
+    static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).strip();
+        } catch (IOException e) {
+            return "n/a";
+        }
+    }
+
     private String jcmd(String command) {
         try {
             Process p = new ProcessBuilder("jcmd", pid, command).redirectErrorStream(true).start();

@@ -23,6 +23,7 @@ final class WatchFanout {
     private final double rate;
     private final int objects;
     private final int drainSeconds;
+    private final ServerProbe probe;
 
     WatchFanout(Kube kube, Options o) {
         this.kube = kube;
@@ -32,6 +33,7 @@ final class WatchFanout {
         this.rate = o.number("rate", 100);
         this.objects = o.integer("objects", 10);
         this.drainSeconds = o.integer("drain-seconds", 30);
+        this.probe = new ServerProbe(o.get("server-pid"));
     }
 
     void run() throws Exception {
@@ -69,6 +71,8 @@ final class WatchFanout {
         Histogram writeLatency = Stats.histogram();
         List<CompletableFuture<?>> pending = new ArrayList<>();
         int[] failedWrites = {0};
+        double serverCpu0 = probe.cpuSeconds();
+        double clientCpu0 = ServerProbe.clientCpuSeconds();
         Pacer pacer = new Pacer(rate);
         long updStart = System.nanoTime();
         for (int i = 0; i < updates; i++) {
@@ -97,6 +101,10 @@ final class WatchFanout {
             Thread.sleep(100);
         }
 
+        double wall = (System.nanoTime() - updStart) / 1e9;
+        double serverCpu = probe.cpuSeconds() - serverCpu0;
+        double clientCpu = ServerProbe.clientCpuSeconds() - clientCpu0;
+
         // 5. Tally.
         Histogram all = Stats.histogram();
         long missed = 0, extra = 0, dup = 0, ooo = 0, errors = 0, ended = 0, complete = 0;
@@ -113,6 +121,8 @@ final class WatchFanout {
                 complete += got == expected.size() && w.duplicates == 0 && w.outOfOrder == 0 ? 1 : 0;
             }
         }
+        System.out.printf("update+drain phase: %.1f s wall; CPU seconds: server %s, client %.1f; load average %s%n", wall,
+                serverCpu < 0 ? "n/a" : String.format("%.1f", serverCpu), clientCpu, ServerProbe.loadAverage());
         System.out.printf("updates: %d acknowledged, %d failed, %.1f/s achieved%n", expected.size(), failedWrites[0], achieved);
         System.out.println(Stats.header());
         System.out.println(Stats.row("update (PATCH) latency", writeLatency));
