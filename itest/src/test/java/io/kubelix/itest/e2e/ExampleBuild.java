@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
 
 /**
  * Builds one of {@code examples/} as a user would: {@code mvn -B -q -o package} in a copy of the
@@ -34,7 +36,33 @@ final class ExampleBuild {
         Files.createDirectories(api);
         copy(root.resolve("pom.xml"), parent.resolve("kubelix-parent-" + version + ".pom"));
         copy(root.resolve("bundles/core-api/pom.xml"), api.resolve("core-api-" + version + ".pom"));
-        copy(coreApiJar, api.resolve("core-api-" + version + ".jar"));
+        copyJar(coreApiJar, api.resolve("core-api-" + version + ".jar"));
+    }
+
+    /**
+     * Copies a jar and reads it back whole; a jar that another build is rewriting at that moment
+     * is copied again, so the examples never compile against a torn one.
+     */
+    private static void copyJar(Path from, Path to) throws IOException {
+        for (int attempt = 1; ; attempt++) {
+            copy(from, to);
+            try (ZipFile zip = new ZipFile(to.toFile())) {
+                for (ZipEntry e : java.util.Collections.list(zip.entries())) {
+                    zip.getInputStream(e).readAllBytes();
+                }
+                return;
+            } catch (IOException torn) {
+                if (attempt == 5) {
+                    throw new IOException(from + " is not a readable jar", torn);
+                }
+                try {
+                    Thread.sleep(2_000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted copying " + from, e);
+                }
+            }
+        }
     }
 
     /**
