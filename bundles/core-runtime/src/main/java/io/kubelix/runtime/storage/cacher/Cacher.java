@@ -25,6 +25,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The Cacher: a storage.Interface decorator for one resource that keeps a watch cache fed by a
@@ -62,6 +63,12 @@ public final class Cacher implements StorageInterface {
     private volatile Watch backendWatch;
     private volatile boolean stopped;
     private long lastBookmark = System.nanoTime();
+    private final LongAdder events = new LongAdder();
+    private final LongAdder watchersStarted = new LongAdder();
+    private final LongAdder slowWatchersTerminated = new LongAdder();
+    private final LongAdder readsFromCache = new LongAdder();
+    private final LongAdder readsFromStorage = new LongAdder();
+    private final LongAdder relists = new LongAdder();
 
     public Cacher(StorageInterface storage, GroupResource groupResource, String prefix, CacherOptions options) {
         this.storage = storage;
@@ -115,6 +122,7 @@ public final class Cacher implements StorageInterface {
 
     private void listAndWatch() throws InterruptedException {
         ListResult list = storage.getList(prefix, ListOptions.recursiveAll());
+        relists.increment();
         synchronized (dispatchLock) {
             cache.replace(list.items(), list.resourceVersion(), this::keyOf);
         }
@@ -146,6 +154,7 @@ public final class Cacher implements StorageInterface {
     private void dispatch(WatchEvent e) throws InterruptedException {
         synchronized (dispatchLock) {
             WatchCacheEvent ce = cache.process(e.type(), keyOf(e.object()), e.object());
+            events.increment();
             long budget = options.slowWatcherGrace().toNanos();
             for (CacheWatcher w : interestedWatchers(ce.key)) {
                 WatchEvent converted = w.convert(ce);
@@ -154,6 +163,7 @@ public final class Cacher implements StorageInterface {
                 }
                 long spent = w.offer(converted, budget);
                 if (spent < 0) {
+                    slowWatchersTerminated.increment();
                     LOG.warn("watch cache {}: terminated a watcher of {} that fell {} events behind", groupResource,
                             w.dir, options.watcherBufferSize());
                     remove(w);
@@ -269,6 +279,7 @@ public final class Cacher implements StorageInterface {
                 }
             }
             watchersByDir.computeIfAbsent(key, k -> new LinkedHashSet<>()).add(w);
+            watchersStarted.increment();
             return w;
         }
     }
@@ -278,8 +289,10 @@ public final class Cacher implements StorageInterface {
     @Override
     public ObjectNode get(String key, GetOptions opts) {
         if (!servableFromCache(opts.resourceVersion(), ResourceVersionMatch.UNSET)) {
+            readsFromStorage.increment();
             return storage.get(key, opts);
         }
+        readsFromCache.increment();
         ObjectNode o = cache.get(key);
         if (o == null) {
             if (opts.ignoreNotFound()) {
@@ -294,8 +307,10 @@ public final class Cacher implements StorageInterface {
     public ListResult getList(String key, ListOptions opts) {
         boolean paged = opts.continueToken() != null || opts.limit() > 0 && !opts.resourceVersion().equals("0");
         if (!opts.recursive() || paged || !servableFromCache(opts.resourceVersion(), opts.resourceVersionMatch())) {
+            readsFromStorage.increment();
             return storage.getList(key, opts);
         }
+        readsFromCache.increment();
         WatchCache.Snapshot snap = cache.list(key, opts.predicate());
         List<ObjectNode> items = new ArrayList<>(snap.items().size());
         snap.items().forEach(o -> items.add(o.deepCopy()));
@@ -373,6 +388,16 @@ public final class Cacher implements StorageInterface {
     @Override
     public long currentResourceVersion() {
         return storage.currentResourceVersion();
+    }
+
+    /** The counters kept for metrics. */
+    public CacherStats stats() {
+        long open;
+        synchronized (dispatchLock) {
+            open = watchersByDir.values().stream().mapToLong(Set::size).sum();
+        }
+        return new CacherStats(events.sum(), open, watchersStarted.sum(), slowWatchersTerminated.sum(),
+                readsFromCache.sum(), readsFromStorage.sum(), relists.sum(), cache.resourceVersion());
     }
 
     /** Whether the cache has listed and is following the backend (for tests and status). */

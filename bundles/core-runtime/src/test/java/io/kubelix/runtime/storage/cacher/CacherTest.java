@@ -110,6 +110,11 @@ class CacherTest {
         assertTrue(slow.done(), "a watcher that fell behind is ended");
         assertTrue(delivered <= 6, "no more than its buffer was kept for it: " + delivered);
         fast.close();
+        CacherStats stats = cacher.stats();
+        assertEquals(1, stats.slowWatchersTerminated());
+        assertEquals(2, stats.watchersStarted());
+        assertEquals(0, stats.watchers(), "both watchers are gone from the index");
+        assertTrue(stats.events() >= 51, "every write was applied to the cache: " + stats.events());
     }
 
     @Test
@@ -176,5 +181,7 @@ class CacherTest {
         }
         cacher.delete("/configmaps/default/w0", Preconditions.NONE, obj -> { });
         assertEquals(19, cacher.getList("/configmaps/default", ListOptions.recursiveAll()).items().size());
+        CacherStats stats = cacher.stats();
+        assertEquals(41, stats.readsFromCache() + stats.readsFromStorage(), "every read is counted once");
     }
 }
