@@ -96,7 +96,8 @@ public final class Director extends Handler.Abstract {
 
     /** The root document: every path the server answers, as kube-apiserver's index lists them. */
     private ObjectNode rootPaths() {
-        TreeSet<String> paths = new TreeSet<>(List.of("/api", "/apis", "/healthz", "/livez", "/openapi/v3", "/readyz",
+        TreeSet<String> paths = new TreeSet<>(List.of("/api", "/apis", "/healthz", "/kubelix/plugins", "/livez",
+                "/openapi/v3", "/readyz",
                 "/version"));
         ObjectNode doc = JsonNodeFactory.instance.objectNode();
         ArrayNode arr = doc.putArray("paths");
