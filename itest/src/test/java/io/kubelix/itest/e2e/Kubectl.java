@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -18,11 +19,23 @@ final class Kubectl {
     private final String executable;
     private final Path kubeconfig;
     private final Path home;
+    /** Further environment variables of every run, such as {@code EDITOR} for {@code kubectl edit}. */
+    private final Map<String, String> environment;
 
     Kubectl(String executable, Path kubeconfig, Path home) {
+        this(executable, kubeconfig, home, Map.of());
+    }
+
+    private Kubectl(String executable, Path kubeconfig, Path home, Map<String, String> environment) {
         this.executable = executable;
         this.kubeconfig = kubeconfig;
         this.home = home;
+        this.environment = Map.copyOf(environment);
+    }
+
+    /** The same kubectl (kubeconfig and HOME) with {@code environment} added to every run. */
+    Kubectl withEnvironment(Map<String, String> environment) {
+        return new Kubectl(executable, kubeconfig, home, environment);
     }
 
     /** What one kubectl run printed and how it ended. */
@@ -74,6 +87,7 @@ final class Kubectl {
         ProcessBuilder pb = new ProcessBuilder(command).directory(home.toFile());
         pb.environment().put("KUBECONFIG", kubeconfig.toString());
         pb.environment().put("HOME", home.toString());
+        pb.environment().putAll(environment);
         return pb;
     }
 }

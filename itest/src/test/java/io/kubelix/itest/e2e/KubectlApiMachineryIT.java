@@ -1,0 +1,584 @@
+package io.kubelix.itest.e2e;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MappingIterator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.kubelix.itest.e2e.Kubectl.Result;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.function.Predicate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * API machinery through the real kubectl against the built distribution (issue 3's proof): patches
+ * of the three types, label/annotate, edit, diff, chunked lists, label and field selectors,
+ * deletion with {@code --cascade=orphan|foreground}, {@code --dry-run=server}, watches with a
+ * selector and with a finalizer, and bad input. Every check is on what kubectl prints, mostly its
+ * {@code -o json}. One server for the class; each method works in its own namespace.
+ *
+ * <p>Server-side apply is not implemented: {@link #serverSideApplyIsRefusedClearly()} pins the
+ * error kubectl shows instead.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class KubectlApiMachineryIT {
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration POLL_TIMEOUT = Duration.ofSeconds(30);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private KubelixServer server;
+    private Kubectl kubectl;
+    private Path work;
+
+    @BeforeAll
+    void startServer() throws Exception {
+        Path distribution = Path.of(property("kubelix.itest.distribution"));
+        work = Path.of(System.getProperty("kubelix.itest.work", "target/itest-work"), "e2e",
+                "apimachinery-" + System.currentTimeMillis()).toAbsolutePath();
+        Files.createDirectories(work.resolve("home"));
+        server = KubelixServer.start(distribution, work, READY_TIMEOUT);
+        kubectl = new Kubectl(System.getProperty("kubelix.itest.kubectl", "kubectl"), server.kubeconfig(), work.resolve("home"));
+        // /readyz can answer before the token authenticator is registered: wait until kubectl gets in
+        await("kubectl get ns lists default", () -> kubectl.run("get", "ns", "default", "-o", "name"),
+                r -> r.exitCode() == 0 && r.stdout().trim().equals("namespace/default"));
+    }
+
+    @AfterAll
+    void stopServer() throws Exception {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void patchJsonMergeAndStrategic() throws Exception {
+        String ns = namespace("am-patch");
+        kubectl.ok("-n", ns, "create", "configmap", "p", "--from-literal=a=1", "--from-literal=b=2");
+
+        // RFC 6902: replace one key, add another
+        Result json = kubectl.ok("-n", ns, "patch", "configmap", "p", "--type=json", "-p",
+                "[{\"op\":\"replace\",\"path\":\"/data/a\",\"value\":\"10\"},{\"op\":\"add\",\"path\":\"/data/c\",\"value\":\"3\"}]");
+        assertEquals("configmap/p patched", json.stdout().trim(), json::toString);
+        assertEquals(Map.of("a", "10", "b", "2", "c", "3"), data(getJson(ns, "configmap", "p")));
+
+        // RFC 7386: null removes, a new key is added, the rest is kept
+        kubectl.ok("-n", ns, "patch", "configmap", "p", "--type=merge", "-p", "{\"data\":{\"b\":null,\"d\":\"4\"}}");
+        assertEquals(Map.of("a", "10", "c", "3", "d", "4"), data(getJson(ns, "configmap", "p")));
+
+        // strategic merge: maps merge (data and labels)
+        kubectl.ok("-n", ns, "patch", "configmap", "p", "--type=strategic", "-p",
+                "{\"data\":{\"e\":\"5\"},\"metadata\":{\"labels\":{\"x\":\"y\"}}}");
+        JsonNode cm = getJson(ns, "configmap", "p");
+        assertEquals(Map.of("a", "10", "c", "3", "d", "4", "e", "5"), data(cm));
+        assertEquals("y", cm.path("metadata").path("labels").path("x").asText(), cm::toString);
+        String rv = cm.path("metadata").path("resourceVersion").asText();
+
+        // the same strategic patch again changes nothing, and kubectl says so
+        Result again = kubectl.ok("-n", ns, "patch", "configmap", "p", "--type=strategic", "-p",
+                "{\"data\":{\"e\":\"5\"},\"metadata\":{\"labels\":{\"x\":\"y\"}}}");
+        assertEquals("configmap/p patched (no change)", again.stdout().trim(), again::toString);
+        assertEquals(rv, getJson(ns, "configmap", "p").path("metadata").path("resourceVersion").asText());
+
+        // a JSON patch whose test fails is refused (422, as kube-apiserver answers) and changes nothing
+        Result failed = kubectl.run("-n", ns, "patch", "configmap", "p", "--type=json", "-p",
+                "[{\"op\":\"test\",\"path\":\"/data/a\",\"value\":\"wrong\"},{\"op\":\"remove\",\"path\":\"/data/a\"}]");
+        assertNotEquals(0, failed.exitCode(), failed::toString);
+        assertTrue(failed.stderr().startsWith("The request is invalid"), failed::toString);
+        assertEquals("10", data(getJson(ns, "configmap", "p")).get("a"));
+    }
+
+    @Test
+    @Order(2)
+    void labelAndAnnotate() throws Exception {
+        String ns = namespace("am-label");
+        kubectl.ok("-n", ns, "create", "configmap", "l");
+
+        assertEquals("configmap/l labeled", kubectl.ok("-n", ns, "label", "configmap", "l", "app=web", "tier=front").stdout().trim());
+        assertEquals(Map.of("app", "web", "tier", "front"), labels(getJson(ns, "configmap", "l")));
+
+        Result refused = kubectl.run("-n", ns, "label", "configmap", "l", "app=db");
+        assertNotEquals(0, refused.exitCode(), refused::toString);
+        assertTrue(refused.stderr().contains("'app' already has a value (web), and --overwrite is false"), refused::toString);
+        assertEquals("web", labels(getJson(ns, "configmap", "l")).get("app"));
+
+        kubectl.ok("-n", ns, "label", "configmap", "l", "app=db", "--overwrite");
+        assertEquals(Map.of("app", "db", "tier", "front"), labels(getJson(ns, "configmap", "l")));
+        assertEquals("configmap/l unlabeled", kubectl.ok("-n", ns, "label", "configmap", "l", "tier-").stdout().trim());
+        assertEquals(Map.of("app", "db"), labels(getJson(ns, "configmap", "l")));
+
+        assertEquals("configmap/l annotated", kubectl.ok("-n", ns, "annotate", "configmap", "l", "note=hi").stdout().trim());
+        assertEquals("hi", annotations(getJson(ns, "configmap", "l")).get("note"));
+        Result notOverwritten = kubectl.run("-n", ns, "annotate", "configmap", "l", "note=ho");
+        assertNotEquals(0, notOverwritten.exitCode(), notOverwritten::toString);
+        assertTrue(notOverwritten.stderr().contains("--overwrite is false"), notOverwritten::toString);
+        assertEquals("hi", annotations(getJson(ns, "configmap", "l")).get("note"));
+        kubectl.ok("-n", ns, "annotate", "configmap", "l", "note=ho", "other=x", "--overwrite");
+        assertEquals(Map.of("note", "ho", "other", "x"), annotations(getJson(ns, "configmap", "l")));
+        kubectl.ok("-n", ns, "annotate", "configmap", "l", "note-");
+        assertEquals(Map.of("other", "x"), annotations(getJson(ns, "configmap", "l")));
+    }
+
+    @Test
+    @Order(3)
+    void editWithEditorScript() throws Exception {
+        String ns = namespace("am-edit");
+        kubectl.ok("-n", ns, "create", "configmap", "e", "--from-literal=greeting=hello", "--from-literal=other=kept");
+        Path editor = work.resolve("editor.sh");
+        Files.writeString(editor, "#!/bin/sh\nsed -i 's/^  greeting: hello$/  greeting: edited/' \"$1\"\n", StandardCharsets.UTF_8);
+        Files.setPosixFilePermissions(editor, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Kubectl editing = kubectl.withEnvironment(Map.of("EDITOR", editor.toString(), "KUBE_EDITOR", editor.toString()));
+
+        Result edited = editing.ok("-n", ns, "edit", "configmap", "e");
+        assertEquals("configmap/e edited", edited.stdout().trim(), edited::toString);
+        assertEquals(Map.of("greeting", "edited", "other", "kept"), data(getJson(ns, "configmap", "e")));
+
+        // the script finds nothing to change the second time: kubectl edits nothing
+        Result unchanged = editing.ok("-n", ns, "edit", "configmap", "e");
+        assertTrue((unchanged.stdout() + unchanged.stderr()).contains("Edit cancelled, no changes made."), unchanged::toString);
+    }
+
+    @Test
+    @Order(4)
+    void diffShowsTheChangeAndExitsOneThenZeroWhenEqual() throws Exception {
+        String ns = namespace("am-diff");
+        Path manifest = manifest("diff.yaml", configMap("d", ns, "key: one"));
+        kubectl.ok("apply", "-f", manifest.toString());
+
+        Result same = kubectl.run("diff", "-f", manifest.toString());
+        assertEquals(0, same.exitCode(), same::toString);
+        assertEquals("", same.stdout(), same::toString);
+
+        Files.writeString(manifest, configMap("d", ns, "key: two"), StandardCharsets.UTF_8);
+        Result changed = kubectl.run("diff", "-f", manifest.toString());
+        assertEquals(1, changed.exitCode(), changed::toString);
+        assertTrue(changed.stdout().lines().anyMatch(l -> l.equals("-  key: one")), changed::toString);
+        assertTrue(changed.stdout().lines().anyMatch(l -> l.equals("+  key: two")), changed::toString);
+        // diff asks the server with a dry-run patch: nothing changed
+        assertEquals("one", data(getJson(ns, "configmap", "d")).get("key"));
+
+        kubectl.ok("apply", "-f", manifest.toString());
+        Result equal = kubectl.run("diff", "-f", manifest.toString());
+        assertEquals(0, equal.exitCode(), equal::toString);
+        assertEquals("", equal.stdout(), equal::toString);
+    }
+
+    @Test
+    @Order(5)
+    void chunkedGetListsEveryConfigMap() throws Exception {
+        String ns = namespace("am-chunk");
+        for (int i = 1; i <= 5; i++) {
+            kubectl.ok("-n", ns, "create", "configmap", "c" + i, "--from-literal=i=" + i);
+        }
+        Result listed = kubectl.ok("-n", ns, "get", "configmaps", "--chunk-size=1", "-o", "json", "-v=6");
+        assertEquals(List.of("c1", "c2", "c3", "c4", "c5"), names(JSON.readTree(listed.stdout())));
+        // one request per item: the first with limit=1 alone, four more with the continue token
+        List<String> requests = listed.stderr().lines()
+                .filter(l -> l.contains("GET https://") && l.contains("/namespaces/" + ns + "/configmaps?")).toList();
+        assertEquals(5, requests.size(), listed::toString);
+        assertEquals(5, requests.stream().filter(l -> l.contains("limit=1")).count(), listed::toString);
+        assertEquals(4, requests.stream().filter(l -> l.contains("continue=")).count(), listed::toString);
+
+        Result table = kubectl.ok("-n", ns, "get", "configmaps", "--chunk-size=2");
+        List<String> lines = table.stdout().lines().toList();
+        assertTrue(lines.get(0).startsWith("NAME"), table::toString);
+        // one header, then every configmap once
+        assertEquals(List.of("c1", "c2", "c3", "c4", "c5"), lines.subList(1, lines.size()).stream()
+                .map(l -> l.split("\\s+")[0]).toList(), table::toString);
+    }
+
+    @Test
+    @Order(6)
+    void labelSelectors() throws Exception {
+        String ns = namespace("am-select");
+        createLabelled(ns, "s1", "app=web", "tier=front");
+        createLabelled(ns, "s2", "app=db", "tier=back");
+        createLabelled(ns, "s3", "app=cache");
+        createLabelled(ns, "s4", "env=prod");
+
+        assertEquals(List.of("s1"), selected(ns, "app=web"));
+        assertEquals(List.of("s1"), selected(ns, "app==web"));
+        assertEquals(List.of("s2", "s3", "s4"), selected(ns, "app!=web"));
+        assertEquals(List.of("s1", "s2"), selected(ns, "app in (web,db)"));
+        assertEquals(List.of("s3", "s4"), selected(ns, "app notin (web,db)"));
+        assertEquals(List.of("s1", "s2"), selected(ns, "tier"));
+        assertEquals(List.of("s4"), selected(ns, "!app"));
+        assertEquals(List.of("s2"), selected(ns, "app in (web,db),tier=back"));
+        assertEquals(List.of(), selected(ns, "app=none"));
+
+        Result invalid = kubectl.run("-n", ns, "get", "configmaps", "-l", "app in (web");
+        assertNotEquals(0, invalid.exitCode(), invalid::toString);
+        assertTrue(invalid.stderr().contains("Error from server (BadRequest)"), invalid::toString);
+    }
+
+    @Test
+    @Order(7)
+    void fieldSelectors() throws Exception {
+        String ns = namespace("am-fields");
+        kubectl.ok("-n", ns, "create", "configmap", "x");
+        kubectl.ok("-n", ns, "create", "configmap", "y");
+        assertEquals(List.of("x"), names(getJson(ns, "configmaps", null, "--field-selector", "metadata.name=x")));
+        assertEquals(List.of("y"), names(getJson(ns, "configmaps", null, "--field-selector", "metadata.name!=x")));
+        assertEquals(List.of("x", "y"), names(getJson(ns, "configmaps", null, "--field-selector", "metadata.namespace=" + ns)));
+
+        kubectl.ok("-n", ns, "create", "secret", "generic", "opaque", "--from-literal=k=v");
+        kubectl.ok("-n", ns, "create", "secret", "docker-registry", "registry",
+                "--docker-server=registry.example", "--docker-username=u", "--docker-password=p");
+        assertEquals(List.of("opaque"), names(getJson(ns, "secrets", null, "--field-selector", "type=Opaque")));
+        assertEquals(List.of("registry"),
+                names(getJson(ns, "secrets", null, "--field-selector", "type=kubernetes.io/dockerconfigjson")));
+        assertEquals(List.of("registry"), names(getJson(ns, "secrets", null, "--field-selector", "type!=Opaque")));
+
+        Result unsupported = kubectl.run("-n", ns, "get", "configmaps", "--field-selector", "data.k=v");
+        assertNotEquals(0, unsupported.exitCode(), unsupported::toString);
+        assertTrue(unsupported.stderr().contains("Error from server (BadRequest)"), unsupported::toString);
+        assertTrue(unsupported.stderr().contains("field label not supported: data.k"), unsupported::toString);
+    }
+
+    @Test
+    @Order(8)
+    void deleteWithCascadeOrphanWaitsForTheOrphanFinalizer() throws Exception {
+        String ns = namespace("am-orphan");
+        kubectl.ok("-n", ns, "create", "configmap", "o");
+        Result deleted = kubectl.ok("-n", ns, "delete", "configmap", "o", "--cascade=orphan", "--wait=false");
+        assertEquals("configmap \"o\" deleted", deleted.stdout().trim(), deleted::toString);
+
+        JsonNode meta = getJson(ns, "configmap", "o").path("metadata");
+        assertFalse(meta.path("deletionTimestamp").asText().isEmpty(), meta::toString);
+        assertEquals(List.of("orphan"), strings(meta.path("finalizers")), meta::toString);
+
+        removeFinalizers(ns, "o");
+        assertNotFound(ns, "configmap", "o");
+    }
+
+    @Test
+    @Order(9)
+    void deleteWithCascadeForegroundWaitsForTheForegroundFinalizer() throws Exception {
+        String ns = namespace("am-foreground");
+        kubectl.ok("-n", ns, "create", "configmap", "f");
+        kubectl.ok("-n", ns, "delete", "configmap", "f", "--cascade=foreground", "--wait=false");
+
+        JsonNode meta = getJson(ns, "configmap", "f").path("metadata");
+        assertFalse(meta.path("deletionTimestamp").asText().isEmpty(), meta::toString);
+        assertEquals(List.of("foregroundDeletion"), strings(meta.path("finalizers")), meta::toString);
+
+        removeFinalizers(ns, "f");
+        assertNotFound(ns, "configmap", "f");
+    }
+
+    @Test
+    @Order(10)
+    void serverDryRunStoresAndDeletesNothing() throws Exception {
+        String ns = namespace("am-dryrun");
+
+        // create
+        Result created = kubectl.ok("-n", ns, "create", "configmap", "dry", "--from-literal=a=1", "--dry-run=server");
+        assertEquals("configmap/dry created (server dry run)", created.stdout().trim(), created::toString);
+        assertNotFound(ns, "configmap", "dry");
+
+        // apply: not created, then (once it exists) not configured
+        Path manifest = manifest("dryrun.yaml", configMap("applied", ns, "key: one"));
+        Result applyNew = kubectl.ok("apply", "-f", manifest.toString(), "--dry-run=server");
+        assertEquals("configmap/applied created (server dry run)", applyNew.stdout().trim(), applyNew::toString);
+        assertNotFound(ns, "configmap", "applied");
+        kubectl.ok("apply", "-f", manifest.toString());
+        JsonNode stored = getJson(ns, "configmap", "applied");
+        Files.writeString(manifest, configMap("applied", ns, "key: two"), StandardCharsets.UTF_8);
+        Result applyChanged = kubectl.ok("apply", "-f", manifest.toString(), "--dry-run=server", "-o", "json");
+        assertEquals("two", data(JSON.readTree(applyChanged.stdout())).get("key"), applyChanged::toString);
+        assertEquals(stored, getJson(ns, "configmap", "applied"));
+
+        // delete
+        Result deleted = kubectl.ok("-n", ns, "delete", "configmap", "applied", "--dry-run=server");
+        assertEquals("configmap \"applied\" deleted (server dry run)", deleted.stdout().trim(), deleted::toString);
+        JsonNode after = getJson(ns, "configmap", "applied");
+        assertEquals(stored, after);
+        assertTrue(after.path("metadata").path("deletionTimestamp").isMissingNode(), after::toString);
+    }
+
+    @Test
+    @Order(11)
+    void watchWithSelectorSeesAnObjectLeaveAndReturn() throws Exception {
+        String ns = namespace("am-watch");
+        createLabelled(ns, "w", "app=x");
+        Path output = work.resolve("watch-selector.out");
+        Process watch = kubectl.background(output, "-n", ns, "get", "configmaps", "-w", "-l", "app=x",
+                "--output-watch-events", "-o", "json");
+        try {
+            // the initial list arrives as ADDED: from then on every change is seen
+            awaitEvents(output, watch, "ADDED w", events -> events.size() >= 1);
+
+            kubectl.ok("-n", ns, "label", "configmap", "w", "app=y", "--overwrite");
+            List<JsonNode> left = awaitEvents(output, watch, "DELETED w", events -> events.size() >= 2);
+            kubectl.ok("-n", ns, "label", "configmap", "w", "app=x", "--overwrite");
+            List<JsonNode> back = awaitEvents(output, watch, "ADDED w again", events -> events.size() >= 3);
+
+            assertEquals(List.of("ADDED", "DELETED", "ADDED"), back.stream().map(e -> e.path("type").asText()).toList(),
+                    back::toString);
+            assertTrue(back.stream().allMatch(e -> e.path("object").path("metadata").path("name").asText().equals("w")),
+                    back::toString);
+            assertEquals("x", back.get(2).path("object").path("metadata").path("labels").path("app").asText(), back::toString);
+            // DELETED carries the last state that matched, at the version of the change that unmatched it
+            JsonNode gone = left.get(1).path("object").path("metadata");
+            assertEquals("x", gone.path("labels").path("app").asText(), left::toString);
+            assertTrue(Long.parseLong(gone.path("resourceVersion").asText())
+                    > Long.parseLong(left.get(0).path("object").path("metadata").path("resourceVersion").asText()), left::toString);
+        } finally {
+            stop(watch);
+        }
+    }
+
+    @Test
+    @Order(12)
+    void watchSeesAFinalizedDeletion() throws Exception {
+        String ns = namespace("am-finalizer");
+        Path manifest = manifest("finalized.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fin\n  namespace: " + ns
+                + "\n  labels:\n    app: fin\n  finalizers:\n  - kubelix.io/test\ndata:\n  k: v\n");
+        kubectl.ok("create", "-f", manifest.toString());
+        Path output = work.resolve("watch-finalizer.out");
+        Process watch = kubectl.background(output, "-n", ns, "get", "configmaps", "-w", "-l", "app=fin",
+                "--output-watch-events", "-o", "json");
+        try {
+            awaitEvents(output, watch, "ADDED fin", events -> events.size() >= 1);
+
+            kubectl.ok("-n", ns, "delete", "configmap", "fin", "--wait=false");
+            List<JsonNode> modified = awaitEvents(output, watch, "MODIFIED fin with deletionTimestamp",
+                    events -> events.size() >= 2);
+            JsonNode meta = modified.get(1).path("object").path("metadata");
+            assertEquals("MODIFIED", modified.get(1).path("type").asText(), modified::toString);
+            assertFalse(meta.path("deletionTimestamp").asText().isEmpty(), modified::toString);
+            assertEquals(List.of("kubelix.io/test"), strings(meta.path("finalizers")), modified::toString);
+
+            removeFinalizers(ns, "fin");
+            List<JsonNode> events = awaitEvents(output, watch, "DELETED fin",
+                    e -> e.stream().anyMatch(ev -> ev.path("type").asText().equals("DELETED")));
+            // removing the last finalizer deletes: no MODIFIED without finalizers in between, as in kube-apiserver
+            assertEquals(List.of("ADDED", "MODIFIED", "DELETED"),
+                    events.stream().map(e -> e.path("type").asText()).toList(), events::toString);
+            assertNotFound(ns, "configmap", "fin");
+        } finally {
+            stop(watch);
+        }
+    }
+
+    @Test
+    @Order(13)
+    void malformedYamlIsRefusedAndNothingIsStored() throws Exception {
+        String ns = namespace("am-bad");
+        kubectl.ok("-n", ns, "create", "configmap", "existing");
+        JsonNode before = getJson(ns, "configmaps", null);
+
+        Path bad = manifest("malformed.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: bad\n  namespace: " + ns
+                + "\n data:\n  - : [\n");
+        Result refused = kubectl.run("create", "-f", bad.toString());
+        assertNotEquals(0, refused.exitCode(), refused::toString);
+        assertTrue(refused.stderr().contains("error parsing " + bad), refused::toString);
+
+        // the server's own parser, through kubectl create --raw: 400 BadRequest
+        Result raw = kubectl.run("create", "--raw", "/api/v1/namespaces/" + ns + "/configmaps", "-f",
+                manifest("truncated.json", "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"bad\"").toString());
+        assertNotEquals(0, raw.exitCode(), raw::toString);
+        assertTrue(raw.stderr().contains("Error from server (BadRequest)"), raw::toString);
+
+        assertEquals(names(before), names(getJson(ns, "configmaps", null)));
+        assertEquals(before.path("items").get(0).path("metadata").path("resourceVersion"),
+                getJson(ns, "configmaps", null).path("items").get(0).path("metadata").path("resourceVersion"));
+    }
+
+    @Test
+    @Order(14)
+    void duplicateFieldsWithStrictValidation() throws Exception {
+        String ns = namespace("am-dup");
+        String body = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"dup\",\"namespace\":\"" + ns
+                + "\"},\"data\":{\"a\":\"1\",\"a\":\"2\"}}";
+        Path manifest = manifest("duplicate.json", body);
+
+        // kubectl create -f decodes the manifest itself (the last duplicate wins) and sends a clean body
+        Result clientSide = kubectl.ok("create", "-f", manifest.toString(), "--validate=strict");
+        assertEquals("configmap/dup created", clientSide.stdout().trim(), clientSide::toString);
+        assertEquals(Map.of("a", "2"), data(getJson(ns, "configmap", "dup")));
+        kubectl.ok("-n", ns, "delete", "configmap", "dup");
+
+        // the bytes as written, through kubectl create --raw: the server's strict decoding error
+        String path = "/api/v1/namespaces/" + ns + "/configmaps";
+        Result strict = kubectl.run("create", "--raw", path + "?fieldValidation=Strict", "-f", manifest.toString());
+        assertNotEquals(0, strict.exitCode(), strict::toString);
+        assertTrue(strict.stderr().contains("Error from server (BadRequest)"), strict::toString);
+        assertTrue(strict.stderr().contains("strict decoding error: duplicate field \"a\""), strict::toString);
+        assertNotFound(ns, "configmap", "dup");
+
+        Result warned = kubectl.ok("create", "--raw", path + "?fieldValidation=Warn", "-f", manifest.toString());
+        assertTrue(warned.stderr().contains("Warning: duplicate field \"a\""), warned::toString);
+        assertEquals("2", data(JSON.readTree(warned.stdout())).get("a"), warned::toString);
+    }
+
+    @Test
+    @Order(15)
+    void serverSideApplyIsRefusedClearly() throws Exception {
+        String ns = namespace("am-ssa");
+        Path manifest = manifest("ssa.yaml", configMap("ssa", ns, "key: one"));
+        Result refused = kubectl.run("apply", "--server-side", "-f", manifest.toString());
+        assertNotEquals(0, refused.exitCode(), refused::toString);
+        assertTrue(refused.stderr().contains("Server-side apply not available on the server"), refused::toString);
+        assertTrue(refused.stderr().contains("application/apply-patch+yaml"), refused::toString);
+        assertNotFound(ns, "configmap", "ssa");
+    }
+
+    /** Creates namespace {@code name} and returns it. */
+    private String namespace(String name) throws Exception {
+        kubectl.ok("create", "namespace", name);
+        return name;
+    }
+
+    private void createLabelled(String ns, String name, String... labels) throws Exception {
+        kubectl.ok("-n", ns, "create", "configmap", name);
+        List<String> args = new ArrayList<>(List.of("-n", ns, "label", "configmap", name));
+        args.addAll(List.of(labels));
+        kubectl.ok(args.toArray(String[]::new));
+    }
+
+    private List<String> selected(String ns, String selector) throws Exception {
+        return names(getJson(ns, "configmaps", null, "-l", selector));
+    }
+
+    /** {@code kubectl get <resource> [name] -o json} in {@code ns}, parsed. */
+    private JsonNode getJson(String ns, String resource, String name, String... more) throws Exception {
+        List<String> args = new ArrayList<>(List.of("-n", ns, "get", resource));
+        if (name != null) {
+            args.add(name);
+        }
+        args.addAll(List.of(more));
+        args.addAll(List.of("-o", "json"));
+        Result r = kubectl.ok(args.toArray(String[]::new));
+        return JSON.readTree(r.stdout());
+    }
+
+    private void removeFinalizers(String ns, String name) throws Exception {
+        Result patched = kubectl.ok("-n", ns, "patch", "configmap", name, "--type=json", "-p",
+                "[{\"op\":\"remove\",\"path\":\"/metadata/finalizers\"}]");
+        assertEquals("configmap/" + name + " patched", patched.stdout().trim(), patched::toString);
+    }
+
+    private void assertNotFound(String ns, String resource, String name) throws Exception {
+        Result r = kubectl.run("-n", ns, "get", resource, name, "-o", "json");
+        assertNotEquals(0, r.exitCode(), r::toString);
+        assertTrue(r.stderr().contains("Error from server (NotFound)"), r::toString);
+    }
+
+    private Path manifest(String file, String content) throws IOException {
+        Path path = work.resolve(file);
+        Files.writeString(path, content, StandardCharsets.UTF_8);
+        return path;
+    }
+
+    private static String configMap(String name, String ns, String dataLine) {
+        return "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + name + "\n  namespace: " + ns + "\ndata:\n  " + dataLine + "\n";
+    }
+
+    private static Map<String, String> data(JsonNode object) {
+        return stringMap(object.path("data"));
+    }
+
+    private static Map<String, String> labels(JsonNode object) {
+        return stringMap(object.path("metadata").path("labels"));
+    }
+
+    private static Map<String, String> annotations(JsonNode object) {
+        return stringMap(object.path("metadata").path("annotations"));
+    }
+
+    private static Map<String, String> stringMap(JsonNode node) {
+        Map<String, String> map = new java.util.TreeMap<>();
+        node.fields().forEachRemaining(e -> map.put(e.getKey(), e.getValue().asText()));
+        return map;
+    }
+
+    private static List<String> strings(JsonNode array) {
+        List<String> values = new ArrayList<>();
+        array.forEach(v -> values.add(v.asText()));
+        return values;
+    }
+
+    /** The names of a List's items, in the order listed. */
+    private static List<String> names(JsonNode list) {
+        List<String> names = new ArrayList<>();
+        list.path("items").forEach(i -> names.add(i.path("metadata").path("name").asText()));
+        return names;
+    }
+
+    /**
+     * Waits until the watch events printed so far (kubectl {@code --output-watch-events -o json}:
+     * one {@code {"type":..,"object":..}} document after another) satisfy {@code done}.
+     */
+    private List<JsonNode> awaitEvents(Path output, Process watch, String what, Predicate<List<JsonNode>> done) throws Exception {
+        return await(what, () -> {
+            String s = Files.exists(output) ? Files.readString(output, StandardCharsets.UTF_8) : "";
+            if (!watch.isAlive()) {
+                throw new AssertionError("kubectl watch exited with " + watch.exitValue() + " before " + what + ":\n" + s);
+            }
+            return events(s);
+        }, done);
+    }
+
+    /** The complete JSON documents in {@code s}; a document still being written is left for the next poll. */
+    private static List<JsonNode> events(String s) {
+        List<JsonNode> events = new ArrayList<>();
+        try (MappingIterator<JsonNode> it = JSON.readerFor(JsonNode.class).readValues(s)) {
+            while (it.hasNextValue()) {
+                events.add(it.nextValue());
+            }
+        } catch (IOException | RuntimeException incomplete) {
+            // the last document is not complete yet
+        }
+        return events;
+    }
+
+    private static void stop(Process watch) throws InterruptedException {
+        watch.destroy();
+        if (!watch.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) {
+            watch.destroyForcibly();
+        }
+    }
+
+    private <T> T await(String what, Callable<T> attempt, Predicate<T> done) throws Exception {
+        long deadline = System.nanoTime() + POLL_TIMEOUT.toNanos();
+        T last;
+        do {
+            last = attempt.call();
+            if (done.test(last)) {
+                return last;
+            }
+            Thread.sleep(200);
+        } while (System.nanoTime() < deadline);
+        throw new AssertionError("timed out after " + POLL_TIMEOUT.toSeconds() + "s waiting for " + what + "; last: " + last
+                + "\n" + server.log());
+    }
+
+    private static String property(String key) {
+        String v = System.getProperty(key);
+        if (v == null) {
+            throw new IllegalStateException("system property " + key + " is not set: run the itests with mvn verify");
+        }
+        return v;
+    }
+}
