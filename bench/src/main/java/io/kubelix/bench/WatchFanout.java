@@ -47,6 +47,8 @@ final class WatchFanout {
         }
         String rv = kube.call("GET", Kube.configMapsPath(ns), null).path("metadata").path("resourceVersion").asText();
 
+        String procBefore = probe.procStatus();
+
         // 2. Open every watch from that resourceVersion and wait until all are open.
         long openStart = System.nanoTime();
         List<Watcher> ws = new ArrayList<>();
@@ -90,6 +92,11 @@ final class WatchFanout {
                     }
                 }
                 expected.add(resourceVersionOf(r));
+            }).exceptionally(t -> {
+                synchronized (writeLatency) {
+                    failedWrites[0]++;
+                }
+                return null;
             }));
         }
         CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new)).get(120, TimeUnit.SECONDS);
@@ -123,6 +130,7 @@ final class WatchFanout {
         }
         System.out.printf("update+drain phase: %.1f s wall; CPU seconds: server %s, client %.1f; load average %s%n", wall,
                 serverCpu < 0 ? "n/a" : String.format("%.1f", serverCpu), clientCpu, ServerProbe.loadAverage());
+        System.out.printf("server process before the watches: %s; after the run: %s%n", procBefore, probe.procStatus());
         System.out.printf("updates: %d acknowledged, %d failed, %.1f/s achieved%n", expected.size(), failedWrites[0], achieved);
         System.out.println(Stats.header());
         System.out.println(Stats.row("update (PATCH) latency", writeLatency));
