@@ -33,25 +33,34 @@ final class KubelixServer implements AutoCloseable {
     private final Path dataDir;
     private final Path log;
     private final int port;
+    private final List<String> flags;
     private Process process;
     /** Stops the server should the test JVM end without {@link #close()} (a killed or timed-out fork). */
     private Thread shutdownHook;
 
-    private KubelixServer(Path home, Path dataDir, Path log, int port) {
+    private KubelixServer(Path home, Path dataDir, Path log, int port, List<String> flags) {
         this.home = home;
         this.dataDir = dataDir;
         this.log = log;
         this.port = port;
+        this.flags = flags;
     }
 
     /** Copies the distribution under {@code work} and starts it; returns once {@code /readyz} answers 200. */
     static KubelixServer start(Path distribution, Path work, Duration readyTimeout) throws IOException, InterruptedException {
+        return start(distribution, work, readyTimeout, new String[0]);
+    }
+
+    /** As {@link #start(Path, Path, Duration)}, with more {@code bin/kubelix} flags (such as {@code --default-watch-cache-size 50}). */
+    static KubelixServer start(Path distribution, Path work, Duration readyTimeout, String... flags)
+            throws IOException, InterruptedException {
         if (!Files.isExecutable(distribution.resolve("bin").resolve("kubelix"))) {
             throw new IllegalStateException(distribution + "/bin/kubelix is missing: build the distribution module first");
         }
         Path home = work.resolve("kubelix");
         copyTree(distribution, home);
-        KubelixServer server = new KubelixServer(home, work.resolve("data"), work.resolve("kubelix.log"), freePort());
+        KubelixServer server = new KubelixServer(home, work.resolve("data"), work.resolve("kubelix.log"), freePort(),
+                List.of(flags));
         server.launch();
         try {
             server.awaitReady(readyTimeout);
@@ -63,8 +72,10 @@ final class KubelixServer implements AutoCloseable {
     }
 
     private void launch() throws IOException {
-        ProcessBuilder pb = new ProcessBuilder(home.resolve("bin").resolve("kubelix").toString(),
-                "--secure-port", Integer.toString(port), "--data-dir", dataDir.toString())
+        List<String> command = new java.util.ArrayList<>(List.of(home.resolve("bin").resolve("kubelix").toString(),
+                "--secure-port", Integer.toString(port), "--data-dir", dataDir.toString()));
+        command.addAll(flags);
+        ProcessBuilder pb = new ProcessBuilder(command)
                 .directory(home.toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile());
