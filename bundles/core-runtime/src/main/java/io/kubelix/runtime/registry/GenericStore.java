@@ -1,5 +1,6 @@
 package io.kubelix.runtime.registry;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.admission.AdmissionAttributes;
 import io.kubelix.api.admission.Operation;
@@ -124,6 +125,7 @@ public final class GenericStore implements StandardStorage {
         }
         admission.validate(attributes(Operation.CREATE, ctx, obj, null, options.dryRun()));
         spec.createStrategy().canonicalize(obj);
+        omitEmpty(Unstructured.wrap(obj).metadata());
         if (options.dryRun()) {
             return obj;
         }
@@ -296,6 +298,7 @@ public final class GenericStore implements StandardStorage {
         prepareForCreate(ctx, obj);
         admission.validate(attributes(Operation.CREATE, ctx, obj, null, dryRun));
         spec.createStrategy().canonicalize(obj);
+        omitEmpty(Unstructured.wrap(obj).metadata());
         return obj;
     }
 
@@ -350,6 +353,7 @@ public final class GenericStore implements StandardStorage {
         spec.updateStrategy().warningsOnUpdate(ctx, obj, existing).forEach(ctx::addWarning);
         admission.validate(attributes(Operation.UPDATE, ctx, obj, existing, dryRun));
         spec.createStrategy().canonicalize(obj);
+        omitEmpty(Unstructured.wrap(obj).metadata());
         if (Deletion.shouldDeleteDuringUpdate(obj, existing)) {
             throw new EmptiedFinalizers(obj, oldMeta.uid());
         }
@@ -368,6 +372,20 @@ public final class GenericStore implements StandardStorage {
             y.remove(f);
         }
         return x.equals(y);
+    }
+
+    /**
+     * Drops the metadata collections that are null or empty, as encoding metav1.ObjectMeta does
+     * ({@code omitempty}): kube-apiserver never stores nor returns {@code labels: {}} or
+     * {@code finalizers: []}, such as what removing the last label or annotation leaves.
+     */
+    private static void omitEmpty(ObjectMeta meta) {
+        for (String field : new String[] {"labels", "annotations", "finalizers", "ownerReferences", "managedFields"}) {
+            JsonNode v = meta.node().get(field);
+            if (v != null && (v.isNull() || v.isContainerNode() && v.isEmpty())) {
+                meta.node().remove(field);
+            }
+        }
     }
 
     /** errEmptiedFinalizers: ends the storage update so the object can be deleted instead. */

@@ -243,6 +243,41 @@ class GenericStoreTest {
     }
 
     @Test
+    void emptyMetadataCollectionsAreNotStoredOnCreate() {
+        ObjectNode in = configMap("a");
+        ObjectNode meta = in.withObjectProperty("metadata");
+        meta.putObject("labels");
+        meta.putObject("annotations");
+        meta.putArray("finalizers");
+        meta.putArray("ownerReferences");
+        meta.putNull("managedFields");
+
+        ObjectNode created = store.create(DEFAULT, in, CreateOptions.DEFAULT);
+
+        for (String field : List.of("labels", "annotations", "finalizers", "ownerReferences", "managedFields")) {
+            assertFalse(created.path("metadata").has(field), field + " omitted: " + created);
+        }
+        assertEquals(created, store.get(DEFAULT, "a", ""));
+    }
+
+    @Test
+    void removingTheLastLabelAndAnnotationRemovesTheMaps() {
+        ObjectNode in = configMap("a");
+        in.withObjectProperty("metadata").putObject("labels").put("app", "web");
+        in.withObjectProperty("metadata").putObject("annotations").put("note", "hi");
+        ObjectNode created = store.create(DEFAULT, in, CreateOptions.DEFAULT);
+        ObjectNode changed = created.deepCopy();
+        changed.withObjectProperty("metadata").withObjectProperty("labels").remove("app");
+        changed.withObjectProperty("metadata").withObjectProperty("annotations").remove("note");
+
+        UpdateResult r = store.update(DEFAULT, "a", (ctx, old) -> changed, UpdateOptions.DEFAULT);
+
+        assertFalse(r.object().path("metadata").has("labels"), r.object()::toString);
+        assertFalse(r.object().path("metadata").has("annotations"), r.object()::toString);
+        assertEquals(r.object(), store.get(DEFAULT, "a", ""));
+    }
+
+    @Test
     void updateWithCurrentResourceVersion() {
         ObjectNode created = store.create(DEFAULT, configMap("a"), CreateOptions.DEFAULT);
         ObjectNode changed = created.deepCopy();
