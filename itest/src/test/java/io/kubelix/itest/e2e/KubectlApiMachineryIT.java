@@ -137,6 +137,13 @@ class KubectlApiMachineryIT {
         assertEquals(Map.of("note", "ho", "other", "x"), annotations(getJson(ns, "configmap", "l")));
         kubectl.ok("-n", ns, "annotate", "configmap", "l", "note-");
         assertEquals(Map.of("other", "x"), annotations(getJson(ns, "configmap", "l")));
+
+        // the last label and annotation removed: no empty maps left behind (kube's omitempty)
+        kubectl.ok("-n", ns, "label", "configmap", "l", "app-");
+        kubectl.ok("-n", ns, "annotate", "configmap", "l", "other-");
+        JsonNode meta = getJson(ns, "configmap", "l").path("metadata");
+        assertFalse(meta.has("labels"), meta::toString);
+        assertFalse(meta.has("annotations"), meta::toString);
     }
 
     @Test
