@@ -114,6 +114,32 @@ final class EtcdClient implements AutoCloseable {
         return r.getHeader().getRevision();
     }
 
+    /**
+     * Whether no key in {@code key} (up to {@code rangeEnd}, when not null) was put or deleted in
+     * the revisions {@code (after, upTo]}: no key at {@code upTo} was modified after {@code after},
+     * and as many keys exist at {@code upTo} as at {@code after}. (A count-only read ignores the
+     * modification filter, so the first read asks for at most one key.)
+     */
+    boolean unchanged(ByteSequence key, ByteSequence rangeEnd, long after, long upTo) {
+        if (after <= 0 || upTo < after) {
+            return false;
+        }
+        GetOption.Builder modified = GetOption.builder().withKeysOnly(true).withLimit(1).withRevision(upTo)
+                .withMinModRevision(after + 1);
+        GetOption.Builder countNow = GetOption.builder().withCountOnly(true).withRevision(upTo);
+        GetOption.Builder countThen = GetOption.builder().withCountOnly(true).withRevision(after);
+        if (rangeEnd != null) {
+            modified.withRange(rangeEnd);
+            countNow.withRange(rangeEnd);
+            countThen.withRange(rangeEnd);
+        }
+        if (!get(key, modified.build(), "progress", upTo).getKvs().isEmpty()) {
+            return false;
+        }
+        return get(key, countNow.build(), "progress", upTo).getCount()
+                == get(key, countThen.build(), "progress", after).getCount();
+    }
+
     /** Reads one key, failing when etcd does not answer within {@code timeout} (the health check). */
     void ping(Duration timeout) {
         CompletableFuture<GetResponse> f = kv.get(Keys.bytes("health"), GetOption.builder().withCountOnly(true).build());

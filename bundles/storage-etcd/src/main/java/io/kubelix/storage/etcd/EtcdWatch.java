@@ -41,7 +41,20 @@ final class EtcdWatch implements Watch {
         Watcher start(long fromRevision, Listener listener);
     }
 
+    /**
+     * Whether no key of the watch's range changed in the revisions {@code (after, upTo]}: etcd
+     * asked, not trusted (see {@link #received}). May block; false when it cannot tell.
+     */
+    @FunctionalInterface
+    interface ProgressCheck {
+        boolean unchanged(long after, long upTo);
+    }
+
     static final Duration RESTART_DELAY = Duration.ofMillis(500);
+    /** How soon a progress request is repeated when etcd's answer came before the watch's events. */
+    static final Duration PROGRESS_RETRY_DELAY = Duration.ofMillis(50);
+    /** How often, at most, one progress request is repeated so. */
+    static final int PROGRESS_RETRIES = 40;
     private static final Logger LOG = LoggerFactory.getLogger(EtcdWatch.class);
 
     private final String description;
@@ -49,6 +62,7 @@ final class EtcdWatch implements Watch {
     private final boolean progressNotify;
     private final int capacity;
     private final Starter starter;
+    private final ProgressCheck progressCheck;
     private final ScheduledExecutorService scheduler;
     private final Consumer<EtcdWatch> onClose;
 
@@ -60,7 +74,10 @@ final class EtcdWatch implements Watch {
     private final ArrayDeque<Object> live = new ArrayDeque<>();
     private boolean ended;
     private boolean closed;
-    /** The revision of the last event received: a new stream starts after it. */
+    /**
+     * The revision of the last event received, or of a progress notification checked to follow
+     * every event before it: a new stream starts after it, and events up to it are not delivered again.
+     */
     private long lastRevision;
     /** Which etcd stream is current; callbacks of older ones are ignored. */
     private int generation;
@@ -68,12 +85,16 @@ final class EtcdWatch implements Watch {
     private long lastActivityNanos = System.nanoTime();
     /** A progress request is outstanding: the next progress response is a BOOKMARK even without progressNotify. */
     private boolean progressRequested;
+    /** A progress notification's revision is being checked (on the scheduler); others wait for the result. */
+    private boolean progressChecking;
+    /** How often the outstanding progress request has been repeated. */
+    private int progressRetries;
     /** Told once when an event is queued or the stream ends (Watch.onReady). */
     private Runnable readyListener;
 
     /** @param startRevision the revision the watch starts after: it sees events of later revisions */
     EtcdWatch(String description, WatchEventFilter filter, boolean progressNotify, int capacity, long startRevision,
-              List<WatchEvent> initial, Starter starter, ScheduledExecutorService scheduler,
+              List<WatchEvent> initial, Starter starter, ProgressCheck progressCheck, ScheduledExecutorService scheduler,
               Consumer<EtcdWatch> onClose) {
         this.description = description;
         this.filter = filter;
@@ -81,6 +102,7 @@ final class EtcdWatch implements Watch {
         this.capacity = capacity;
         this.lastRevision = startRevision;
         this.starter = starter;
+        this.progressCheck = progressCheck;
         this.scheduler = scheduler;
         this.onClose = onClose;
         this.backlog.addAll(initial);
@@ -154,6 +176,7 @@ final class EtcdWatch implements Watch {
                 return;
             }
             progressRequested = true;
+            progressRetries = 0;
         } finally {
             lock.unlock();
         }
@@ -222,14 +245,21 @@ final class EtcdWatch implements Watch {
                 return;
             }
             if (response.isProgressNotify()) {
+                // etcd before 3.4.31 and 3.5.13 (etcd-io/etcd#15220) answers a progress request at once
+                // with its current revision, even while this watch's events up to it are still being
+                // sent (a watch that started from an older revision). Trusting it would deliver a
+                // BOOKMARK ahead of events, and drop those events as already seen. So the revision
+                // counts only once etcd confirms that nothing in the watched range changed since the
+                // last event; the check runs on the scheduler, never on jetcd's thread.
                 long rev = response.getHeader().getRevision();
-                if ((progressNotify || progressRequested) && rev >= lastRevision) {
-                    ObjectNode obj = JsonNodeFactory.instance.objectNode();
-                    obj.putObject("metadata").put("resourceVersion", Long.toString(rev));
-                    items.add(WatchEvent.of(WatchEvent.Type.BOOKMARK, obj));
+                if (rev > lastRevision && !progressChecking) {
+                    progressChecking = true;
+                    long after = lastRevision;
+                    scheduleQuietly(() -> checkProgress(gen, after, rev), 0);
+                } else if (rev == lastRevision && (progressNotify || progressRequested)) {
+                    items.add(bookmark(rev));
+                    progressRequested = false;
                 }
-                lastRevision = Math.max(lastRevision, rev);
-                progressRequested = false;
             } else {
                 long batchFloor = lastRevision;
                 for (io.etcd.jetcd.watch.WatchEvent e : response.getEvents()) {
@@ -261,6 +291,83 @@ final class EtcdWatch implements Watch {
             detach();
         }
         notifyReady(ready);
+    }
+
+    private static WatchEvent bookmark(long rev) {
+        ObjectNode obj = JsonNodeFactory.instance.objectNode();
+        obj.putObject("metadata").put("resourceVersion", Long.toString(rev));
+        return WatchEvent.of(WatchEvent.Type.BOOKMARK, obj);
+    }
+
+    /**
+     * On the scheduler: a progress notification said etcd is at {@code rev}, and the last event
+     * was at {@code after}. If etcd confirms that the range did not change in between, the watch
+     * has seen everything up to {@code rev}: a BOOKMARK (when wanted), and the stream resumes after
+     * it. Otherwise the events are still coming: the progress request, if any, is repeated shortly.
+     */
+    private void checkProgress(int gen, long after, long rev) {
+        boolean unchanged;
+        try {
+            unchanged = progressCheck.unchanged(after, rev);
+        } catch (RuntimeException e) {
+            LOG.debug("watch {}: cannot check progress ({}, {}]: {}", description, after, rev, e.toString());
+            unchanged = false;
+        }
+        boolean retry = false;
+        Runnable ready = null;
+        lock.lock();
+        try {
+            progressChecking = false;
+            if (gen != generation || ended) {
+                return;
+            }
+            if (unchanged && lastRevision == after) {
+                lastRevision = rev;
+                if (progressNotify || progressRequested) {
+                    live.add(bookmark(rev));
+                    lastActivityNanos = System.nanoTime();
+                    ready = takeReadyListener();
+                    changed.signalAll();
+                }
+                progressRequested = false;
+            } else if (progressRequested && progressRetries < PROGRESS_RETRIES) {
+                progressRetries++;
+                retry = true;
+            }
+        } finally {
+            lock.unlock();
+        }
+        notifyReady(ready);
+        if (retry) {
+            scheduleQuietly(this::repeatProgressRequest, PROGRESS_RETRY_DELAY.toMillis());
+        }
+    }
+
+    private void repeatProgressRequest() {
+        Watcher w;
+        lock.lock();
+        try {
+            w = watcher;
+            if (w == null || ended || !progressRequested) {
+                return;
+            }
+        } finally {
+            lock.unlock();
+        }
+        w.requestProgress();
+    }
+
+    private void scheduleQuietly(Runnable task, long delayMillis) {
+        try {
+            scheduler.schedule(task, delayMillis, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException backendStopped) {
+            lock.lock();
+            try {
+                progressChecking = false;
+            } finally {
+                lock.unlock();
+            }
+        }
     }
 
     /** The onReady listener, cleared; call under the lock and run it after. */

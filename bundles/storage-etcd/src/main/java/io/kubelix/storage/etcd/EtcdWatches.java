@@ -40,8 +40,9 @@ final class EtcdWatches {
             }
             return etcd.client().getWatchClient().watch(key, option.build(), listener);
         };
+        EtcdWatch.ProgressCheck check = (after, upTo) -> etcd.unchanged(key, rangeEnd, after, upTo);
         EtcdWatch w = new EtcdWatch(description, filter, progressNotify, QUEUE_SIZE, startRevision, initial, starter,
-                scheduler, open::remove);
+                check, scheduler, open::remove);
         open.add(w);
         w.start();
         LOG.debug("watch {} started", description);
