@@ -11,7 +11,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * list: K configmaps of about 1 KiB each, then sequential LISTs with resourceVersion=0 (any state,
- * served from the watch cache) and with resourceVersion unset (a consistent read).
+ * served from the watch cache), with resourceVersion unset (a consistent read), and the first page of
+ * limit=500. (limit with resourceVersion=0 is not used: the cache, like kube-apiserver's before
+ * pagination from the cache, ignores limit there and returns everything.)
  */
 final class ListBench {
     private final Kube kube;
@@ -39,11 +41,11 @@ final class ListBench {
         }
         Histogram fromCache = measure("?resourceVersion=0");
         Histogram consistent = measure("");
-        Histogram paged = measure("?limit=500&resourceVersion=0");
+        Histogram paged = measure("?limit=500");
         System.out.println(Stats.header());
         System.out.println(Stats.row("LIST resourceVersion=0", fromCache));
         System.out.println(Stats.row("LIST resourceVersion unset", consistent));
-        System.out.println(Stats.row("LIST limit=500 resourceVersion=0 (first page)", paged));
+        System.out.println(Stats.row("LIST limit=500 (first page, from storage)", paged));
     }
 
     private void create() throws Exception {
