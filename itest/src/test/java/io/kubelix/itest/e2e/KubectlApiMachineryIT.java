@@ -264,6 +264,32 @@ class KubectlApiMachineryIT {
 
     @Test
     @Order(8)
+    void fieldSelectorsOnEventsAndNamespaces() throws Exception {
+        String ns = namespace("am-events");
+        kubectl.ok("create", "-f", manifest("events.yaml", event("e1", ns, "target", "Testing", "Warning")
+                + "---\n" + event("e2", ns, "target", "Other", "Normal")
+                + "---\n" + event("e3", ns, "bystander", "Testing", "Warning")).toString());
+
+        assertEquals(List.of("e1", "e2"), names(getJson(ns, "events", null, "--field-selector", "involvedObject.name=target")));
+        assertEquals(List.of("e1"), names(getJson(ns, "events", null, "--field-selector",
+                "involvedObject.kind=ConfigMap,involvedObject.name=target,type=Warning")));
+        assertEquals(List.of("e1", "e3"), names(getJson(ns, "events", null, "--field-selector", "reason=Testing")));
+        assertEquals(List.of("e2"), names(getJson(ns, "events", null, "--field-selector", "source=e2e-other")));
+
+        // kubectl events --for selects by involvedObject.kind, apiVersion and name
+        Result forTarget = kubectl.ok("-n", ns, "events", "--for", "configmap/target");
+        List<String> lines = forTarget.stdout().lines().toList();
+        assertTrue(lines.get(0).matches("LAST SEEN\\s+TYPE\\s+REASON\\s+OBJECT\\s+MESSAGE"), forTarget::toString);
+        assertEquals(2, lines.size() - 1, forTarget::toString);
+        assertTrue(lines.stream().skip(1).allMatch(l -> l.contains("ConfigMap/target")), forTarget::toString);
+
+        List<String> active = names(getJson(ns, "namespaces", null, "--field-selector", "status.phase=Active"));
+        assertTrue(active.containsAll(List.of("default", "kube-system", ns)), active::toString);
+        assertEquals(List.of(), names(getJson(ns, "namespaces", null, "--field-selector", "status.phase=Terminating")));
+    }
+
+    @Test
+    @Order(9)
     void deleteWithCascadeOrphanWaitsForTheOrphanFinalizer() throws Exception {
         String ns = namespace("am-orphan");
         kubectl.ok("-n", ns, "create", "configmap", "o");
@@ -279,7 +305,7 @@ class KubectlApiMachineryIT {
     }
 
     @Test
-    @Order(9)
+    @Order(10)
     void deleteWithCascadeForegroundWaitsForTheForegroundFinalizer() throws Exception {
         String ns = namespace("am-foreground");
         kubectl.ok("-n", ns, "create", "configmap", "f");
@@ -294,7 +320,7 @@ class KubectlApiMachineryIT {
     }
 
     @Test
-    @Order(10)
+    @Order(11)
     void serverDryRunStoresAndDeletesNothing() throws Exception {
         String ns = namespace("am-dryrun");
 
@@ -324,7 +350,7 @@ class KubectlApiMachineryIT {
     }
 
     @Test
-    @Order(11)
+    @Order(12)
     void watchWithSelectorSeesAnObjectLeaveAndReturn() throws Exception {
         String ns = namespace("am-watch");
         createLabelled(ns, "w", "app=x");
@@ -356,7 +382,7 @@ class KubectlApiMachineryIT {
     }
 
     @Test
-    @Order(12)
+    @Order(13)
     void watchSeesAFinalizedDeletion() throws Exception {
         String ns = namespace("am-finalizer");
         Path manifest = manifest("finalized.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fin\n  namespace: " + ns
@@ -389,7 +415,7 @@ class KubectlApiMachineryIT {
     }
 
     @Test
-    @Order(13)
+    @Order(14)
     void malformedYamlIsRefusedAndNothingIsStored() throws Exception {
         String ns = namespace("am-bad");
         kubectl.ok("-n", ns, "create", "configmap", "existing");
@@ -413,7 +439,7 @@ class KubectlApiMachineryIT {
     }
 
     @Test
-    @Order(14)
+    @Order(15)
     void duplicateFieldsWithStrictValidation() throws Exception {
         String ns = namespace("am-dup");
         String body = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"dup\",\"namespace\":\"" + ns
@@ -440,7 +466,7 @@ class KubectlApiMachineryIT {
     }
 
     @Test
-    @Order(15)
+    @Order(16)
     void serverSideApplyIsRefusedClearly() throws Exception {
         String ns = namespace("am-ssa");
         Path manifest = manifest("ssa.yaml", configMap("ssa", ns, "key: one"));
@@ -500,6 +526,15 @@ class KubectlApiMachineryIT {
 
     private static String configMap(String name, String ns, String dataLine) {
         return "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + name + "\n  namespace: " + ns + "\ndata:\n  " + dataLine + "\n";
+    }
+
+    private static String event(String name, String ns, String involved, String reason, String type) {
+        String source = reason.equals("Testing") ? "e2e" : "e2e-other";
+        return "apiVersion: v1\nkind: Event\nmetadata:\n  name: " + name + "\n  namespace: " + ns + "\n"
+                + "involvedObject:\n  apiVersion: v1\n  kind: ConfigMap\n  name: " + involved + "\n  namespace: " + ns + "\n"
+                + "reason: " + reason + "\nmessage: about " + involved + "\ntype: " + type + "\n"
+                + "source:\n  component: " + source + "\ncount: 1\n"
+                + "firstTimestamp: \"2026-01-01T00:00:00Z\"\nlastTimestamp: \"2026-01-01T00:00:00Z\"\n";
     }
 
     private static Map<String, String> data(JsonNode object) {
