@@ -98,6 +98,8 @@ class InformerIT {
     private TcpProxy proxy;
     private KubernetesClient client;
     private SharedIndexInformer<ConfigMap> informer;
+    /** A second informer, of the objects labelled team=a: objects enter and leave its selection. */
+    private SharedIndexInformer<ConfigMap> teamA;
     /** What the informer's handler was told: name to resourceVersion (adds and updates put, deletes remove). */
     private final Map<String, String> notified = new ConcurrentHashMap<>();
     /** Names the handler was told were deleted with deletedFinalStateUnknown: only a relist tells that. */
@@ -136,6 +138,9 @@ class InformerIT {
         if (informer != null) {
             informer.stop();
         }
+        if (teamA != null) {
+            teamA.stop();
+        }
         if (client != null) {
             client.close();
         }
@@ -151,7 +156,7 @@ class InformerIT {
     @Order(1)
     void informerEndsWithTheServersStateAfterHundredsOfChanges() throws Exception {
         for (int i = 0; i < 40; i++) {
-            api.post(CMS, KubeApi.configMap("pre-" + i, "v", "0"));
+            api.post(CMS, labelled(KubeApi.configMap("pre-" + i, "v", "0"), i % 2 == 0 ? "a" : "b"));
         }
         informer = client.configMaps().inNamespace(NS).runnableInformer(0);
         informer.addEventHandler(new ResourceEventHandler<>() {
@@ -180,9 +185,13 @@ class InformerIT {
         });
         informer.start().toCompletableFuture().get(30, TimeUnit.SECONDS);
         assertEquals(40, informer.getStore().list().size(), "the informer's first list");
+        teamA = client.configMaps().inNamespace(NS).withLabel("team", "a").runnableInformer(0);
+        teamA.start().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        assertEquals(20, teamA.getStore().list().size(), "the team=a informer's first list");
 
-        // Three writers, each on its own names, 100 operations each while the informer runs:
-        // creates, merge-patch updates, deletes (more than 6 windows' worth of events).
+        // Three writers, each on its own names, 100 operations each while the informers run:
+        // creates, merge-patch updates (a third of them moving the object to the other team), deletes:
+        // more than 6 windows' worth of events.
         ExecutorService writers = Executors.newFixedThreadPool(3);
         try {
             List<Future<?>> done = new ArrayList<>();
@@ -396,14 +405,23 @@ class InformerIT {
             int op = random.nextInt(10);
             if (mine.isEmpty() || op < 4) {
                 String name = prefix + next++;
-                api.post(CMS, KubeApi.configMap(name, "v", "0", "writer", prefix));
+                api.post(CMS, labelled(KubeApi.configMap(name, "v", "0", "writer", prefix), random.nextBoolean() ? "a" : "b"));
                 mine.add(name);
             } else if (op < 8) {
-                api.mergePatch(CMS + "/" + mine.get(random.nextInt(mine.size())), patch("v", Integer.toString(i)));
+                ObjectNode p = patch("v", Integer.toString(i));
+                if (random.nextInt(3) == 0) {
+                    p.putObject("metadata").putObject("labels").put("team", random.nextBoolean() ? "a" : "b");
+                }
+                api.mergePatch(CMS + "/" + mine.get(random.nextInt(mine.size())), p);
             } else {
                 api.delete(CMS + "/" + mine.remove(random.nextInt(mine.size())));
             }
         }
+    }
+
+    private static ObjectNode labelled(ObjectNode cm, String team) {
+        ((ObjectNode) cm.path("metadata")).putObject("labels").put("team", team);
+        return cm;
     }
 
     private static ObjectNode patch(String key, String value) {
@@ -414,15 +432,19 @@ class InformerIT {
 
     /** The server's configmaps of {@link #NS} (a consistent list): name to "resourceVersion data". */
     private Map<String, String> serverState() throws Exception {
+        return serverState("");
+    }
+
+    private Map<String, String> serverState(String query) throws Exception {
         Map<String, String> out = new TreeMap<>();
-        for (JsonNode i : api.get(CMS).path("items")) {
+        for (JsonNode i : api.get(CMS + query).path("items")) {
             out.put(i.path("metadata").path("name").asText(),
                     i.path("metadata").path("resourceVersion").asText() + " " + KubeApi.JSON.writeValueAsString(i.path("data")));
         }
         return out;
     }
 
-    private Map<String, String> informerState() {
+    private static Map<String, String> informerState(SharedIndexInformer<ConfigMap> informer) {
         Map<String, String> out = new TreeMap<>();
         for (ConfigMap cm : informer.getStore().list()) {
             out.put(cm.getMetadata().getName(), cm.getMetadata().getResourceVersion() + " "
@@ -437,21 +459,11 @@ class InformerIT {
 
     /**
      * Waits until the informer's store equals the server's state (names, resourceVersions, data), and
-     * what its handler was told matches the store.
+     * what its handler was told matches the store; and the team=a informer's store the server's team=a objects.
      */
     private void assertConverged(String when) throws Exception {
-        long deadline = System.nanoTime() + CONVERGE_TIMEOUT.toNanos();
-        Map<String, String> expected;
-        Map<String, String> actual;
-        do {
-            expected = serverState();
-            actual = informerState();
-            if (expected.equals(actual)) {
-                break;
-            }
-            Thread.sleep(100);
-        } while (System.nanoTime() < deadline);
-        assertEquals(expected, actual, "the informer's store " + when);
+        assertConverged(teamA, "?labelSelector=team%3Da", "the team=a informer's store " + when);
+        Map<String, String> actual = assertConverged(informer, "", "the informer's store " + when);
         Map<String, String> versions = new TreeMap<>();
         actual.forEach((k, v) -> versions.put(k, v.substring(0, v.indexOf(' '))));
         Map<String, String> told = notifiedState();
@@ -461,6 +473,23 @@ class InformerIT {
         }
         assertEquals(versions, told, "what the informer's handler was told " + when);
         assertEquals(List.of(), regressions, "resourceVersions never go backwards in onUpdate");
+    }
+
+    private Map<String, String> assertConverged(SharedIndexInformer<ConfigMap> informer, String query, String what)
+            throws Exception {
+        long deadline = System.nanoTime() + CONVERGE_TIMEOUT.toNanos();
+        Map<String, String> expected;
+        Map<String, String> actual;
+        do {
+            expected = serverState(query);
+            actual = informerState(informer);
+            if (expected.equals(actual)) {
+                break;
+            }
+            Thread.sleep(100);
+        } while (System.nanoTime() < deadline);
+        assertEquals(expected, actual, what);
+        return actual;
     }
 
     /** The next event but bookmarks: of {@code type}, on watchlist-live; returns its resourceVersion. */
