@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -315,7 +316,26 @@ class KubectlApiMachineryIT {
         assertFalse(meta.path("deletionTimestamp").asText().isEmpty(), meta::toString);
         assertEquals(List.of("foregroundDeletion"), strings(meta.path("finalizers")), meta::toString);
 
-        removeFinalizers(ns, "f");
+        // kubectl wait watches the object (a watch with fieldSelector=metadata.name=f) until it is gone
+        Path output = work.resolve("wait-delete.out");
+        Process wait = kubectl.background(output, "-n", ns, "wait", "--for=delete", "configmap/f", "--timeout=30s", "-v=6");
+        try {
+            await("kubectl wait watching configmap f", () -> {
+                String s = readQuietly(output);
+                if (!wait.isAlive()) {
+                    throw new AssertionError("kubectl wait ended while the finalizer is there:\n" + s);
+                }
+                return s;
+            }, s -> s.lines().anyMatch(l -> l.contains("fieldSelector=metadata.name%3Df&") && l.contains("watch=true")
+                    && l.contains(" 200 OK")));
+            removeFinalizers(ns, "f");
+            assertTrue(wait.waitFor(POLL_TIMEOUT.toSeconds(), TimeUnit.SECONDS),
+                    () -> "kubectl wait --for=delete did not end:\n" + readQuietly(output));
+            assertEquals(0, wait.exitValue(), () -> readQuietly(output));
+            assertTrue(readQuietly(output).lines().anyMatch(l -> l.equals("configmap/f condition met")), () -> readQuietly(output));
+        } finally {
+            stop(wait);
+        }
         assertNotFound(ns, "configmap", "f");
     }
 
@@ -339,6 +359,14 @@ class KubectlApiMachineryIT {
         Files.writeString(manifest, configMap("applied", ns, "key: two"), StandardCharsets.UTF_8);
         Result applyChanged = kubectl.ok("apply", "-f", manifest.toString(), "--dry-run=server", "-o", "json");
         assertEquals("two", data(JSON.readTree(applyChanged.stdout())).get("key"), applyChanged::toString);
+        assertEquals(stored, getJson(ns, "configmap", "applied"));
+
+        // patch and label: the patched object comes back, the stored one is unchanged
+        Result patched = kubectl.ok("-n", ns, "patch", "configmap", "applied", "--type=merge", "-p",
+                "{\"data\":{\"key\":\"patched\"}}", "--dry-run=server", "-o", "json");
+        assertEquals("patched", data(JSON.readTree(patched.stdout())).get("key"), patched::toString);
+        Result labelled = kubectl.ok("-n", ns, "label", "configmap", "applied", "dry=run", "--dry-run=server");
+        assertEquals("configmap/applied labeled (server dry run)", labelled.stdout().trim(), labelled::toString);
         assertEquals(stored, getJson(ns, "configmap", "applied"));
 
         // delete
@@ -574,7 +602,7 @@ class KubectlApiMachineryIT {
      */
     private List<JsonNode> awaitEvents(Path output, Process watch, String what, Predicate<List<JsonNode>> done) throws Exception {
         return await(what, () -> {
-            String s = Files.exists(output) ? Files.readString(output, StandardCharsets.UTF_8) : "";
+            String s = readQuietly(output);
             if (!watch.isAlive()) {
                 throw new AssertionError("kubectl watch exited with " + watch.exitValue() + " before " + what + ":\n" + s);
             }
@@ -595,9 +623,17 @@ class KubectlApiMachineryIT {
         return events;
     }
 
+    private static String readQuietly(Path file) {
+        try {
+            return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
+        } catch (IOException e) {
+            return e.toString();
+        }
+    }
+
     private static void stop(Process watch) throws InterruptedException {
         watch.destroy();
-        if (!watch.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) {
+        if (!watch.waitFor(10, TimeUnit.SECONDS)) {
             watch.destroyForcibly();
         }
     }
