@@ -61,6 +61,11 @@ final class IdleWatchers {
         long open = ws.stream().filter(w -> w.opened.join() == 200).count();
         System.out.printf("opened %d/%d watches in %d ms%n", open, watchers,
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - openStart));
+        if (open < watchers) {
+            System.out.println("watch statuses (-1: client error): " + ws.stream().collect(
+                    java.util.stream.Collectors.groupingBy(w -> w.opened.join(), java.util.stream.Collectors.counting())));
+            ws.stream().filter(w -> w.failure != null).limit(1).forEach(w -> System.out.println("first failure: " + w.failure));
+        }
         String openHeap = probe.heapAfterGc();
         String openProc = probe.procStatus();
 
