@@ -171,6 +171,13 @@ class KubectlApiMachineryIT {
     void diffShowsTheChangeAndExitsOneThenZeroWhenEqual() throws Exception {
         String ns = namespace("am-diff");
         Path manifest = manifest("diff.yaml", configMap("d", ns, "key: one"));
+        // an object that does not exist yet: all of it is new, and the dry run creates nothing
+        Result created = kubectl.run("diff", "-f", manifest.toString());
+        assertEquals(1, created.exitCode(), created::toString);
+        assertTrue(created.stdout().lines().anyMatch(l -> l.equals("+  key: one")), created::toString);
+        assertTrue(created.stdout().lines().noneMatch(l -> l.startsWith("-  ")), created::toString);
+        assertNotFound(ns, "configmap", "d");
+
         kubectl.ok("apply", "-f", manifest.toString());
 
         Result same = kubectl.run("diff", "-f", manifest.toString());
@@ -502,6 +509,12 @@ class KubectlApiMachineryIT {
         assertNotEquals(0, refused.exitCode(), refused::toString);
         assertTrue(refused.stderr().contains("Server-side apply not available on the server"), refused::toString);
         assertTrue(refused.stderr().contains("application/apply-patch+yaml"), refused::toString);
+        assertNotFound(ns, "configmap", "ssa");
+
+        // kubectl diff --server-side is a dry-run server-side apply: 415 UnsupportedMediaType, an error (exit > 1)
+        Result diff = kubectl.run("diff", "--server-side", "-f", manifest.toString());
+        assertTrue(diff.exitCode() > 1, diff::toString);
+        assertTrue(diff.stderr().contains("Error from server (UnsupportedMediaType)"), diff::toString);
         assertNotFound(ns, "configmap", "ssa");
     }
 
