@@ -112,6 +112,10 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
         String namespace = scope(storage, info);
         RequestScope scope = new RequestScope(gv, storage, info,
                 new HttpRequestContext(Requests.user(request), info, namespace), request, protobuf);
+        if (!info.verb().equals("watch")) {
+            // The response's form is agreed before anything is done: a 406 must not follow a write.
+            Negotiation.choose(request);
+        }
         switch (info.verb()) {
             case "get" -> ResourceHandlers.get(scope, response, callback);
             case "list" -> ResourceHandlers.list(scope, response, callback);

@@ -29,6 +29,9 @@ final class Negotiation {
     }
 
     static Choice choose(Request request) {
+        // A list answers a list's forms, one object an object's: a range of the other shape is skipped.
+        io.kubelix.api.request.RequestInfo info = io.kubelix.runtime.request.Requests.requestInfo(request);
+        boolean list = info != null && (info.verb().equals("list") || info.verb().equals("deletecollection"));
         String accept = request.getHeaders().get(HttpHeader.ACCEPT);
         List<MediaType> ranges = MediaType.parseAccept(accept);
         if (ranges.isEmpty()) {
@@ -51,6 +54,9 @@ final class Negotiation {
                 case "PartialObjectMetadataList" -> Output.PARTIAL_OBJECT_METADATA_LIST;
                 default -> null;
             };
+            if (output == Output.PARTIAL_OBJECT_METADATA && list || output == Output.PARTIAL_OBJECT_METADATA_LIST && !list) {
+                continue;
+            }
             if (output != null && "meta.k8s.io".equals(m.param("g")) && m.type().equals(MediaType.JSON)) {
                 String v = m.param("v");
                 if ("v1".equals(v) || "v1beta1".equals(v)) {

@@ -88,6 +88,7 @@ final class RequestScope {
                 throw tooLarge();
             }
             cachedBody = bytes;
+            request.setAttribute(Responses.BODY_READ, Boolean.TRUE);
             return bytes;
         }
     }

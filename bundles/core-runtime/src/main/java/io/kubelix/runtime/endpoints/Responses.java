@@ -5,6 +5,7 @@ import io.kubelix.api.errors.StatusException;
 import io.kubelix.runtime.codec.Codecs;
 import io.kubelix.runtime.codec.MediaType;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
@@ -14,6 +15,8 @@ import java.util.List;
 
 /** Writing objects and Status errors to a response (k8s' responsewriters). */
 public final class Responses {
+    /** Request attribute set once the whole request body has been read. */
+    public static final String BODY_READ = "io.kubelix.bodyRead";
 
     private Responses() {
     }
@@ -38,6 +41,7 @@ public final class Responses {
         if (e.details() != null && e.details().retryAfterSeconds() > 0) {
             response.getHeaders().put(HttpHeader.RETRY_AFTER, Integer.toString(e.details().retryAfterSeconds()));
         }
+
         writeObject(request, response, callback, e.code(), StatusObjects.failure(e));
     }
 
@@ -50,6 +54,13 @@ public final class Responses {
     }
 
     public static void write(Response response, Callback callback, int code, String contentType, byte[] bytes) {
+        // A response sent without reading the request's body leaves that body on an HTTP/1.1 connection,
+        // which Jetty then closes; say so, so the client does not send its next request on it.
+        Request request = response.getRequest();
+        if (request.getLength() != 0 && request.getAttribute(BODY_READ) == null
+                && request.getConnectionMetaData().getHttpVersion() != HttpVersion.HTTP_2) {
+            response.getHeaders().put(HttpHeader.CONNECTION, "close");
+        }
         response.setStatus(code);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
         response.getHeaders().put(HttpHeader.CONTENT_LENGTH, bytes.length);
