@@ -6,6 +6,8 @@ import io.kubelix.runtime.codec.Codecs;
 import io.kubelix.runtime.codec.MediaType;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpVersion;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.util.Blocker;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
@@ -54,17 +56,50 @@ public final class Responses {
     }
 
     public static void write(Response response, Callback callback, int code, String contentType, byte[] bytes) {
-        // A response sent without reading the request's body leaves that body on an HTTP/1.1 connection,
-        // which Jetty then closes; say so, so the client does not send its next request on it.
+        // A body left unread on an HTTP/1.1 connection makes Jetty close it, and closing with unread
+        // bytes resets the connection, which can lose this very response. So, as Go's server does, the
+        // rest of a body is read and dropped first (up to the body limit); beyond it, the connection is
+        // announced as closing.
         Request request = response.getRequest();
         if (request.getLength() != 0 && request.getAttribute(BODY_READ) == null
-                && request.getConnectionMetaData().getHttpVersion() != HttpVersion.HTTP_2) {
+                && request.getConnectionMetaData().getHttpVersion() != HttpVersion.HTTP_2
+                && !discardBody(request, RequestScope.MAX_REQUEST_BODY_BYTES)) {
             response.getHeaders().put(HttpHeader.CONNECTION, "close");
         }
         response.setStatus(code);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
         response.getHeaders().put(HttpHeader.CONTENT_LENGTH, bytes.length);
         response.write(true, ByteBuffer.wrap(bytes), callback);
+    }
+
+    /** Reads and drops what is left of the request body; false when it exceeds {@code limit} or fails. */
+    private static boolean discardBody(Request request, long limit) {
+        long total = 0;
+        while (true) {
+            Content.Chunk chunk = request.read();
+            if (chunk == null) {
+                try (Blocker.Runnable blocker = Blocker.runnable()) {
+                    request.demand(blocker);
+                    blocker.block();
+                } catch (java.io.IOException e) {
+                    return false;
+                }
+                continue;
+            }
+            if (Content.Chunk.isFailure(chunk)) {
+                return false;
+            }
+            total += chunk.remaining();
+            boolean last = chunk.isLast();
+            chunk.release();
+            if (last) {
+                request.setAttribute(BODY_READ, Boolean.TRUE);
+                return true;
+            }
+            if (total > limit) {
+                return false;
+            }
+        }
     }
 
     static boolean prefersYaml(Request request) {

@@ -155,6 +155,14 @@ class MalformedRequestFuzzTest {
         if (req.accept() != null) {
             b.header("Accept", req.accept());
         }
-        return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        try {
+            HttpResponse<String> r = client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+            LAST.set(req + " -> " + r.statusCode() + " " + r.headers().map());
+            return r;
+        } catch (java.io.IOException e) {
+            throw new java.io.IOException(e.getMessage() + " sending " + req + "; previous: " + LAST.get(), e);
+        }
     }
+
+    private static final java.util.concurrent.atomic.AtomicReference<String> LAST = new java.util.concurrent.atomic.AtomicReference<>();
 }
