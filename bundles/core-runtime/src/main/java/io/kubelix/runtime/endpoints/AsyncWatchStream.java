@@ -40,12 +40,12 @@ final class AsyncWatchStream {
     private Scheduler.Task timeout;
 
     AsyncWatchStream(Request request, Response response, Callback callback, Watch watch, WatchEncoder encoder,
-                     long timeoutSeconds) {
+                     long timeoutSeconds, Executor writers) {
         this.watch = watch;
         this.encoder = encoder;
         this.response = response;
         this.callback = callback;
-        this.executor = request.getComponents().getThreadPool();
+        this.executor = writers;
         this.path = request.getHttpURI().getPath();
         request.addFailureListener(this::fail);
         this.timeout = request.getComponents().getScheduler().schedule(() -> {

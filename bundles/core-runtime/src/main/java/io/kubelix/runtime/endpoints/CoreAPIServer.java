@@ -23,6 +23,7 @@ import org.eclipse.jetty.util.Callback;
 import org.osgi.framework.Constants;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
@@ -30,6 +31,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.Map;
 
 /**
@@ -47,6 +50,12 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
     private final StoreFactory storeFactory;
     private final APIInstaller installer;
     private final ProtobufCodec protobuf = new ProtobufCodec();
+    /**
+     * Writes the events of every open cache watch. Writes never block, so a few threads serve any
+     * number of watches; a pool of their own keeps fan-out from growing the request pool.
+     */
+    private final ExecutorService watchWriters = Executors.newFixedThreadPool(
+            Math.max(2, Runtime.getRuntime().availableProcessors()), new WatchWriterThreads());
     private final VersionInfo versionInfo = new VersionInfo();
 
     @Activate
@@ -76,6 +85,11 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
 
     void removeProvider(RESTStorageProvider provider) {
         installer.uninstall(provider);
+    }
+
+    @Deactivate
+    void deactivate() {
+        watchWriters.shutdownNow();
     }
 
     @Override
@@ -119,7 +133,7 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
         switch (info.verb()) {
             case "get" -> ResourceHandlers.get(scope, response, callback);
             case "list" -> ResourceHandlers.list(scope, response, callback);
-            case "watch" -> WatchHandler.serve(scope, response, callback);
+            case "watch" -> WatchHandler.serve(scope, response, callback, watchWriters);
             case "create" -> ResourceHandlers.create(scope, response, callback);
             case "update" -> ResourceHandlers.update(scope, response, callback);
             case "patch" -> ResourceHandlers.patch(scope, response, callback);

@@ -35,7 +35,8 @@ final class WatchHandler {
     private WatchHandler() {
     }
 
-    static void serve(RequestScope s, Response response, Callback callback) throws Exception {
+    static void serve(RequestScope s, Response response, Callback callback, java.util.concurrent.Executor writers)
+            throws Exception {
         if (!(s.storage instanceof Watcher watcher)) {
             throw StatusException.methodNotSupported(s.groupResource(), "watch");
         }
@@ -75,7 +76,7 @@ final class WatchHandler {
             return;
         }
         if (watch.onReady(() -> { })) {
-            new AsyncWatchStream(s.request, response, callback, watch, encoder, timeoutSeconds).start();
+            new AsyncWatchStream(s.request, response, callback, watch, encoder, timeoutSeconds, writers).start();
             return;
         }
         // A watch that cannot notify (an uncached storage) is streamed by this thread.

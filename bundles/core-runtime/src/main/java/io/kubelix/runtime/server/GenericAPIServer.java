@@ -253,7 +253,8 @@ public final class GenericAPIServer {
     }
 
     private static QueuedThreadPool threadPool() {
-        // Each open watch holds a thread while it streams, so the pool is sized for watchers, not cores.
+        // Cache watches hold no thread (their writers have a pool of their own), but a watch on an
+        // uncached storage holds one while it streams, so the pool has room for those.
         QueuedThreadPool pool = new QueuedThreadPool(2_000, 8);
         pool.setName("kubelix-apiserver");
         return pool;
