@@ -274,6 +274,12 @@ class EtcdBackendTest {
         assertFalse(ClientThreads.alive().isEmpty(), "the client has threads while open");
         b.deactivate();
         assertTrue(w.done(), "open watches end with the backend");
+        // Threads end asynchronously; on a loaded machine that can take longer than close() waits.
+        // A leaked thread never ends, so polling a while longer still catches one.
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (!ClientThreads.alive().isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+        }
         assertEquals(List.of(), ClientThreads.alive().stream().map(Thread::getName).toList(),
                 "no jetcd/gRPC/Netty thread outlives the backend");
         assertThrows(IllegalStateException.class, () -> b.forResource(CONFIGMAPS));
