@@ -1,5 +1,6 @@
 package io.kubelix.storage.etcd;
 
+import io.kubelix.api.storage.StorageErrors;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.ClientBuilder;
@@ -95,7 +96,7 @@ final class EtcdClient implements AutoCloseable {
         try {
             return await(kv.get(key, option), storageKey, revision);
         } catch (EtcdErrors.FutureRevision e) {
-            throw ResourceVersions.tooLarge(e.requested, currentRevision());
+            throw StorageErrors.tooLargeResourceVersion(e.requested, currentRevision());
         }
     }
 

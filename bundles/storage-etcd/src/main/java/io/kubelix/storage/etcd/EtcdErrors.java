@@ -1,5 +1,6 @@
 package io.kubelix.storage.etcd;
 
+import io.kubelix.api.storage.StorageErrors;
 import io.etcd.jetcd.common.exception.CompactedException;
 import io.etcd.jetcd.common.exception.EtcdException;
 import io.grpc.Status;
@@ -40,7 +41,7 @@ final class EtcdErrors {
             return (RuntimeException) t;
         }
         if (isCompacted(t)) {
-            return ResourceVersions.tooOld(revision);
+            return StorageErrors.tooOldResourceVersion(revision);
         }
         if (isFutureRevision(t)) {
             return new FutureRevision(revision);

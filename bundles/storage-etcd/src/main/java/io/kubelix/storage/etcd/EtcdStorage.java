@@ -1,5 +1,7 @@
 package io.kubelix.storage.etcd;
 
+import io.kubelix.api.storage.StorageErrors;
+import io.kubelix.api.storage.ContinueToken;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.etcd.jetcd.ByteSequence;
@@ -150,7 +152,7 @@ final class EtcdStorage implements StorageInterface {
         GetResponse r = etcd.get(keys.object(key), GetOption.DEFAULT, key, 0);
         long current = r.getHeader().getRevision();
         if (minimum > current) {
-            throw ResourceVersions.tooLarge(minimum, current);
+            throw StorageErrors.tooLargeResourceVersion(minimum, current);
         }
         if (r.getKvs().isEmpty()) {
             if (opts.ignoreNotFound()) {
@@ -174,7 +176,7 @@ final class EtcdStorage implements StorageInterface {
             if (!rv.isEmpty() && !"0".equals(rv)) {
                 throw StatusException.badRequest("specifying resource version is not allowed when using continue");
             }
-            ContinueToken t = ContinueToken.decode(codec.mapper(), token);
+            ContinueToken t = ContinueToken.decode(token);
             return listPages(dir, dir + t.start(), t.revision(), opts, true);
         }
         long requested = VERSIONER.parseResourceVersion(opts.resourceVersion());
@@ -186,7 +188,7 @@ final class EtcdStorage implements StorageInterface {
         }
         ListResult result = listPages(dir, dir, 0, opts, false);
         if (requested > result.resourceVersion()) {
-            throw ResourceVersions.tooLarge(requested, result.resourceVersion());
+            throw StorageErrors.tooLargeResourceVersion(requested, result.resourceVersion());
         }
         return result;
     }
@@ -199,7 +201,7 @@ final class EtcdStorage implements StorageInterface {
         GetResponse r = read(keys.object(key), key, GetOption.builder().withRevision(at).build(), at);
         long rev = r.getHeader().getRevision();
         if (!exact && requested > rev) {
-            throw ResourceVersions.tooLarge(requested, rev);
+            throw StorageErrors.tooLargeResourceVersion(requested, rev);
         }
         List<ObjectNode> items = new ArrayList<>();
         for (KeyValue kv : r.getKvs()) {
@@ -234,7 +236,7 @@ final class EtcdStorage implements StorageInterface {
             try {
                 r = etcd.get(Keys.bytes(start), option, dir, rev);
             } catch (StatusException e) {
-                throw continuing && e.code() == 410 ? ResourceVersions.continueExpired() : e;
+                throw continuing && e.code() == 410 ? StorageErrors.continueExpired() : e;
             }
             if (rev == 0) {
                 rev = r.getHeader().getRevision();
@@ -264,7 +266,7 @@ final class EtcdStorage implements StorageInterface {
             batch = Math.min(Math.max(batch * 2, limit), 10_000);
         }
         String next = more && lastKey != null
-                ? new ContinueToken(rev, lastKey.substring(dir.length()) + "\u0000").encode(codec.mapper()) : null;
+                ? ContinueToken.after(dir, rev, lastKey).encode() : null;
         return new ListResult(items, rev, next, next == null ? null : remaining);
     }
 

@@ -1,5 +1,6 @@
 package io.kubelix.storage.etcd;
 
+import io.kubelix.api.storage.StorageErrors;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.etcd.jetcd.Watch.Listener;
@@ -222,7 +223,7 @@ final class EtcdWatch implements Watch {
                 long from = lastRevisionIf(gen);
                 if (from >= 0) {
                     LOG.debug("watch {} from revision {} refused: compacted", description, from);
-                    fail(ResourceVersions.tooOld(from));
+                    fail(StorageErrors.tooOldResourceVersion(from));
                 }
             } else {
                 restartLater(gen, t);

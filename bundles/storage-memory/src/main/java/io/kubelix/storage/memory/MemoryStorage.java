@@ -1,5 +1,7 @@
 package io.kubelix.storage.memory;
 
+import io.kubelix.api.storage.StorageErrors;
+import io.kubelix.api.storage.ContinueToken;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.errors.StatusException;
@@ -120,7 +122,7 @@ final class MemoryStorage implements StorageInterface {
         while (true) {
             long rev = store.currentRevision();
             if (minimum > rev) {
-                throw ResourceVersions.tooLarge(minimum, rev);
+                throw StorageErrors.tooLargeResourceVersion(minimum, rev);
             }
             Version v = store.read(key, rev);
             if (rev >= store.compactedRevision()) {
@@ -144,7 +146,7 @@ final class MemoryStorage implements StorageInterface {
             if (!rv.isEmpty() && !"0".equals(rv)) {
                 throw StatusException.badRequest("specifying resource version is not allowed when using continue");
             }
-            ContinueToken t = ContinueToken.decode(codec.mapper(), token);
+            ContinueToken t = ContinueToken.decode(token);
             if (t.revision() > store.currentRevision()) {
                 throw StatusException.badRequest("continue key is not valid: unknown resource version");
             }
@@ -157,14 +159,14 @@ final class MemoryStorage implements StorageInterface {
             }
             long current = store.currentRevision();
             if (requested > current) {
-                throw ResourceVersions.tooLarge(requested, current);
+                throw StorageErrors.tooLargeResourceVersion(requested, current);
             }
             return listAt(range, requested, null, opts, true);
         }
         while (true) {
             long current = store.currentRevision();
             if (requested > current) {
-                throw ResourceVersions.tooLarge(requested, current);
+                throw StorageErrors.tooLargeResourceVersion(requested, current);
             }
             ListResult result = listAt(range, current, null, opts, false);
             if (result != null) {
@@ -208,7 +210,7 @@ final class MemoryStorage implements StorageInterface {
             checkRetained(rev, opts);
         }
         boolean more = page.remaining > 0;
-        String next = more ? ContinueToken.after(range, rev, page.lastKey).encode(codec.mapper()) : null;
+        String next = more ? ContinueToken.after(range.prefix(), rev, page.lastKey).encode() : null;
         return new ListResult(page.items, rev, next, more && everything ? page.remaining : null);
     }
 
@@ -223,7 +225,7 @@ final class MemoryStorage implements StorageInterface {
         long compacted = store.compactedRevision();
         if (rev < compacted) {
             throw opts.continueToken() != null && !opts.continueToken().isEmpty()
-                    ? ResourceVersions.continueExpired() : ResourceVersions.tooOld(rev, compacted);
+                    ? StorageErrors.continueExpired() : StorageErrors.tooOldResourceVersion(rev, compacted);
         }
     }
 
@@ -269,7 +271,7 @@ final class MemoryStorage implements StorageInterface {
         });
         long compacted = store.compactedRevision();
         if (rev < compacted) {
-            w.fail(ResourceVersions.tooOld(rev, compacted));
+            w.fail(StorageErrors.tooOldResourceVersion(rev, compacted));
         } else {
             w.addBacklog(added);
         }

@@ -1,5 +1,6 @@
 package io.kubelix.storage.memory;
 
+import io.kubelix.api.storage.StorageErrors;
 import io.kubelix.api.errors.StatusException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -150,7 +151,7 @@ final class MvccStore {
         try {
             if (fromRevision != 0 && fromRevision < compactedRevision) {
                 LOG.debug("Refused watch from revision {}: compacted up to {}", fromRevision, compactedRevision);
-                throw ResourceVersions.tooOld(fromRevision, compactedRevision);
+                throw StorageErrors.tooOldResourceVersion(fromRevision, compactedRevision);
             }
             MemoryWatch w = factory.create(fromRevision == 0 ? revision : fromRevision);
             LOG.debug("Watch of {} on {} from revision {} (current {})", w.resource(), w.range(), w.startRevision(), revision);
