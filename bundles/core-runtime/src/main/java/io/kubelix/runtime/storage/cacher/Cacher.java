@@ -33,7 +33,8 @@ import java.util.concurrent.atomic.LongAdder;
  * <ul>
  *   <li>writes go to the backend;</li>
  *   <li>watches are served from the cache: from {@code ""}/{@code "0"} with the current state as
- *       ADDED events, from N with the window's events after N (410 Expired when N fell out of it),
+ *       ADDED events, from N with the window's events after N (a watch from before the window goes
+ *       to the backend, which still serves it or answers 410 Expired),
  *       and with {@code sendInitialEvents} ending the initial state with the
  *       {@code k8s.io/initial-events-end} bookmark;</li>
  *   <li>GET and LIST at {@code "0"} are served from the cache; at N once the cache reached N; a
@@ -248,6 +249,7 @@ public final class Cacher implements StorageInterface {
             awaitFreshQuietly(storage.currentResourceVersion());
         }
 
+        boolean olderThanWindow = false;
         synchronized (dispatchLock) {
             long start;
             List<WatchEvent> initial = new ArrayList<>();
@@ -269,19 +271,29 @@ public final class Cacher implements StorageInterface {
                     options.watcherBufferSize(), this::remove);
             initial.forEach(w::addInitial);
             if (!initialEvents) {
-                for (WatchCacheEvent e : cache.eventsAfter(requested)) {
-                    if (e.key.startsWith(key + "/")) {
-                        WatchEvent converted = w.convert(e);
-                        if (converted != null) {
-                            w.addInitial(converted);
+                List<WatchCacheEvent> since = cache.eventsAfterIfRetained(requested);
+                if (since == null) {
+                    // Older than the cache's window (it listed after N, or dropped it): the backend may
+                    // still have N; it serves the watch or answers 410 itself.
+                    olderThanWindow = true;
+                } else {
+                    for (WatchCacheEvent e : since) {
+                        if (e.key.startsWith(key + "/")) {
+                            WatchEvent converted = w.convert(e);
+                            if (converted != null) {
+                                w.addInitial(converted);
+                            }
                         }
                     }
                 }
             }
-            watchersByDir.computeIfAbsent(key, k -> new LinkedHashSet<>()).add(w);
-            watchersStarted.increment();
-            return w;
+            if (!olderThanWindow) {
+                watchersByDir.computeIfAbsent(key, k -> new LinkedHashSet<>()).add(w);
+                watchersStarted.increment();
+                return w;
+            }
         }
+        return storage.watch(key, opts);
     }
 
     // ---- reads ----

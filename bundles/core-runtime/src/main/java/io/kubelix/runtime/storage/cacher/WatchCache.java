@@ -165,6 +165,16 @@ final class WatchCache {
         }
     }
 
+    /** As {@link #eventsAfter}, but null instead of 410 when {@code rv} is older than the window. */
+    List<WatchCacheEvent> eventsAfterIfRetained(long rv) {
+        lock.readLock().lock();
+        try {
+            return rv < windowStart ? null : eventsAfter(rv);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
     record Snapshot(List<ObjectNode> items, long resourceVersion) {
     }
 }

@@ -72,18 +72,45 @@ class CacherTest {
     }
 
     @Test
-    void watchFromARevisionThatLeftTheWindowIsExpired() throws Exception {
+    void aWatchFromBeforeTheCachesWindowIsServedByTheBackendWhileItHasTheRevision() throws Exception {
         cacher(3, 100);
         long first = create("default", "a");
         for (int i = 0; i < 5; i++) {
             create("default", "b" + i);
         }
         long last = create("default", "c");
-        // The window holds the last three events; a watch from just before them works.
+        // Inside the cache's window (the last three events): served by the cache.
         try (Watch w = cacher.watch("/configmaps", from(Long.toString(last - 3)))) {
             assertEquals(WatchEvent.Type.ADDED, w.next(WAIT).type());
         }
-        StatusException e = assertThrows(StatusException.class, () -> cacher.watch("/configmaps", from(Long.toString(first))));
+        // Before it, but the backend keeps 10000 revisions: every later event, in order.
+        try (Watch w = cacher.watch("/configmaps", from(Long.toString(first)))) {
+            for (long rv = first + 1; rv <= last; rv++) {
+                WatchEvent e = w.next(WAIT);
+                assertNotNull(e, "event at " + rv);
+                assertEquals(rv, Long.parseLong(e.object().path("metadata").path("resourceVersion").asText()));
+            }
+        }
+    }
+
+    @Test
+    void aWatchFromARevisionNobodyKeepsIsExpired() throws Exception {
+        MemoryBackends.close(memory);
+        memory = MemoryBackends.newBackend(4);
+        cacher(3, 100);
+        long first = create("default", "a");
+        for (int i = 0; i < 8; i++) {
+            create("default", "b" + i);
+        }
+        StatusException e;
+        try {
+            Watch w = cacher.watch("/configmaps", from(Long.toString(first)));
+            WatchEvent ev = w.next(WAIT);
+            assertEquals(WatchEvent.Type.ERROR, ev.type(), "the stream starts with the error");
+            e = ev.error();
+        } catch (StatusException thrown) {
+            e = thrown;
+        }
         assertEquals(410, e.code());
         assertEquals("Expired", e.reason().wireName());
     }

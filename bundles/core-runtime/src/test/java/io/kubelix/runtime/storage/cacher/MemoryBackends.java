@@ -13,10 +13,15 @@ final class MemoryBackends {
     }
 
     static MemoryStorageBackend newBackend() {
+        return newBackend(10_000);
+    }
+
+    /** A backend that keeps only the last {@code history} revisions for watches. */
+    static MemoryStorageBackend newBackend(int history) {
         return new MemoryStorageBackend(new MemoryStorageConfig() {
             @Override
             public int event$_$history$_$size() {
-                return 10_000;
+                return history;
             }
 
             @Override
