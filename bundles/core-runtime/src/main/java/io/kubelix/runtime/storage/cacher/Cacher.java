@@ -33,8 +33,8 @@ import java.util.concurrent.atomic.LongAdder;
  * <ul>
  *   <li>writes go to the backend;</li>
  *   <li>watches are served from the cache: from {@code ""}/{@code "0"} with the current state as
- *       ADDED events, from N with the window's events after N (a watch from before the window goes
- *       to the backend, which still serves it or answers 410 Expired),
+ *       ADDED events, from N with the window's events after N (410 Expired when N left the window;
+ *       a watch from before the cache's list goes to the backend, which may still have N),
  *       and with {@code sendInitialEvents} ending the initial state with the
  *       {@code k8s.io/initial-events-end} bookmark;</li>
  *   <li>GET and LIST at {@code "0"} are served from the cache; at N once the cache reached N; a
@@ -273,8 +273,8 @@ public final class Cacher implements StorageInterface {
             if (!initialEvents) {
                 List<WatchCacheEvent> since = cache.eventsAfterIfRetained(requested);
                 if (since == null) {
-                    // Older than the cache's window (it listed after N, or dropped it): the backend may
-                    // still have N; it serves the watch or answers 410 itself.
+                    // From before the cache's list (it started, or restarted, after N): the backend
+                    // may still have N; it serves the watch or answers 410 itself.
                     olderThanWindow = true;
                 } else {
                     for (WatchCacheEvent e : since) {

@@ -28,6 +28,8 @@ final class WatchCache {
     private int size;
     /** Events after this resourceVersion are all in the window. */
     private long windowStart;
+    /** The revision of the list the cache was last filled from. */
+    private long listedAt;
     private volatile long resourceVersion;
 
     WatchCache(int capacity) {
@@ -46,6 +48,7 @@ final class WatchCache {
             start = 0;
             size = 0;
             windowStart = rv;
+            listedAt = rv;
             resourceVersion = rv;
             advanced.signalAll();
         } finally {
@@ -165,11 +168,15 @@ final class WatchCache {
         }
     }
 
-    /** As {@link #eventsAfter}, but null instead of 410 when {@code rv} is older than the window. */
+    /**
+     * As {@link #eventsAfter}, but null when {@code rv} is from before the list that filled the
+     * cache and nothing has left the window since: the cache never had those events, the backend
+     * may. A version that left the window is 410, as kube-apiserver's cache answers.
+     */
     List<WatchCacheEvent> eventsAfterIfRetained(long rv) {
         lock.readLock().lock();
         try {
-            return rv < windowStart ? null : eventsAfter(rv);
+            return rv < windowStart && windowStart == listedAt ? null : eventsAfter(rv);
         } finally {
             lock.readLock().unlock();
         }
