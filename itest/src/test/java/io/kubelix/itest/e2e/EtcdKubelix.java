@@ -3,13 +3,7 @@ package io.kubelix.itest.e2e;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -17,10 +11,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.security.GeneralSecurityException;
-import java.security.KeyStore;
-import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,7 +43,7 @@ final class EtcdKubelix implements AutoCloseable {
         this.work = work;
         this.home = work.resolve("kubelix");
         this.dataDir = work.resolve("data");
-        this.port = freePort();
+        this.port = KubelixServer.freePort();
         this.storageArgs = storageArgs;
     }
 
@@ -65,7 +55,7 @@ final class EtcdKubelix implements AutoCloseable {
         }
         EtcdKubelix k = new EtcdKubelix(name, work, List.of("--storage-backend", "etcd3",
                 "--etcd-servers", etcdEndpoint, "--etcd-prefix", etcdPrefix));
-        copyTree(distribution, k.home);
+        KubelixServer.copyTree(distribution, k.home);
         k.start();
         return k;
     }
@@ -221,7 +211,7 @@ final class EtcdKubelix implements AutoCloseable {
     private synchronized HttpClient client() {
         if (http == null) {
             http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).connectTimeout(Duration.ofSeconds(5))
-                    .sslContext(trusting(dataDir.resolve("pki").resolve("ca.crt"))).build();
+                    .sslContext(KubelixServer.trusting(dataDir.resolve("pki").resolve("ca.crt"))).build();
         }
         return http;
     }
@@ -239,45 +229,5 @@ final class EtcdKubelix implements AutoCloseable {
             }
         }
         return token;
-    }
-
-    private static SSLContext trusting(Path caCertificate) {
-        try (InputStream in = Files.newInputStream(caCertificate)) {
-            KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
-            trust.load(null, null);
-            trust.setCertificateEntry("kubelix-ca", CertificateFactory.getInstance("X.509").generateCertificate(in));
-            TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-            tmf.init(trust);
-            SSLContext ssl = SSLContext.getInstance("TLS");
-            ssl.init(null, tmf.getTrustManagers(), null);
-            return ssl;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("cannot trust " + caCertificate, e);
-        }
-    }
-
-    private static void copyTree(Path from, Path to) throws IOException {
-        List<Path> paths;
-        try (Stream<Path> s = Files.walk(from)) {
-            paths = s.toList();
-        }
-        for (Path p : paths) {
-            Path target = to.resolve(from.relativize(p).toString());
-            if (Files.isDirectory(p)) {
-                Files.createDirectories(target);
-            } else {
-                Files.copy(p, target, StandardCopyOption.COPY_ATTRIBUTES);
-            }
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

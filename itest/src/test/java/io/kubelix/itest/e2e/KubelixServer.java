@@ -164,7 +164,7 @@ final class KubelixServer implements AutoCloseable {
         return dataDir.resolve("pki").resolve("ca.crt");
     }
 
-    private static SSLContext trusting(Path caCertificate) {
+    static SSLContext trusting(Path caCertificate) {
         try (InputStream in = Files.newInputStream(caCertificate)) {
             KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
             trust.load(null, null);
@@ -181,7 +181,7 @@ final class KubelixServer implements AutoCloseable {
         }
     }
 
-    private static void copyTree(Path from, Path to) throws IOException {
+    static void copyTree(Path from, Path to) throws IOException {
         List<Path> paths;
         try (Stream<Path> s = Files.walk(from)) {
             paths = s.toList();
@@ -196,7 +196,7 @@ final class KubelixServer implements AutoCloseable {
         }
     }
 
-    private static int freePort() {
+    static int freePort() {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         } catch (IOException e) {
