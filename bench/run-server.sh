@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Starts a private copy of a Kubelix distribution for benchmarking and waits until it is ready.
-# usage: bench/run-server.sh <distribution dir> <work dir> <port>   (KUBELIX_JAVA_OPTS passes JVM flags)
+# usage: bench/run-server.sh <distribution dir> <work dir> <port> [kubelix flags...]
+# (KUBELIX_JAVA_OPTS passes JVM flags; further arguments go to bin/kubelix, e.g. --storage-backend etcd3)
 # Writes <work dir>/pid, <work dir>/token and <work dir>/server.log.
 set -euo pipefail
 dist=$1 work=$2 port=$3
+shift 3
 rm -rf "$work" && mkdir -p "$work"
 cp -r "$dist" "$work/dist"
-nohup "$work/dist/bin/kubelix" --secure-port "$port" --data-dir "$work/data" >"$work/server.log" 2>&1 &
+nohup "$work/dist/bin/kubelix" --secure-port "$port" --data-dir "$work/data" "$@" >"$work/server.log" 2>&1 &
 echo $! >"$work/pid"
 for _ in $(seq 1 240); do
   if curl -skf "https://127.0.0.1:$port/readyz" >/dev/null; then
