@@ -3,33 +3,79 @@ package io.kubelix.runtime.endpoints;
 import io.kubelix.api.registry.APIGroupInfo;
 import io.kubelix.api.registry.RESTStorage;
 import io.kubelix.api.registry.RESTStorageProvider;
+import io.kubelix.api.schema.GroupVersion;
 import io.kubelix.runtime.plugins.ProvidedResource;
+import io.kubelix.runtime.server.PluginSwaps;
 import io.kubelix.runtime.server.RankedServices;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Keeps the installed API groups and publishes the RouteTable built from them. When several
  * providers serve the same group, version and resource, the one with the higher ranking (then
  * the older service) serves it; the others are reported as shadowed.
+ *
+ * <p>A provider whose bundle is being updated keeps serving until its new revision is installed;
+ * the route then switches in one table swap, the old storages finish the requests they have
+ * (at most {@link #DRAIN} long) and are destroyed. Open watches are not in those requests: they
+ * stream from the watch cache, which core-runtime keeps across the swap. When a resource stops
+ * being served for good, its open watches end.
  */
 final class APIInstaller {
     private static final Logger LOG = LoggerFactory.getLogger(APIInstaller.class);
+    static final Duration DRAIN = Duration.ofSeconds(30);
+    private static final Duration DRAIN_POLL = Duration.ofMillis(10);
 
-    private record Installed(RESTStorageProvider provider, String name, APIGroupInfo info, int ranking, long id) {
+    private static final class Installed {
+        final RESTStorageProvider provider;
+        final String name;
+        final APIGroupInfo info;
+        final Map<String, ?> properties;
+        final int ranking;
+        final long id;
+        final InFlight inFlight = new InFlight();
+        boolean outgoing;
+
+        Installed(RESTStorageProvider provider, String name, APIGroupInfo info, Map<String, ?> properties) {
+            this.provider = provider;
+            this.name = name;
+            this.info = info;
+            this.properties = Map.copyOf(properties);
+            this.ranking = RankedServices.ranking(properties);
+            this.id = RankedServices.id(properties);
+        }
+
+        String group() {
+            return info.groupName().isEmpty() ? "core" : info.groupName();
+        }
     }
 
+    private final PluginSwaps swaps;
     private final List<Installed> installed = new ArrayList<>();
     private volatile RouteTable routes = RouteTable.EMPTY;
     /** Every provider's resources, served or shadowed, for the plugin status. */
     private volatile List<ProvidedResource> provided = List.of();
+    /** The open watches per served resource path ("group/version/resource"), each with how to end it. */
+    private final Map<String, Set<Runnable>> watches = new ConcurrentHashMap<>();
+
+    APIInstaller() {
+        this(PluginSwaps.none());
+    }
+
+    APIInstaller(PluginSwaps swaps) {
+        this.swaps = swaps;
+    }
 
     RouteTable routes() {
         return routes;
@@ -40,51 +86,147 @@ final class APIInstaller {
     }
 
     synchronized void install(RESTStorageProvider provider, String name, APIGroupInfo info, Map<String, ?> props) {
-        installed.add(new Installed(provider, name, info, RankedServices.ranking(props), RankedServices.id(props)));
+        List<Installed> replaced = installed.stream()
+                .filter(i -> i.outgoing && PluginSwaps.replaces(props, i.properties)).toList();
+        installed.removeAll(replaced);
+        installed.add(new Installed(provider, name, info, props));
         rebuild();
         info.versionedResourcesStorageMap().forEach((v, resources) -> LOG.info("installed {} {} from {}: {}",
                 info.groupName().isEmpty() ? "core" : info.groupName(), v, name, String.join(", ", resources.keySet())));
+        for (Installed old : replaced) {
+            LOG.info("API group {} from {}: switched to the new revision", old.group(), old.name);
+            retire(old);
+        }
     }
 
+    /** Uninstalls at once: for providers known to be gone for good. */
     synchronized void uninstall(RESTStorageProvider provider) {
-        List<Installed> gone = installed.stream().filter(i -> i.provider() == provider).toList();
+        uninstall(provider, Map.of());
+    }
+
+    /**
+     * Uninstalls a provider whose service went away: at once, or, when its bundle is being updated,
+     * when its new revision is installed (or the swap grace period ends).
+     */
+    synchronized void uninstall(RESTStorageProvider provider, Map<String, ?> props) {
+        List<Installed> gone = installed.stream().filter(i -> i.provider == provider && !i.outgoing).toList();
+        if (gone.isEmpty()) {
+            return;
+        }
+        if (swaps.restarting(props)) {
+            for (Installed i : gone) {
+                i.outgoing = true;
+                LOG.info("API group {} from {}: being updated; it serves until its new revision is installed",
+                        i.group(), i.name);
+                swaps.afterGrace(() -> expire(i));
+            }
+            return;
+        }
+        remove(gone);
+    }
+
+    private synchronized void expire(Installed i) {
+        if (installed.contains(i)) {
+            LOG.warn("API group {} from {}: no new revision within {} s of its update; uninstalled", i.group(), i.name,
+                    swaps.grace().toSeconds());
+            remove(List.of(i));
+        }
+    }
+
+    private void remove(List<Installed> gone) {
         installed.removeAll(gone);
         rebuild();
         for (Installed i : gone) {
-            LOG.info("uninstalled API group {} from {}", i.info().groupName().isEmpty() ? "core" : i.info().groupName(),
-                    i.name());
-            i.info().versionedResourcesStorageMap().values().forEach(m -> m.values().forEach(RESTStorage::destroy));
+            LOG.info("uninstalled API group {} from {}", i.group(), i.name);
+            retire(i);
+        }
+    }
+
+    /**
+     * Registers an open watch on a served resource path, with how to end it; returns how to
+     * deregister it. A watch whose resource is no longer served is ended at once.
+     */
+    Runnable trackWatch(GroupVersion gv, String resourcePath, Runnable end) {
+        String key = key(gv.group(), gv.version(), resourcePath);
+        Set<Runnable> open = watches.computeIfAbsent(key, k -> ConcurrentHashMap.newKeySet());
+        open.add(end);
+        // Added before the check, so a rebuild that removes the resource meanwhile either sees it or is seen.
+        if (routes.lookup(gv, resourcePath) == null && open.remove(end)) {
+            end.run();
+        }
+        return () -> open.remove(end);
+    }
+
+    /** Stops new requests on a provider's storages, waits for those in flight, then destroys the storages. */
+    private void retire(Installed i) {
+        i.inFlight.retire();
+        long deadline = System.nanoTime() + DRAIN.toNanos();
+        Runnable[] check = new Runnable[1];
+        check[0] = () -> {
+            if (i.inFlight.idle() || System.nanoTime() > deadline) {
+                if (!i.inFlight.idle()) {
+                    LOG.warn("API group {} from {}: {} requests still running after {} s; releasing its storage anyway",
+                            i.group(), i.name, i.inFlight.active(), DRAIN.toSeconds());
+                }
+                i.info.versionedResourcesStorageMap().values().forEach(m -> m.values().forEach(RESTStorage::destroy));
+            } else {
+                swaps.later(check[0], DRAIN_POLL);
+            }
+        };
+        if (i.inFlight.idle()) {
+            check[0].run();
+        } else {
+            swaps.later(check[0], DRAIN_POLL);
         }
     }
 
     /** Resolves conflicts per group/version/resource and swaps in the new table. */
     private void rebuild() {
         List<Installed> ordered = new ArrayList<>(installed);
-        ordered.sort(Comparator.comparingInt((Installed i) -> -i.ranking()).thenComparingLong(Installed::id));
+        ordered.sort(Comparator.comparingInt((Installed i) -> -i.ranking).thenComparingLong(i -> i.id));
         Map<String, Installed> served = new HashMap<>();
         List<APIGroupInfo> winners = new ArrayList<>();
+        Map<RESTStorage, InFlight> owners = new IdentityHashMap<>();
         List<ProvidedResource> report = new ArrayList<>();
         for (Installed i : ordered) {
             Map<String, Map<String, RESTStorage>> kept = new LinkedHashMap<>();
-            i.info().versionedResourcesStorageMap().forEach((v, resources) -> {
+            i.info.versionedResourcesStorageMap().forEach((v, resources) -> {
                 Map<String, RESTStorage> keep = new LinkedHashMap<>();
                 resources.forEach((r, s) -> {
-                    String gvr = i.info().groupName() + "/" + v + "/" + r;
+                    String gvr = key(i.info.groupName(), v, r);
                     Installed winner = served.putIfAbsent(gvr, i);
-                    report.add(new ProvidedResource(i.info().groupName(), v, r, s.kind(), s.namespaced(), i.name(),
-                            i.id(), i.ranking(), winner == null ? -1 : winner.id()));
+                    report.add(new ProvidedResource(i.info.groupName(), v, r, s.kind(), s.namespaced(), i.name,
+                            i.id, i.ranking, winner == null ? -1 : winner.id));
                     if (winner == null) {
                         keep.put(r, s);
+                        owners.put(s, i.inFlight);
                     } else {
                         LOG.warn("conflict: {} from {} (ranking {}) is shadowed by a higher-ranked provider", gvr,
-                                i.name(), i.ranking());
+                                i.name, i.ranking);
                     }
                 });
                 kept.put(v, keep);
             });
-            winners.add(new APIGroupInfo(i.info().groupName(), i.info().prioritizedVersions(), kept));
+            winners.add(new APIGroupInfo(i.info.groupName(), i.info.prioritizedVersions(), kept));
         }
-        routes = RouteTable.of(winners);
+        routes = RouteTable.of(winners, owners);
         provided = List.copyOf(report);
+        endWatchesNotIn(served.keySet());
+    }
+
+    private void endWatchesNotIn(Set<String> served) {
+        watches.forEach((key, open) -> {
+            if (!served.contains(key)) {
+                for (Runnable end : List.copyOf(open)) {
+                    if (open.remove(end)) {
+                        end.run();
+                    }
+                }
+            }
+        });
+    }
+
+    private static String key(String group, String version, String resourcePath) {
+        return group + "/" + version + "/" + resourcePath;
     }
 }

@@ -19,8 +19,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A watch stream that holds no thread while it waits: the watch tells it when events are ready,
  * a pool thread writes what is queued in one non-blocking write, and the next batch is taken when
- * that write completes. The stream ends at its deadline, when the watch ends, or when the client
- * goes away.
+ * that write completes. The stream ends at its deadline, when the watch ends, when it is
+ * {@linkplain #end() ended} (its resource is no longer served), or when the client goes away.
  */
 final class AsyncWatchStream {
     private static final Logger LOG = LoggerFactory.getLogger(AsyncWatchStream.class);
@@ -38,6 +38,7 @@ final class AsyncWatchStream {
     private volatile boolean expired;
     private volatile boolean writing;
     private Scheduler.Task timeout;
+    private volatile Runnable onFinish = () -> { };
 
     AsyncWatchStream(Request request, Response response, Callback callback, Watch watch, WatchEncoder encoder,
                      long timeoutSeconds, Executor writers) {
@@ -58,6 +59,20 @@ final class AsyncWatchStream {
     void start() {
         writing = true;
         response.write(false, ByteBuffer.allocate(0), Callback.from(this::writeDone, this::fail));
+    }
+
+    /** Runs {@code action} once the stream has ended, however it ends. */
+    void onFinish(Runnable action) {
+        onFinish = action;
+        if (finished.get()) {
+            action.run();
+        }
+    }
+
+    /** Ends the stream as its timeout does: what is queued is written, then the response completes. */
+    void end() {
+        expired = true;
+        schedulePump();
     }
 
     private void schedulePump() {
@@ -115,6 +130,7 @@ final class AsyncWatchStream {
         if (finished.compareAndSet(false, true)) {
             timeout.cancel();
             watch.close();
+            onFinish.run();
             response.write(true, ByteBuffer.allocate(0), callback);
         }
     }
@@ -123,6 +139,7 @@ final class AsyncWatchStream {
         if (finished.compareAndSet(false, true)) {
             timeout.cancel();
             watch.close();
+            onFinish.run();
             LOG.debug("watch {} ended: {}", path, failure.toString());
             callback.failed(failure);
         }

@@ -15,6 +15,7 @@ import io.kubelix.runtime.registry.AdmissionChain;
 import io.kubelix.runtime.registry.StoreFactory;
 import io.kubelix.runtime.request.Requests;
 import io.kubelix.runtime.server.OpenAPIProvider;
+import io.kubelix.runtime.server.PluginSwaps;
 import io.kubelix.runtime.server.healthz.VersionInfo;
 import io.kubelix.runtime.storage.StorageFactory;
 import org.eclipse.jetty.server.Request;
@@ -59,14 +60,15 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
     private final VersionInfo versionInfo = new VersionInfo();
 
     @Activate
-    public CoreAPIServer(@Reference StorageFactory storageFactory, @Reference AdmissionChain admission) {
-        this(new StoreFactory(storageFactory, admission));
+    public CoreAPIServer(@Reference StorageFactory storageFactory, @Reference AdmissionChain admission,
+                         @Reference PluginSwaps swaps) {
+        this(new StoreFactory(storageFactory, admission), swaps);
     }
 
     /** For tests: the core API over stores from {@code storeFactory}. */
-    CoreAPIServer(StoreFactory storeFactory) {
+    CoreAPIServer(StoreFactory storeFactory, PluginSwaps swaps) {
         this.storeFactory = storeFactory;
-        this.installer = new APIInstaller();
+        this.installer = new APIInstaller(swaps);
     }
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
@@ -83,8 +85,8 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
         installer.install(provider, name, info, props);
     }
 
-    void removeProvider(RESTStorageProvider provider) {
-        installer.uninstall(provider);
+    void removeProvider(RESTStorageProvider provider, Map<String, Object> props) {
+        installer.uninstall(provider, props);
     }
 
     @Deactivate
@@ -123,6 +125,33 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
         if (storage == null) {
             return false;
         }
+        if (info.verb().equals("watch")) {
+            // A watch streams from the watch cache, which outlives a swap; it ends when the resource goes.
+            serve(storage, gv, path, info, request, response, callback);
+            return true;
+        }
+        // During a swap the old storage finishes what it has; a request that finds it retired takes the new route.
+        InFlight inFlight = routes.inFlight(storage);
+        while (inFlight != null && !inFlight.enter()) {
+            routes = installer.routes();
+            storage = routes.lookup(gv, path);
+            if (storage == null) {
+                return false;
+            }
+            inFlight = routes.inFlight(storage);
+        }
+        try {
+            serve(storage, gv, path, info, request, response, callback);
+        } finally {
+            if (inFlight != null) {
+                inFlight.exit();
+            }
+        }
+        return true;
+    }
+
+    private void serve(RESTStorage storage, GroupVersion gv, String path, RequestInfo info, Request request,
+                       Response response, Callback callback) throws Exception {
         String namespace = scope(storage, info);
         RequestScope scope = new RequestScope(gv, storage, info,
                 new HttpRequestContext(Requests.user(request), info, namespace), request, protobuf);
@@ -133,7 +162,8 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
         switch (info.verb()) {
             case "get" -> ResourceHandlers.get(scope, response, callback);
             case "list" -> ResourceHandlers.list(scope, response, callback);
-            case "watch" -> WatchHandler.serve(scope, response, callback, watchWriters);
+            case "watch" -> WatchHandler.serve(scope, response, callback, watchWriters,
+                    end -> installer.trackWatch(gv, path, end));
             case "create" -> ResourceHandlers.create(scope, response, callback);
             case "update" -> ResourceHandlers.update(scope, response, callback);
             case "patch" -> ResourceHandlers.patch(scope, response, callback);
@@ -141,7 +171,6 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
             case "deletecollection" -> ResourceHandlers.deleteCollection(scope, response, callback);
             default -> throw StatusException.methodNotSupported(scope.groupResource(), request.getMethod());
         }
-        return true;
     }
 
     /**

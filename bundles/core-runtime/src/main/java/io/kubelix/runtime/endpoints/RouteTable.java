@@ -5,6 +5,7 @@ import io.kubelix.api.registry.RESTStorage;
 import io.kubelix.api.schema.GroupVersion;
 
 import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,20 +17,26 @@ import java.util.TreeMap;
  * installed providers and swapped atomically when one comes or goes.
  */
 final class RouteTable {
-    static final RouteTable EMPTY = new RouteTable(Map.of());
+    static final RouteTable EMPTY = new RouteTable(Map.of(), Map.of());
 
     /** One API group as served: its versions, preferred first, each with its resources in name order. */
     record Group(String name, List<String> versions, Map<String, Map<String, RESTStorage>> resources) {
     }
 
     private final Map<String, Group> groups;
+    /** The requests in flight on each served storage's provider, by identity. */
+    private final Map<RESTStorage, InFlight> inFlight;
 
-    private RouteTable(Map<String, Group> groups) {
+    private RouteTable(Map<String, Group> groups, Map<RESTStorage, InFlight> inFlight) {
         this.groups = groups;
+        this.inFlight = inFlight;
     }
 
-    /** Builds a table from the winning group infos, in the order given (highest ranking first per group). */
-    static RouteTable of(List<APIGroupInfo> infos) {
+    /**
+     * Builds a table from the winning group infos, in the order given (highest ranking first per
+     * group), with the in-flight counter of each storage's provider.
+     */
+    static RouteTable of(List<APIGroupInfo> infos, Map<RESTStorage, InFlight> inFlight) {
         Map<String, Map<String, Map<String, RESTStorage>>> byGroup = new LinkedHashMap<>();
         Map<String, List<String>> versions = new LinkedHashMap<>();
         for (APIGroupInfo info : infos) {
@@ -57,7 +64,12 @@ final class RouteTable {
                 groups.put(name, new Group(name, List.copyOf(versions.get(name)), Collections.unmodifiableMap(frozen)));
             }
         });
-        return new RouteTable(Collections.unmodifiableMap(groups));
+        return new RouteTable(Collections.unmodifiableMap(groups), new IdentityHashMap<>(inFlight));
+    }
+
+    /** The in-flight counter of the provider serving {@code storage}, or null when none is kept. */
+    InFlight inFlight(RESTStorage storage) {
+        return inFlight.get(storage);
     }
 
     /** The storage of a resource path at a group version, or null. */

@@ -19,6 +19,7 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Function;
 
 /**
  * serveWatch: streams a watch as newline-delimited {@code {"type":..,"object":..}} JSON over a
@@ -35,8 +36,12 @@ final class WatchHandler {
     private WatchHandler() {
     }
 
-    static void serve(RequestScope s, Response response, Callback callback, java.util.concurrent.Executor writers)
-            throws Exception {
+    /**
+     * Serves a watch. {@code tracker} registers the open stream with how to end it (when its
+     * resource stops being served) and returns how to deregister it.
+     */
+    static void serve(RequestScope s, Response response, Callback callback, java.util.concurrent.Executor writers,
+                      Function<Runnable, Runnable> tracker) throws Exception {
         if (!(s.storage instanceof Watcher watcher)) {
             throw StatusException.methodNotSupported(s.groupResource(), "watch");
         }
@@ -76,12 +81,16 @@ final class WatchHandler {
             return;
         }
         if (watch.onReady(() -> { })) {
-            new AsyncWatchStream(s.request, response, callback, watch, encoder, timeoutSeconds, writers).start();
+            AsyncWatchStream stream = new AsyncWatchStream(s.request, response, callback, watch, encoder, timeoutSeconds,
+                    writers);
+            stream.onFinish(tracker.apply(stream::end));
+            stream.start();
             return;
         }
         // A watch that cannot notify (an uncached storage) is streamed by this thread.
+        Watch w = watch;
+        Runnable untrack = tracker.apply(w::close);
         try {
-            Watch w = watch;
             s.request.addFailureListener(failure -> w.close());
             write(response, new byte[0]);
             stream(w, encoder, response, deadline);
@@ -90,6 +99,7 @@ final class WatchHandler {
             LOG.debug("watch {} ended: {}", s.info.path(), e.toString());
             callback.failed(e);
         } finally {
+            untrack.run();
             watch.close();
         }
     }

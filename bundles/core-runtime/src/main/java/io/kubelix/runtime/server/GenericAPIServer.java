@@ -53,8 +53,8 @@ public final class GenericAPIServer {
     public static final String PID = "io.kubelix.apiserver";
     private static final Logger LOG = LoggerFactory.getLogger(GenericAPIServer.class);
 
-    private final RankedServices<Authenticator> authenticators = new RankedServices<>();
-    private final RankedServices<Authorizer> authorizers = new RankedServices<>();
+    private final RankedServices<Authenticator> authenticators;
+    private final RankedServices<Authorizer> authorizers;
     private final RankedServices<DelegationTarget> serverChain = new RankedServices<>();
     private final RankedServices<OpenAPIProvider> openAPIProviders = new RankedServices<>();
     private final RankedServices<KubelixEndpoint> kubelixEndpoints = new RankedServices<>();
@@ -65,7 +65,11 @@ public final class GenericAPIServer {
     private final Server server;
 
     @Activate
-    public GenericAPIServer(Map<String, Object> config, BundleContext context) throws Exception {
+    public GenericAPIServer(Map<String, Object> config, BundleContext context, @Reference PluginSwaps swaps)
+            throws Exception {
+        // An authenticator or authorizer being updated serves until its new revision takes over.
+        authenticators = new RankedServices<>(swaps);
+        authorizers = new RankedServices<>(swaps);
         try {
             server = start(config, context);
         } catch (Exception | Error e) {
@@ -136,9 +140,9 @@ public final class GenericAPIServer {
         LOG.info("authenticator added: {}", a.getClass().getName());
     }
 
-    void removeAuthenticator(Authenticator a) {
-        authenticators.remove(a);
-        LOG.info("authenticator removed: {}", a.getClass().getName());
+    void removeAuthenticator(Authenticator a, Map<String, Object> props) {
+        boolean outgoing = authenticators.remove(a, props);
+        LOG.info("authenticator {}: {}", outgoing ? "being updated" : "removed", a.getClass().getName());
     }
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
@@ -147,9 +151,9 @@ public final class GenericAPIServer {
         LOG.info("authorizer added: {}", a.getClass().getName());
     }
 
-    void removeAuthorizer(Authorizer a) {
-        authorizers.remove(a);
-        LOG.info("authorizer removed: {}", a.getClass().getName());
+    void removeAuthorizer(Authorizer a, Map<String, Object> props) {
+        boolean outgoing = authorizers.remove(a, props);
+        LOG.info("authorizer {}: {}", outgoing ? "being updated" : "removed", a.getClass().getName());
     }
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)

@@ -13,25 +13,78 @@ import java.util.function.Supplier;
  * {@code service.ranking} first, then lowest {@code service.id}. Readers get an immutable
  * snapshot that is swapped atomically when a service comes or goes, so a request sees either
  * the old set or the new one, never a half-changed one.
+ *
+ * <p>With {@link PluginSwaps}, a service whose bundle is being updated stays in the set until its
+ * replacement arrives, which takes its place in the same snapshot swap: during a plugin update a
+ * request sees the old service or the new one, never neither.
  */
 public final class RankedServices<T> implements Supplier<List<T>> {
-    private record Entry<T>(T service, int ranking, long id) {
+    private static final class Entry<T> {
+        final T service;
+        final Map<String, ?> properties;
+        final int ranking;
+        final long id;
+        boolean outgoing;
+
+        Entry(T service, Map<String, ?> properties) {
+            this.service = service;
+            this.properties = Map.copyOf(properties);
+            this.ranking = ranking(properties);
+            this.id = id(properties);
+        }
     }
 
-    private static final Comparator<Entry<?>> ORDER = Comparator.<Entry<?>>comparingInt(e -> -e.ranking())
-            .thenComparingLong(Entry::id);
+    private static final Comparator<Entry<?>> ORDER = Comparator.<Entry<?>>comparingInt(e -> -e.ranking)
+            .thenComparingLong(e -> e.id);
 
+    private final PluginSwaps swaps;
     private final List<Entry<T>> entries = new ArrayList<>();
     private volatile List<T> snapshot = List.of();
 
+    /** A collection whose services leave at once when they go away. */
+    public RankedServices() {
+        this(PluginSwaps.none());
+    }
+
+    public RankedServices(PluginSwaps swaps) {
+        this.swaps = swaps;
+    }
+
     public synchronized void add(T service, Map<String, ?> properties) {
-        entries.add(new Entry<>(service, ranking(properties), id(properties)));
+        entries.removeIf(e -> e.outgoing && PluginSwaps.replaces(properties, e.properties));
+        entries.add(new Entry<>(service, properties));
         publish();
     }
 
+    /** Removes a service with no properties to go by: at once. */
     public synchronized void remove(T service) {
-        entries.removeIf(e -> e.service() == service);
+        entries.removeIf(e -> e.service == service);
         publish();
+    }
+
+    /**
+     * Removes a service that went away: at once, or, when its bundle is being updated, when its
+     * replacement arrives or the grace period ends. Returns whether it stays for now.
+     */
+    public synchronized boolean remove(T service, Map<String, ?> properties) {
+        Entry<T> entry = entries.stream().filter(e -> e.service == service).findFirst().orElse(null);
+        if (entry == null) {
+            return false;
+        }
+        if (swaps.restarting(properties)) {
+            entry.outgoing = true;
+            swaps.afterGrace(() -> expire(entry));
+            return true;
+        }
+        entries.remove(entry);
+        publish();
+        return false;
+    }
+
+    private synchronized void expire(Entry<T> entry) {
+        if (entries.remove(entry)) {
+            publish();
+        }
     }
 
     @Override
@@ -49,6 +102,6 @@ public final class RankedServices<T> implements Supplier<List<T>> {
 
     private void publish() {
         entries.sort(ORDER);
-        snapshot = entries.stream().map(Entry::service).toList();
+        snapshot = entries.stream().map(e -> e.service).toList();
     }
 }

@@ -17,6 +17,7 @@ import io.kubelix.api.storage.StorageConfig;
 import io.kubelix.runtime.registry.AdmissionChain;
 import io.kubelix.runtime.registry.StoreFactory;
 import io.kubelix.runtime.request.Requests;
+import io.kubelix.runtime.server.PluginSwaps;
 import io.kubelix.runtime.server.filters.WithPanicRecovery;
 import io.kubelix.runtime.server.filters.WithRequestInfo;
 import io.kubelix.storage.memory.MemoryStorageBackend;
@@ -53,7 +54,7 @@ final class InProcessAPIServer implements AutoCloseable {
         backend = new MemoryStorageBackend(new Config());
         StoreFactory stores = new StoreFactory((gr, prefix) -> backend.forResource(new StorageConfig(gr, prefix)),
                 new AdmissionChain());
-        CoreAPIServer api = new CoreAPIServer(stores);
+        CoreAPIServer api = new CoreAPIServer(stores, PluginSwaps.none());
         api.addProvider(provider("", "v1", getter -> Map.of("configmaps",
                 getter.newStore(StoreSpec.builder(GroupResource.of("", "configmaps"), "ConfigMap").shortNames("cm")
                         .strategy(new Permissive(false)).build()))), Map.of("service.id", 1L));

@@ -19,12 +19,17 @@ import org.osgi.service.component.annotations.Deactivate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The core group's RESTStorageProvider (kube's core LegacyRESTStorageProvider): {@code /api/v1}
@@ -49,7 +54,10 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
     private static final Logger LOG = LoggerFactory.getLogger(CoreRESTStorageProvider.class);
 
     private final ScheduledExecutorService executor;
+    private static final Duration STORE_WAIT = Duration.ofSeconds(5);
+
     private volatile StandardStorage namespaceStore;
+    private final CompletableFuture<StandardStorage> namespaceStoreBuilt = new CompletableFuture<>();
     private SystemNamespaces systemNamespaces;
 
     @Activate
@@ -90,6 +98,7 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
         v1.put(EVENTS.resource(), events);
 
         namespaceStore = namespaces;
+        namespaceStoreBuilt.complete(namespaces);
         synchronized (this) {
             if (systemNamespaces != null) {
                 systemNamespaces.stop();
@@ -103,10 +112,7 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
 
     @Override
     public Optional<ObjectNode> get(String name, boolean live) {
-        StandardStorage store = namespaceStore;
-        if (store == null) {
-            throw StatusException.serviceUnavailable("namespace storage is not available yet");
-        }
+        StandardStorage store = namespaceStore();
         try {
             return Optional.of(store.get(RequestContext.system(""), name, live ? "" : "0"));
         } catch (StatusException e) {
@@ -114,6 +120,25 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
                 return Optional.empty();
             }
             throw e;
+        }
+    }
+
+    /**
+     * The namespace Store, waiting a moment for it when this provider's API group is being
+     * installed (the admission plugin can be asked before that finishes).
+     */
+    private StandardStorage namespaceStore() {
+        StandardStorage store = namespaceStore;
+        if (store != null) {
+            return store;
+        }
+        try {
+            return namespaceStoreBuilt.get(STORE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            throw StatusException.serviceUnavailable("namespace storage is not available yet");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw StatusException.serviceUnavailable("namespace storage is not available yet");
         }
     }
 
@@ -125,7 +150,8 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
                 systemNamespaces = null;
             }
         }
-        namespaceStore = null;
+        // namespaceStore stays: during an update of this bundle the outgoing admission plugin still
+        // reads namespaces through this instance until the new revision takes over.
         executor.shutdownNow();
     }
 

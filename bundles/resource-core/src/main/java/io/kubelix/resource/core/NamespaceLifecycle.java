@@ -12,6 +12,7 @@ import io.kubelix.api.schema.GroupResource;
 import io.kubelix.api.schema.GroupVersionResource;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
@@ -35,7 +36,9 @@ import java.util.function.LongSupplier;
  * cache and, on a miss, from storage, as kube does. A namespace deleted in the last 30 seconds is
  * always read from storage, so a stale cache cannot let writes into it. The lister reference is
  * optional and dynamic so this plugin stays registered while the provider comes and goes; without
- * a lister it refuses namespaced writes with 503 rather than letting them through unchecked.
+ * a lister it refuses namespaced writes with 503 rather than letting them through unchecked. An
+ * instance that was deactivated keeps its lister: while resource-core is being updated it still
+ * admits writes until the new revision's plugin takes its place.
  */
 @Component(service = ValidatingAdmissionPlugin.class)
 public final class NamespaceLifecycle implements ValidatingAdmissionPlugin {
@@ -50,6 +53,7 @@ public final class NamespaceLifecycle implements ValidatingAdmissionPlugin {
     /** Recently deleted namespaces and when their forced live lookup ends (System.nanoTime). */
     private final Map<String, Long> forceLiveLookup = new ConcurrentHashMap<>();
     private final LongSupplier nanoClock;
+    private volatile boolean deactivated;
 
     @Activate
     public NamespaceLifecycle() {
@@ -68,7 +72,15 @@ public final class NamespaceLifecycle implements ValidatingAdmissionPlugin {
     }
 
     void unbindNamespaceLister(NamespaceLister namespaceLister) {
-        lister.compareAndSet(namespaceLister, null);
+        if (!deactivated) {
+            lister.compareAndSet(namespaceLister, null);
+        }
+    }
+
+    /** Declarative Services unbinds the lister after this; the instance keeps it (see the class comment). */
+    @Deactivate
+    void deactivate() {
+        deactivated = true;
     }
 
     @Override

@@ -156,6 +156,16 @@ class NamespaceLifecycleTest {
     }
 
     @Test
+    void aDeactivatedPluginKeepsAdmittingWithItsListerWhileItsBundleIsUpdated() {
+        plugin.deactivate();
+        plugin.unbindNamespaceLister(lister);
+        assertDoesNotThrow(() -> plugin.validate(attrs(Operation.CREATE, CONFIGMAPS, "team", "c")));
+        StatusException e = assertThrows(StatusException.class,
+                () -> plugin.validate(attrs(Operation.CREATE, CONFIGMAPS, "nope", "c")));
+        assertEquals(404, e.code());
+    }
+
+    @Test
     void aRecentlyDeletedNamespaceIsReadFromStorage() {
         plugin.validate(attrs(Operation.DELETE, NAMESPACES, "", "team"));
         lister.storage.remove("team"); // deleted; the cache still has it
