@@ -136,6 +136,7 @@ final class ApiClient {
     static final class Watch implements AutoCloseable {
         private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
         private final CompletableFuture<HttpResponse<Stream<String>>> response;
+        private volatile boolean ended;
 
         private Watch(CompletableFuture<HttpResponse<Stream<String>>> response) {
             this.response = response;
@@ -144,8 +145,15 @@ final class ApiClient {
                     body.forEach(lines::add);
                 } catch (RuntimeException closed) {
                     // the watch was closed
+                } finally {
+                    ended = true;
                 }
             });
+        }
+
+        /** Whether the stream has ended (by the server, or by {@link #close()}). */
+        boolean ended() {
+            return ended;
         }
 
         /** The status code, once the response headers are in. */
@@ -170,6 +178,11 @@ final class ApiClient {
 
     Response delete(String path) {
         return send(request(path).DELETE(), true);
+    }
+
+    /** A request with {@code token} as its bearer token instead of the admin's. */
+    Response getWithToken(String path, String token) {
+        return send(request(path).header("Authorization", "Bearer " + token).GET(), false);
     }
 
     private HttpRequest.Builder request(String path) {

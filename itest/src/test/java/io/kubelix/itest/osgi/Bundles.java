@@ -11,6 +11,13 @@ final class Bundles {
     private Bundles() {
     }
 
+    /** The Kubelix bundle built from module {@code name}, or null when it is not installed. */
+    static Bundle find(BundleContext context, String name) {
+        String symbolicName = "io.kubelix." + name;
+        return Arrays.stream(context.getBundles()).filter(b -> symbolicName.equals(b.getSymbolicName()))
+                .findFirst().orElse(null);
+    }
+
     /** The Kubelix bundle built from module {@code name} ({@code io.kubelix.<name>}). */
     static Bundle kubelix(BundleContext context, String name) {
         String symbolicName = "io.kubelix." + name;

@@ -26,11 +26,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * providers serve the same group, version and resource, the one with the higher ranking (then
  * the older service) serves it; the others are reported as shadowed.
  *
- * <p>A provider whose bundle is being updated keeps serving until its new revision is installed;
- * the route then switches in one table swap, the old storages finish the requests they have
- * (at most {@link #DRAIN} long) and are destroyed. Open watches are not in those requests: they
- * stream from the watch cache, which core-runtime keeps across the swap. When a resource stops
- * being served for good, its open watches end.
+ * <p>A provider whose bundle is being updated keeps its routes (and its place in discovery) until
+ * its new revision is installed; requests that arrive meanwhile wait for the new revision, which
+ * takes over in one table swap. The old storages finish the requests they had (at most
+ * {@link #DRAIN} long) and are destroyed. Open watches are not in those requests: they stream
+ * from the watch cache, which core-runtime keeps across the swap. When a resource stops being
+ * served for good, its open watches end.
  */
 final class APIInstaller {
     private static final Logger LOG = LoggerFactory.getLogger(APIInstaller.class);
@@ -116,6 +117,7 @@ final class APIInstaller {
         if (swaps.restarting(props)) {
             for (Installed i : gone) {
                 i.outgoing = true;
+                i.inFlight.outgoing();
                 LOG.info("API group {} from {}: being updated; it serves until its new revision is installed",
                         i.group(), i.name);
                 swaps.afterGrace(() -> expire(i));
@@ -140,6 +142,22 @@ final class APIInstaller {
             LOG.info("uninstalled API group {} from {}", i.group(), i.name);
             retire(i);
         }
+    }
+
+    /**
+     * Waits until the provider behind {@code inFlight}, which is being updated, is replaced or gone
+     * (at most the swap grace period), and returns the routes then.
+     */
+    synchronized RouteTable awaitSwap(InFlight inFlight) throws InterruptedException {
+        long deadline = System.nanoTime() + swaps.grace().toNanos() + DRAIN_POLL.toNanos();
+        while (!inFlight.retired()) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                break;
+            }
+            wait(Math.max(1, left / 1_000_000));
+        }
+        return routes;
     }
 
     /**
@@ -212,6 +230,7 @@ final class APIInstaller {
         routes = RouteTable.of(winners, owners);
         provided = List.copyOf(report);
         endWatchesNotIn(served.keySet());
+        notifyAll();
     }
 
     private void endWatchesNotIn(Set<String> served) {

@@ -122,23 +122,26 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
         }
         String path = info.subresource().isEmpty() ? info.resource() : info.resource() + "/" + info.subresource();
         RESTStorage storage = routes.lookup(gv, path);
+        InFlight inFlight = storage == null ? null : routes.inFlight(storage);
+        boolean watch = info.verb().equals("watch");
+        // A request to a resource whose bundle is being updated waits for the new revision; during the
+        // switch the old storage finishes what it has, and a request that finds it retired looks again.
+        while (inFlight != null && (inFlight.isOutgoing() || !watch && !inFlight.enter())) {
+            if (inFlight.isOutgoing() && !inFlight.retired()) {
+                routes = installer.awaitSwap(inFlight);
+            } else {
+                routes = installer.routes();
+            }
+            storage = routes.lookup(gv, path);
+            inFlight = storage == null ? null : routes.inFlight(storage);
+        }
         if (storage == null) {
             return false;
         }
-        if (info.verb().equals("watch")) {
+        if (watch) {
             // A watch streams from the watch cache, which outlives a swap; it ends when the resource goes.
             serve(storage, gv, path, info, request, response, callback);
             return true;
-        }
-        // During a swap the old storage finishes what it has; a request that finds it retired takes the new route.
-        InFlight inFlight = routes.inFlight(storage);
-        while (inFlight != null && !inFlight.enter()) {
-            routes = installer.routes();
-            storage = routes.lookup(gv, path);
-            if (storage == null) {
-                return false;
-            }
-            inFlight = routes.inFlight(storage);
         }
         try {
             serve(storage, gv, path, info, request, response, callback);

@@ -6,10 +6,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The requests running on one installed provider's storages, so a provider that is replaced or
  * removed is released only when they are done. A request enters before it touches a storage and
  * exits when the storage call returns; once the provider is retired no request enters any more,
- * and the caller looks the route up again.
+ * and the caller looks the route up again. While the provider's bundle is being updated it is
+ * outgoing: new requests wait for its replacement instead of entering.
  */
 final class InFlight {
     private final AtomicInteger active = new AtomicInteger();
+    private volatile boolean outgoing;
     private volatile boolean retired;
 
     /** Enters a request; false when the provider is retired (the request must look up its route again). */
@@ -29,6 +31,18 @@ final class InFlight {
 
     void retire() {
         retired = true;
+    }
+
+    boolean retired() {
+        return retired;
+    }
+
+    void outgoing() {
+        outgoing = true;
+    }
+
+    boolean isOutgoing() {
+        return outgoing;
     }
 
     boolean idle() {

@@ -14,9 +14,11 @@ import java.util.function.Supplier;
  * snapshot that is swapped atomically when a service comes or goes, so a request sees either
  * the old set or the new one, never a half-changed one.
  *
- * <p>With {@link PluginSwaps}, a service whose bundle is being updated stays in the set until its
- * replacement arrives, which takes its place in the same snapshot swap: during a plugin update a
- * request sees the old service or the new one, never neither.
+ * <p>With {@link PluginSwaps}, a service whose bundle is being updated keeps its place until its
+ * replacement arrives: readers wait meanwhile (at most the swap grace period) and then see the new
+ * set, so during a plugin update a request is served with the old service or the new one, never
+ * with neither. Readers do not use the outgoing service itself: its bundle's class loader may be
+ * discarded by the refresh that follows an update.
  */
 public final class RankedServices<T> implements Supplier<List<T>> {
     private static final class Entry<T> {
@@ -37,9 +39,13 @@ public final class RankedServices<T> implements Supplier<List<T>> {
     private static final Comparator<Entry<?>> ORDER = Comparator.<Entry<?>>comparingInt(e -> -e.ranking)
             .thenComparingLong(e -> e.id);
 
+    /** The services in order, and whether one of them is being swapped (readers then wait). */
+    private record Snapshot<T>(List<T> services, boolean swapping) {
+    }
+
     private final PluginSwaps swaps;
     private final List<Entry<T>> entries = new ArrayList<>();
-    private volatile List<T> snapshot = List.of();
+    private volatile Snapshot<T> snapshot = new Snapshot<>(List.of(), false);
 
     /** A collection whose services leave at once when they go away. */
     public RankedServices() {
@@ -64,7 +70,8 @@ public final class RankedServices<T> implements Supplier<List<T>> {
 
     /**
      * Removes a service that went away: at once, or, when its bundle is being updated, when its
-     * replacement arrives or the grace period ends. Returns whether it stays for now.
+     * replacement arrives or the grace period ends (readers wait meanwhile). Returns whether it is
+     * being swapped.
      */
     public synchronized boolean remove(T service, Map<String, ?> properties) {
         Entry<T> entry = entries.stream().filter(e -> e.service == service).findFirst().orElse(null);
@@ -73,6 +80,7 @@ public final class RankedServices<T> implements Supplier<List<T>> {
         }
         if (swaps.restarting(properties)) {
             entry.outgoing = true;
+            publish();
             swaps.afterGrace(() -> expire(entry));
             return true;
         }
@@ -87,9 +95,27 @@ public final class RankedServices<T> implements Supplier<List<T>> {
         }
     }
 
+    /** The current services; while one is being swapped, waits for its replacement first. */
     @Override
     public List<T> get() {
-        return snapshot;
+        Snapshot<T> s = snapshot;
+        return s.swapping() ? awaitSwap() : s.services();
+    }
+
+    private synchronized List<T> awaitSwap() {
+        long deadline = System.nanoTime() + swaps.grace().toNanos();
+        try {
+            while (snapshot.swapping()) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    break;
+                }
+                wait(Math.max(1, left / 1_000_000));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return snapshot.services();
     }
 
     public static int ranking(Map<String, ?> properties) {
@@ -102,6 +128,8 @@ public final class RankedServices<T> implements Supplier<List<T>> {
 
     private void publish() {
         entries.sort(ORDER);
-        snapshot = entries.stream().map(e -> e.service).toList();
+        snapshot = new Snapshot<>(entries.stream().filter(e -> !e.outgoing).map(e -> e.service).toList(),
+                entries.stream().anyMatch(e -> e.outgoing));
+        notifyAll();
     }
 }

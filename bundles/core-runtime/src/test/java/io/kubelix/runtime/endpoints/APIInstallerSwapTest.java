@@ -13,7 +13,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
@@ -24,8 +26,9 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A resource bundle update switches routes from the old storage to the new one with no gap,
- * drains the old one before releasing it, and keeps watches open; a removal ends them.
+ * A resource bundle update switches routes from the old storage to the new one with no gap (requests
+ * meanwhile wait for the new one), drains the old one before releasing it, and keeps watches open;
+ * a removal ends them.
  */
 class APIInstallerSwapTest {
     private static final GroupVersion GV = new GroupVersion("sample.kubelix.io", "v1");
@@ -44,16 +47,25 @@ class APIInstallerSwapTest {
         RESTStorageProvider p1 = provider();
         installer.install(p1, "Widgets", group(v1), props(10L));
 
+        InFlight running = installer.routes().inFlight(v1);
+        assertTrue(running.enter(), "a request on the old revision, running when the update starts");
         updating.add(BUNDLE);
         installer.uninstall(p1, props(10L));
-        assertSame(v1, installer.routes().lookup(GV, "widgets"), "no gap: the old revision serves meanwhile");
-        InFlight running = installer.routes().inFlight(v1);
-        assertTrue(running.enter(), "a request on the old revision");
+        assertSame(v1, installer.routes().lookup(GV, "widgets"), "the route stays while the bundle is updated");
+        assertTrue(running.isOutgoing(), "new requests wait for the new revision");
+        CompletableFuture<RouteTable> waiting = CompletableFuture.supplyAsync(() -> {
+            try {
+                return installer.awaitSwap(running);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
 
         updating.remove(BUNDLE);
         Storage v2 = new Storage();
         installer.install(provider(), "Widgets", group(v2), props(11L));
         assertSame(v2, installer.routes().lookup(GV, "widgets"));
+        assertSame(v2, waiting.get(10, TimeUnit.SECONDS).lookup(GV, "widgets"), "a waiting request gets the new revision");
         assertEquals(1, installer.provided().size(), installer.provided()::toString);
         assertFalse(running.enter(), "a late request on the old route must look it up again");
         assertEquals(0, v1.destroyed.get(), "the old storage is kept while a request runs on it");

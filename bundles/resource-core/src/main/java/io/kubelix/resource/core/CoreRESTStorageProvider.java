@@ -52,10 +52,10 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
     static final GroupResource EVENTS = GroupResource.of("", "events");
 
     private static final Logger LOG = LoggerFactory.getLogger(CoreRESTStorageProvider.class);
-
-    private final ScheduledExecutorService executor;
+    /** How long a namespace lookup waits for the namespace Store while the group is being installed. */
     private static final Duration STORE_WAIT = Duration.ofSeconds(5);
 
+    private final ScheduledExecutorService executor;
     private volatile StandardStorage namespaceStore;
     private final CompletableFuture<StandardStorage> namespaceStoreBuilt = new CompletableFuture<>();
     private SystemNamespaces systemNamespaces;
@@ -133,7 +133,12 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
             return store;
         }
         try {
-            return namespaceStoreBuilt.get(STORE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            namespaceStoreBuilt.get(STORE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            store = namespaceStore;
+            if (store == null) {
+                throw StatusException.serviceUnavailable("namespace storage is not available");
+            }
+            return store;
         } catch (TimeoutException | ExecutionException e) {
             throw StatusException.serviceUnavailable("namespace storage is not available yet");
         } catch (InterruptedException e) {
@@ -150,8 +155,7 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
                 systemNamespaces = null;
             }
         }
-        // namespaceStore stays: during an update of this bundle the outgoing admission plugin still
-        // reads namespaces through this instance until the new revision takes over.
+        namespaceStore = null;
         executor.shutdownNow();
     }
 

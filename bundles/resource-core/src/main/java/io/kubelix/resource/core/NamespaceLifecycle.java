@@ -12,11 +12,7 @@ import io.kubelix.api.schema.GroupResource;
 import io.kubelix.api.schema.GroupVersionResource;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
-import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
-import org.osgi.service.component.annotations.ReferenceCardinality;
-import org.osgi.service.component.annotations.ReferencePolicy;
-import org.osgi.service.component.annotations.ReferencePolicyOption;
 
 import java.util.List;
 import java.util.Map;
@@ -24,7 +20,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
 
 /**
@@ -34,11 +29,9 @@ import java.util.function.LongSupplier;
  *
  * <p>Namespaces are read through the bundle-private {@link NamespaceLister}, first from the watch
  * cache and, on a miss, from storage, as kube does. A namespace deleted in the last 30 seconds is
- * always read from storage, so a stale cache cannot let writes into it. The lister reference is
- * optional and dynamic so this plugin stays registered while the provider comes and goes; without
- * a lister it refuses namespaced writes with 503 rather than letting them through unchecked. An
- * instance that was deactivated keeps its lister: while resource-core is being updated it still
- * admits writes until the new revision's plugin takes its place.
+ * always read from storage, so a stale cache cannot let writes into it. The lister is a mandatory
+ * reference: this plugin is registered only with a lister, so no write is ever let through
+ * unchecked, and while the lister's storage is not built yet it answers 503.
  */
 @Component(service = ValidatingAdmissionPlugin.class)
 public final class NamespaceLifecycle implements ValidatingAdmissionPlugin {
@@ -49,38 +42,20 @@ public final class NamespaceLifecycle implements ValidatingAdmissionPlugin {
 
     private static final GroupResource NAMESPACES = CoreRESTStorageProvider.NAMESPACES;
 
-    private final AtomicReference<NamespaceLister> lister = new AtomicReference<>();
+    private final NamespaceLister namespaces;
     /** Recently deleted namespaces and when their forced live lookup ends (System.nanoTime). */
     private final Map<String, Long> forceLiveLookup = new ConcurrentHashMap<>();
     private final LongSupplier nanoClock;
-    private volatile boolean deactivated;
 
     @Activate
-    public NamespaceLifecycle() {
-        this(System::nanoTime);
+    public NamespaceLifecycle(@Reference NamespaceLister namespaces) {
+        this(namespaces, System::nanoTime);
     }
 
     /** For tests: the clock for the forced live lookup window. */
-    NamespaceLifecycle(LongSupplier nanoClock) {
+    NamespaceLifecycle(NamespaceLister namespaces, LongSupplier nanoClock) {
+        this.namespaces = namespaces;
         this.nanoClock = nanoClock;
-    }
-
-    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
-            policyOption = ReferencePolicyOption.GREEDY)
-    void bindNamespaceLister(NamespaceLister namespaceLister) {
-        lister.set(namespaceLister);
-    }
-
-    void unbindNamespaceLister(NamespaceLister namespaceLister) {
-        if (!deactivated) {
-            lister.compareAndSet(namespaceLister, null);
-        }
-    }
-
-    /** Declarative Services unbinds the lister after this; the instance keeps it (see the class comment). */
-    @Deactivate
-    void deactivate() {
-        deactivated = true;
     }
 
     @Override
@@ -112,11 +87,6 @@ public final class NamespaceLifecycle implements ValidatingAdmissionPlugin {
         if (a.operation() == Operation.DELETE || isAccessReview(a.resource())) {
             // Deletes are always allowed; an access review must not reveal whether a namespace exists.
             return;
-        }
-        NamespaceLister namespaces = lister.get();
-        if (namespaces == null) {
-            throw StatusException.serviceUnavailable(
-                    "admission plugin " + PLUGIN_NAME + " is not ready: the namespace storage is not available");
         }
         boolean live = mustLookUpLive(namespace);
         Optional<ObjectNode> ns = namespaces.get(namespace, live);

@@ -50,12 +50,11 @@ class NamespaceLifecycleTest {
     }
 
     private final AtomicLong clock = new AtomicLong();
-    private final NamespaceLifecycle plugin = new NamespaceLifecycle(clock::get);
     private final FakeLister lister = new FakeLister();
+    private final NamespaceLifecycle plugin = new NamespaceLifecycle(lister, clock::get);
 
     @BeforeEach
-    void bind() {
-        plugin.bindNamespaceLister(lister);
+    void namespaces() {
         lister.put("team", "Active");
         lister.put("leaving", "Terminating");
     }
@@ -134,35 +133,21 @@ class NamespaceLifecycleTest {
 
     @Test
     void clusterScopedResourcesAndNamespacesThemselvesAreNotChecked() {
-        plugin.unbindNamespaceLister(lister);
         assertDoesNotThrow(() -> plugin.validate(attrs(Operation.CREATE, CLUSTERROLES, "", "r")));
         assertDoesNotThrow(() -> plugin.validate(attrs(Operation.CREATE, NAMESPACES, "", "brand-new")));
         assertDoesNotThrow(() -> plugin.validate(attrs(Operation.DELETE, CONFIGMAPS, "nope", "c")));
     }
 
     @Test
-    void withoutANamespaceStoreNamespacedWritesGet503() {
-        plugin.unbindNamespaceLister(lister);
+    void whileTheNamespaceStorageIsNotBuiltNamespacedWritesGet503() {
+        NamespaceLifecycle notReady = new NamespaceLifecycle((name, live) -> {
+            throw StatusException.serviceUnavailable("namespace storage is not available yet");
+        }, clock::get);
         StatusException e = assertThrows(StatusException.class,
-                () -> plugin.validate(attrs(Operation.CREATE, CONFIGMAPS, "team", "c")));
+                () -> notReady.validate(attrs(Operation.CREATE, CONFIGMAPS, "team", "c")));
         assertEquals(StatusReason.SERVICE_UNAVAILABLE, e.reason());
         assertEquals(503, e.code());
-    }
-
-    @Test
-    void unbindingAnotherListerKeepsTheCurrentOne() {
-        plugin.unbindNamespaceLister(new FakeLister());
-        assertDoesNotThrow(() -> plugin.validate(attrs(Operation.CREATE, CONFIGMAPS, "team", "c")));
-    }
-
-    @Test
-    void aDeactivatedPluginKeepsAdmittingWithItsListerWhileItsBundleIsUpdated() {
-        plugin.deactivate();
-        plugin.unbindNamespaceLister(lister);
-        assertDoesNotThrow(() -> plugin.validate(attrs(Operation.CREATE, CONFIGMAPS, "team", "c")));
-        StatusException e = assertThrows(StatusException.class,
-                () -> plugin.validate(attrs(Operation.CREATE, CONFIGMAPS, "nope", "c")));
-        assertEquals(404, e.code());
+        assertDoesNotThrow(() -> notReady.validate(attrs(Operation.CREATE, CLUSTERROLES, "", "r")));
     }
 
     @Test
