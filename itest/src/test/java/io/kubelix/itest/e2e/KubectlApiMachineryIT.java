@@ -653,25 +653,11 @@ class KubectlApiMachineryIT {
         }
     }
 
-    private <T> T await(String what, Callable<T> attempt, Predicate<T> done) throws Exception {
-        long deadline = System.nanoTime() + POLL_TIMEOUT.toNanos();
-        T last;
-        do {
-            last = attempt.call();
-            if (done.test(last)) {
-                return last;
-            }
-            Thread.sleep(200);
-        } while (System.nanoTime() < deadline);
-        throw new AssertionError("timed out after " + POLL_TIMEOUT.toSeconds() + "s waiting for " + what + "; last: " + last
-                + "\n" + server.log());
+    private <T> T await(String what, Callable<T> attempt, java.util.function.Predicate<T> done) throws Exception {
+        return server.await(what, POLL_TIMEOUT, attempt, done);
     }
 
     private static String property(String key) {
-        String v = System.getProperty(key);
-        if (v == null) {
-            throw new IllegalStateException("system property " + key + " is not set: run the itests with mvn verify");
-        }
-        return v;
+        return KubelixServer.property(key);
     }
 }

@@ -208,17 +208,7 @@ class KubectlDistributionIT {
     }
 
     private <T> T await(String what, Callable<T> attempt, java.util.function.Predicate<T> done) throws Exception {
-        long deadline = System.nanoTime() + POLL_TIMEOUT.toNanos();
-        T last;
-        do {
-            last = attempt.call();
-            if (done.test(last)) {
-                return last;
-            }
-            Thread.sleep(300);
-        } while (System.nanoTime() < deadline);
-        throw new AssertionError("timed out after " + POLL_TIMEOUT.toSeconds() + "s waiting for " + what + "; last: " + last
-                + "\n" + server.log());
+        return server.await(what, POLL_TIMEOUT, attempt, done);
     }
 
     private void awaitLine(Path output, String what, java.util.function.Predicate<String> line, Process watch) throws Exception {
@@ -240,10 +230,6 @@ class KubectlDistributionIT {
     }
 
     private static String property(String key) {
-        String v = System.getProperty(key);
-        if (v == null) {
-            throw new IllegalStateException("system property " + key + " is not set: run the itests with mvn verify");
-        }
-        return v;
+        return KubelixServer.property(key);
     }
 }

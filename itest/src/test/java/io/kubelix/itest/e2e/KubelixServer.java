@@ -164,6 +164,34 @@ final class KubelixServer implements AutoCloseable {
         return dataDir.resolve("pki").resolve("ca.crt");
     }
 
+    /**
+     * Repeats {@code attempt} until {@code done} accepts its result, and returns that result; after
+     * {@code timeout} fails with the last result and this server's log.
+     */
+    <T> T await(String what, Duration timeout, java.util.concurrent.Callable<T> attempt,
+                java.util.function.Predicate<T> done) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        T last;
+        do {
+            last = attempt.call();
+            if (done.test(last)) {
+                return last;
+            }
+            Thread.sleep(200);
+        } while (System.nanoTime() < deadline);
+        throw new AssertionError("timed out after " + timeout.toSeconds() + "s waiting for " + what + "; last: " + last
+                + "\n" + log());
+    }
+
+    /** A system property the itest build sets. */
+    static String property(String key) {
+        String v = System.getProperty(key);
+        if (v == null) {
+            throw new IllegalStateException("system property " + key + " is not set: run the itests with mvn verify");
+        }
+        return v;
+    }
+
     static SSLContext trusting(Path caCertificate) {
         try (InputStream in = Files.newInputStream(caCertificate)) {
             KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());

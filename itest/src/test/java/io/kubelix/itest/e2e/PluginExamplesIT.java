@@ -62,7 +62,7 @@ class PluginExamplesIT {
         admissionJar = ExampleBuild.build(examples, "admission-deny-label", work.resolve("build"), localRepository, version);
 
         // 2. A distribution of our own.
-        server = KubelixServer.start(Path.of(property("kubelix.itest.distribution")), work, READY_TIMEOUT);
+        server = KubelixServer.start(Path.of(property("kubelix.itest.distribution.default")), work, READY_TIMEOUT);
         kubectl = new Kubectl(System.getProperty("kubelix.itest.kubectl", "kubectl"), server.kubeconfig(), work.resolve("home"));
     }
 
@@ -218,25 +218,11 @@ class PluginExamplesIT {
         return "apiVersion: sample.kubelix.io/v1\nkind: Widget\nmetadata:\n  name: " + name + "\nspec:\n  size: " + size + "\n";
     }
 
-    private <T> T await(String what, Callable<T> attempt, Predicate<T> done) throws Exception {
-        long deadline = System.nanoTime() + POLL_TIMEOUT.toNanos();
-        T last;
-        do {
-            last = attempt.call();
-            if (done.test(last)) {
-                return last;
-            }
-            Thread.sleep(300);
-        } while (System.nanoTime() < deadline);
-        throw new AssertionError("timed out after " + POLL_TIMEOUT.toSeconds() + "s waiting for " + what + "; last: " + last
-                + "\n" + server.log());
+    private <T> T await(String what, Callable<T> attempt, java.util.function.Predicate<T> done) throws Exception {
+        return server.await(what, POLL_TIMEOUT, attempt, done);
     }
 
     private static String property(String key) {
-        String v = System.getProperty(key);
-        if (v == null) {
-            throw new IllegalStateException("system property " + key + " is not set: run the itests with mvn verify");
-        }
-        return v;
+        return KubelixServer.property(key);
     }
 }

@@ -1,0 +1,71 @@
+package io.kubelix.itest.e2e;
+
+import io.kubelix.itest.e2e.Kubectl.Result;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The three distributions the build makes: the default one (every Kubelix plugin), the minimal one
+ * (one storage, the core group, token authentication and the authenticated-user authorizer) and the
+ * full one (every plugin and the example plugins; the rest of the e2e suite runs against it). Each
+ * starts, has exactly its plugins, and serves kubectl what those plugins provide.
+ */
+class DistributionsIT {
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = ';', value = {
+            "default; authn-token authz-authenticated resource-core storage-etcd storage-memory; false",
+            "minimal; authn-token authz-authenticated resource-core storage-memory; false",
+            "full; admission-deny-label authn-token authz-authenticated resource-core storage-etcd storage-memory widget-resource; true"})
+    void startsWithItsPluginsAndServesKubectl(String name, String plugins, boolean examples) throws Exception {
+        Path distribution = Path.of(KubelixServer.property("kubelix.itest.distribution." + name));
+        Path work = Path.of(System.getProperty("kubelix.itest.work", "target/itest-work"), "e2e",
+                "distribution-" + name + "-" + System.currentTimeMillis()).toAbsolutePath();
+        Files.createDirectories(work.resolve("home"));
+        try (KubelixServer server = KubelixServer.start(distribution, work, READY_TIMEOUT)) {
+            assertEquals(new TreeSet<>(Arrays.asList(plugins.split(" "))), pluginNames(server.plugins()));
+            Kubectl kubectl = new Kubectl(System.getProperty("kubelix.itest.kubectl", "kubectl"), server.kubeconfig(),
+                    work.resolve("home"));
+
+            Result ns = server.await("the default namespace", READY_TIMEOUT, () -> kubectl.run("get", "ns", "default"),
+                    r -> r.exitCode() == 0);
+            assertTrue(ns.stdout().contains("Active"), ns::toString);
+            kubectl.ok("create", "configmap", "hello", "--from-literal=greeting=hello");
+            assertEquals("hello", kubectl.ok("get", "cm", "hello", "-o", "jsonpath={.data.greeting}").stdout());
+
+            List<String> resources = kubectl.ok("api-resources", "-o", "name").stdout().lines().toList();
+            assertTrue(resources.containsAll(List.of("configmaps", "namespaces", "secrets", "events")), resources::toString);
+            assertEquals(examples, resources.contains("widgets.sample.kubelix.io"), resources::toString);
+            if (examples) {
+                // the example admission plugin is active in the full distribution
+                Result labelled = kubectl.run("label", "cm", "hello", "kubelix.io/forbidden=true");
+                assertNotEquals(0, labelled.exitCode(), labelled::toString);
+                assertTrue(labelled.stderr().contains("Forbidden"), labelled::toString);
+            }
+        }
+    }
+
+    /** The plugin names in {@code plugins/}: each jar's name without its version. */
+    private static Set<String> pluginNames(Path plugins) throws Exception {
+        try (Stream<Path> jars = Files.list(plugins)) {
+            return jars.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".jar"))
+                    .map(n -> n.replaceFirst("-\\d.*\\.jar$", ""))
+                    .collect(Collectors.toCollection(TreeSet::new));
+        }
+    }
+}
