@@ -64,6 +64,7 @@ final class ObjectMetaValidation {
         errs.addAll(validateLabels(meta.get("labels")));
         errs.addAll(validateAnnotations(meta.get("annotations")));
         errs.addAll(validateFinalizers(meta.get("finalizers")));
+        errs.addAll(validateOwnerReferences(meta.get("ownerReferences")));
         return errs;
     }
 
@@ -113,6 +114,78 @@ final class ObjectMetaValidation {
                     + " and " + FINALIZER_FOREGROUND + " cannot be both set"));
         }
         return errs;
+    }
+
+    /**
+     * ValidateOwnerReferences: each reference names the owner's apiVersion (with a version), kind,
+     * name and uid; an Event cannot own anything; at most one reference is the controller. As kube
+     * does, the field paths carry no index.
+     */
+    private static List<FieldError> validateOwnerReferences(JsonNode refs) {
+        List<FieldError> errs = new ArrayList<>();
+        if (refs == null || refs.isNull()) {
+            return errs;
+        }
+        String path = "metadata.ownerReferences";
+        if (!refs.isArray()) {
+            errs.add(FieldError.invalid(path, refs.toString(), "must be a list of owner references"));
+            return errs;
+        }
+        String firstController = null;
+        for (JsonNode ref : refs) {
+            if (!ref.isObject()) {
+                errs.add(FieldError.invalid(path, ref.toString(), "must be an owner reference"));
+                continue;
+            }
+            String apiVersion = ref.path("apiVersion").asText("");
+            String kind = ref.path("kind").asText("");
+            String version = apiVersion.substring(apiVersion.indexOf('/') + 1);
+            if (version.isEmpty()) {
+                errs.add(FieldError.invalid(path + ".apiVersion", apiVersion, "version must not be empty"));
+            }
+            if (kind.isEmpty()) {
+                errs.add(FieldError.invalid(path + ".kind", kind, "kind must not be empty"));
+            }
+            if (ref.path("name").asText("").isEmpty()) {
+                errs.add(FieldError.invalid(path + ".name", ref.path("name").asText(""), "name must not be empty"));
+            }
+            if (ref.path("uid").asText("").isEmpty()) {
+                errs.add(FieldError.invalid(path + ".uid", ref.path("uid").asText(""), "uid must not be empty"));
+            }
+            if (apiVersion.equals("v1") && kind.equals("Event")) {
+                errs.add(FieldError.invalid(path, new GoSyntax(goOwnerReference(ref)),
+                        "/v1, Kind=Event is disallowed from being an owner"));
+            }
+            if (ref.path("controller").asBoolean(false)) {
+                String controller = kind + "/" + ref.path("name").asText("");
+                if (firstController != null) {
+                    errs.add(FieldError.invalid(path, new GoSyntax(goOwnerReferences(refs)),
+                            "Only one reference can have Controller set to true. Found \"true\" in references for "
+                                    + firstController + " and " + controller));
+                } else {
+                    firstController = controller;
+                }
+            }
+        }
+        return errs;
+    }
+
+    /** An owner reference as Go's %#v prints the struct (pointer fields by value, as their address says nothing). */
+    private static String goOwnerReference(JsonNode ref) {
+        return "v1.OwnerReference{APIVersion:\"" + ref.path("apiVersion").asText("") + "\", Kind:\""
+                + ref.path("kind").asText("") + "\", Name:\"" + ref.path("name").asText("") + "\", UID:\""
+                + ref.path("uid").asText("") + "\", Controller:" + goBool(ref.get("controller"))
+                + ", BlockOwnerDeletion:" + goBool(ref.get("blockOwnerDeletion")) + "}";
+    }
+
+    private static String goOwnerReferences(JsonNode refs) {
+        List<String> each = new ArrayList<>();
+        refs.forEach(r -> each.add(goOwnerReference(r).substring("v1.OwnerReference".length())));
+        return "[]v1.OwnerReference{" + String.join(", ", each) + "}";
+    }
+
+    private static String goBool(JsonNode b) {
+        return b == null || b.isNull() ? "(*bool)(nil)" : "(*bool)(" + b.asBoolean() + ")";
     }
 
     static List<String> strings(JsonNode array) {
