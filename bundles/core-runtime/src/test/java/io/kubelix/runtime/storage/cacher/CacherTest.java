@@ -119,9 +119,13 @@ class CacherTest {
         memory = MemoryBackends.newBackend(4);
         cacher(3, 100);
         long first = create("default", "a");
+        long last = first;
         for (int i = 0; i < 8; i++) {
-            create("default", "b" + i);
+            last = create("default", "b" + i);
         }
+        // Once the cache has seen every write, "a" is out of its three-event window (and the backend's four).
+        cacher.getList("/configmaps", new ListOptions(Long.toString(last), ResourceVersionMatch.NOT_OLDER_THAN,
+                io.kubelix.api.storage.SelectionPredicate.EVERYTHING, true, 0, null, false));
         StatusException e;
         try {
             Watch w = cacher.watch("/configmaps", from(Long.toString(first)));
