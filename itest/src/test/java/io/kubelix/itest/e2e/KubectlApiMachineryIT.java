@@ -520,6 +520,45 @@ class KubectlApiMachineryIT {
         assertNotFound(ns, "configmap", "ssa");
     }
 
+    /**
+     * Deleting a namespace, as kube-apiserver and its namespace controller do it: the namespace
+     * becomes Terminating, refuses new content (403), its objects are deleted, and it goes once the
+     * last object (held by a finalizer here) is gone.
+     */
+    @Test
+    @Order(17)
+    void deletingANamespaceDeletesItsContentThenTheNamespace() throws Exception {
+        String ns = namespace("am-ns-delete");
+        kubectl.ok("-n", ns, "create", "configmap", "plain", "--from-literal=a=b");
+        kubectl.ok("-n", ns, "create", "secret", "generic", "s", "--from-literal=k=v");
+        kubectl.ok("-n", ns, "create", "configmap", "held");
+        kubectl.ok("-n", ns, "patch", "configmap", "held", "--type=merge", "-p",
+                "{\"metadata\":{\"finalizers\":[\"example.com/hold\"]}}");
+        JsonNode created = JSON.readTree(kubectl.ok("get", "namespace", ns, "-o", "json").stdout());
+        assertEquals(List.of("kubernetes"), strings(created.path("spec").path("finalizers")), created::toString);
+
+        Result deleted = kubectl.ok("delete", "namespace", ns, "--wait=false");
+        assertEquals("namespace \"" + ns + "\" deleted", deleted.stdout().trim(), deleted::toString);
+        JsonNode terminating = JSON.readTree(kubectl.ok("get", "namespace", ns, "-o", "json").stdout());
+        assertEquals("Terminating", terminating.path("status").path("phase").asText(), terminating::toString);
+        assertFalse(terminating.path("metadata").path("deletionTimestamp").asText().isEmpty(), terminating::toString);
+
+        Result refused = kubectl.run("-n", ns, "create", "configmap", "late");
+        assertNotEquals(0, refused.exitCode(), refused::toString);
+        assertTrue(refused.stderr().contains("configmaps \"late\" is forbidden: unable to create new content in namespace "
+                + ns + " because it is being terminated"), refused::toString);
+
+        await("the namespace's objects deleted but the held one", () -> kubectl.run("-n", ns, "get",
+                "configmaps,secrets", "-o", "name"), r -> r.exitCode() == 0 && r.stdout().trim().equals("configmap/held"));
+        assertEquals(0, kubectl.run("get", "namespace", ns).exitCode(), "the held configmap keeps the namespace");
+
+        removeFinalizers(ns, "held");
+        Result gone = kubectl.run("wait", "--for=delete", "namespace/" + ns, "--timeout=30s");
+        assertEquals(0, gone.exitCode(), gone::toString);
+        Result after = kubectl.run("get", "namespace", ns);
+        assertTrue(after.exitCode() != 0 && after.stderr().contains("Error from server (NotFound)"), after::toString);
+    }
+
     /** Creates namespace {@code name} and returns it. */
     private String namespace(String name) throws Exception {
         kubectl.ok("create", "namespace", name);

@@ -40,4 +40,22 @@ public interface RESTDeleteStrategy {
     default Long checkGracefulDelete(RequestContext ctx, ObjectNode obj, DeleteOptions options) {
         return null;
     }
+
+    /**
+     * Whether {@code obj} has finalizers of the resource's own beyond {@code metadata.finalizers},
+     * such as a namespace's {@code spec.finalizers}. While it has, a deleted object is only marked
+     * for deletion, as with {@code metadata.finalizers}, and the update that leaves it with none
+     * (and no {@code metadata.finalizers}) removes it. The default is false.
+     */
+    default boolean hasPendingFinalizers(ObjectNode obj) {
+        return false;
+    }
+
+    /**
+     * Changes an object the Store is marking for deletion (its {@code deletionTimestamp} is set),
+     * such as a namespace whose {@code status.phase} becomes {@code Terminating}. The default
+     * changes nothing.
+     */
+    default void prepareForDeletion(ObjectNode obj) {
+    }
 }

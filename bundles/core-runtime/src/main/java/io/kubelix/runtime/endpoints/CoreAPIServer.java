@@ -31,6 +31,7 @@ import org.osgi.service.component.annotations.ReferencePolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -40,8 +41,10 @@ import java.util.Map;
  * The core API link of the server chain (kube-apiserver's "master" server): serves every
  * resource of every installed {@link RESTStorageProvider}, and the discovery documents for
  * them. Providers are whiteboard services: one that appears is installed (routes and discovery)
- * at once, one that goes is removed at once; when two serve the same group, version and
- * resource, the higher {@code service.ranking} wins and the shadowed one is logged.
+ * at once, one that goes is removed at once (or, while its bundle is updated, replaced by its new
+ * revision); when two serve the same group, version and resource, the higher
+ * {@code service.ranking} wins and the shadowed one is logged. It also runs the
+ * {@link NamespaceController}, which empties deleted namespaces across every served resource.
  */
 @Component(service = {DelegationTarget.class, OpenAPIProvider.class, ServedAPIs.class},
         property = Constants.SERVICE_RANKING + ":Integer=" + DelegationTarget.CORE_API_RANKING)
@@ -58,6 +61,7 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
     private final ExecutorService watchWriters = Executors.newFixedThreadPool(
             Math.max(2, Runtime.getRuntime().availableProcessors()), new WatchWriterThreads());
     private final VersionInfo versionInfo = new VersionInfo();
+    private final NamespaceController namespaceController;
 
     @Activate
     public CoreAPIServer(@Reference StorageFactory storageFactory, @Reference AdmissionChain admission,
@@ -69,6 +73,8 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
     CoreAPIServer(StoreFactory storeFactory, PluginSwaps swaps) {
         this.storeFactory = storeFactory;
         this.installer = new APIInstaller(swaps);
+        this.namespaceController = new NamespaceController(installer::routes, Duration.ofSeconds(1));
+        namespaceController.start();
     }
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
@@ -91,6 +97,7 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
 
     @Deactivate
     void deactivate() {
+        namespaceController.stop();
         watchWriters.shutdownNow();
     }
 

@@ -160,12 +160,13 @@ final class Deletion {
                 finalizers.forEach(list::add);
             }
         }
-        pendingFinalizers = !meta.finalizers().isEmpty();
+        pendingFinalizers = !meta.finalizers().isEmpty() || spec.deleteStrategy().hasPendingFinalizers(current);
         if (before != Before.GRACEFUL) {
             if (!pendingFinalizers) {
                 throw new DeleteNow();
             }
             markAsDeleting(meta);
+            spec.deleteStrategy().prepareForDeletion(current);
         }
         return current;
     }
@@ -252,12 +253,14 @@ final class Deletion {
     }
 
     /**
-     * shouldDeleteDuringUpdate: an update that leaves no finalizer on an object whose deletion
-     * has begun (with no grace period left) deletes it.
+     * shouldDeleteDuringUpdate: an update that leaves no finalizer (nor one of the resource's own,
+     * such as a namespace's spec.finalizers) on an object whose deletion has begun (with no grace
+     * period left) deletes it.
      */
-    static boolean shouldDeleteDuringUpdate(ObjectNode obj, ObjectNode existing) {
+    static boolean shouldDeleteDuringUpdate(StoreSpec spec, ObjectNode obj, ObjectNode existing) {
         ObjectMeta oldMeta = Unstructured.wrap(existing).metadata();
-        if (!Unstructured.wrap(obj).metadata().finalizers().isEmpty() || oldMeta.deletionTimestamp() == null) {
+        if (!Unstructured.wrap(obj).metadata().finalizers().isEmpty() || oldMeta.deletionTimestamp() == null
+                || spec.deleteStrategy().hasPendingFinalizers(obj)) {
             return false;
         }
         JsonNode grace = oldMeta.node().get("deletionGracePeriodSeconds");

@@ -211,7 +211,8 @@ public final class GenericStore implements StandardStorage {
             return new DeleteResult(existing, false);
         }
         io.kubelix.api.storage.Preconditions preconditions = options.preconditions();
-        boolean hasFinalizers = !Unstructured.wrap(existing).metadata().finalizers().isEmpty();
+        boolean hasFinalizers = !Unstructured.wrap(existing).metadata().finalizers().isEmpty()
+                || spec.deleteStrategy().hasPendingFinalizers(existing);
         if (before == Deletion.Before.GRACEFUL || hasFinalizers || deletion.finalizersForGC(existing) != null) {
             UpdateFunction mark = (current, revision) -> {
                 admission.validate(attributes(Operation.DELETE, ctx, null, current, options.dryRun()));
@@ -354,7 +355,7 @@ public final class GenericStore implements StandardStorage {
         admission.validate(attributes(Operation.UPDATE, ctx, obj, existing, dryRun));
         spec.createStrategy().canonicalize(obj);
         omitEmpty(Unstructured.wrap(obj).metadata());
-        if (Deletion.shouldDeleteDuringUpdate(obj, existing)) {
+        if (Deletion.shouldDeleteDuringUpdate(spec, obj, existing)) {
             throw new EmptiedFinalizers(obj, oldMeta.uid());
         }
         return obj;

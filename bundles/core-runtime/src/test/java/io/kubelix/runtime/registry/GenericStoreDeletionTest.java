@@ -38,6 +38,7 @@ import java.util.function.UnaryOperator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -85,6 +86,37 @@ class GenericStoreDeletionTest {
         assertEquals(0, meta.node().path("deletionGracePeriodSeconds").asInt(-1));
         assertEquals(List.of(HOLD), meta.finalizers());
         assertEquals(r.object(), store.get(NS, "a", ""), "the marked object is what is stored");
+    }
+
+    /** A namespace-like resource: spec.finalizers of its own hold a deleted object, which is marked "Terminating". */
+    @Test
+    void finalizersOfTheResourcesOwnHoldADeletedObjectUntilAnUpdateEmptiesThem() {
+        RESTDeleteStrategy specFinalizers = new RESTDeleteStrategy() {
+            @Override
+            public boolean hasPendingFinalizers(ObjectNode obj) {
+                return !obj.path("spec").path("finalizers").isEmpty();
+            }
+
+            @Override
+            public void prepareForDeletion(ObjectNode obj) {
+                obj.putObject("status").put("phase", "Terminating");
+            }
+        };
+        store = newStore(new Strategy(), specFinalizers, false);
+        ObjectNode w = widget("a");
+        w.putObject("spec").putArray("finalizers").add("kubernetes");
+        store.create(NS, w, CreateOptions.DEFAULT);
+
+        DeleteResult r = store.delete(NS, "a", DeleteOptions.DEFAULT);
+        assertFalse(r.immediate());
+        assertNotNull(meta(r.object()).deletionTimestamp());
+        assertEquals("Terminating", store.get(NS, "a", "").path("status").path("phase").asText());
+
+        ObjectNode emptied = store.get(NS, "a", "").deepCopy();
+        ((ObjectNode) emptied.path("spec")).putArray("finalizers");
+        store.update(NS, "a", (ctx, old) -> emptied, UpdateOptions.DEFAULT);
+        assertEquals(404, assertThrows(StatusException.class, () -> store.get(NS, "a", "")).code(),
+                "the update that empties the last finalizer deletes the object");
     }
 
     @Test

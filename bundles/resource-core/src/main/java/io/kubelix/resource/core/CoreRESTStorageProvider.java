@@ -93,6 +93,8 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
         Map<String, RESTStorage> v1 = new LinkedHashMap<>();
         v1.put(NAMESPACES.resource(), namespaces);
         v1.put(NAMESPACES.resource() + "/status", restOptionsGetter.newStatusStore(namespaces, new NamespaceStatusStrategy()));
+        v1.put(NAMESPACES.resource() + "/finalize",
+                restOptionsGetter.newStatusStore(namespaces, new NamespaceFinalizeStrategy()));
         v1.put(CONFIGMAPS.resource(), configMaps);
         v1.put(SECRETS.resource(), secrets);
         v1.put(EVENTS.resource(), events);
@@ -165,6 +167,7 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
                 .shortNames("ns")
                 .nameValidation(NameValidation.DNS1123_LABEL)
                 .strategy(new NamespaceStrategy())
+                .deleteStrategy(new NamespaceDeleteStrategy())
                 .tableColumns(CorePrinters.namespaceColumns().toArray(TableColumn[]::new))
                 .selectableField("status.phase", o -> o.path("status").path("phase").asText(""))
                 .build();

@@ -20,6 +20,7 @@ import io.kubelix.api.storage.StorageInterface;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,7 +53,8 @@ class CoreRESTStorageProviderTest {
 
         @Override
         public StatusStorage newStatusStore(StandardStorage store, RESTUpdateStrategy statusStrategy) {
-            statusStrategies.put(((FakeStore) store).spec.groupResource().resource(), statusStrategy);
+            statusStrategies.computeIfAbsent(((FakeStore) store).spec.groupResource().resource(), r -> new ArrayList<>())
+                    .add(statusStrategy);
             return new StatusStorage() {
                 @Override
                 public ObjectNode get(RequestContext ctx, String name, String resourceVersion) {
@@ -82,7 +84,7 @@ class CoreRESTStorageProviderTest {
             };
         }
 
-        final Map<String, RESTUpdateStrategy> statusStrategies = new LinkedHashMap<>();
+        final Map<String, List<RESTUpdateStrategy>> statusStrategies = new LinkedHashMap<>();
     }
 
     private final CoreRESTStorageProvider provider =
@@ -104,11 +106,14 @@ class CoreRESTStorageProviderTest {
         APIGroupInfo info = provider.newRESTStorage(getter);
         assertEquals("", info.groupName());
         assertEquals(List.of("v1"), info.prioritizedVersions());
-        assertEquals(List.of("namespaces", "namespaces/status", "configmaps", "secrets", "events"),
+        assertEquals(List.of("namespaces", "namespaces/status", "namespaces/finalize", "configmaps", "secrets", "events"),
                 List.copyOf(info.versionedResourcesStorageMap().get("v1").keySet()));
         assertSame(getter.stores.get("configmaps"), info.versionedResourcesStorageMap().get("v1").get("configmaps"));
-        assertInstanceOf(NamespaceStatusStrategy.class, getter.statusStrategies.get("namespaces"),
+        List<RESTUpdateStrategy> subresources = getter.statusStrategies.get("namespaces");
+        assertInstanceOf(NamespaceStatusStrategy.class, subresources.get(0),
                 "namespaces/status shares the namespace Store, updating with the status strategy");
+        assertInstanceOf(NamespaceFinalizeStrategy.class, subresources.get(1),
+                "namespaces/finalize shares it too, updating spec.finalizers only");
     }
 
     @Test
