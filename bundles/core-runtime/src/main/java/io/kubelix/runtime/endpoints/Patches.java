@@ -10,20 +10,16 @@ import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.errors.StatusReason;
 
 import java.util.EnumSet;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The patch types of a PATCH request, by Content-Type:
  * <ul>
  *   <li>{@code application/json-patch+json}: RFC 6902, applied by zjsonpatch;</li>
  *   <li>{@code application/merge-patch+json}: RFC 7386;</li>
- *   <li>{@code application/strategic-merge-patch+json}: a merge patch whose maps honour the
- *       {@code $patch: replace|delete} and {@code $retainKeys} directives. Lists are replaced
- *       whole, which is strategic merge's behaviour for lists without a merge key; merge keys
- *       from resource schemas are not applied yet.</li>
+ *   <li>{@code application/strategic-merge-patch+json}: {@link StrategicMergePatch}, with the
+ *       patch strategies and merge keys of the resource's OpenAPI schema.</li>
  * </ul>
  */
 final class Patches {
@@ -35,17 +31,27 @@ final class Patches {
     private Patches() {
     }
 
-    /** Applies {@code patch} of {@code patchType} to a copy of {@code original}. */
+    /** Applies {@code patch} of {@code patchType} to a copy of {@code original}, of a resource without a schema. */
     static ObjectNode apply(String patchType, JsonNode patch, ObjectNode original) {
+        return apply(patchType, patch, original, null, null);
+    }
+
+    /**
+     * Applies {@code patch} of {@code patchType} to a copy of {@code original}; a strategic merge
+     * patch follows {@code schema} (the definition of the object's kind, null when there is none),
+     * whose references {@code resolve} turns into definitions.
+     */
+    static ObjectNode apply(String patchType, JsonNode patch, ObjectNode original, ObjectNode schema,
+                            java.util.function.Function<JsonNode, ObjectNode> resolve) {
         JsonNode result = switch (patchType) {
             case JSON_PATCH -> jsonPatch(patch, original);
             case MERGE_PATCH -> {
                 requireObject(patch);
-                yield mergePatch(original.deepCopy(), patch, false);
+                yield mergePatch(original.deepCopy(), patch);
             }
             case STRATEGIC_MERGE_PATCH -> {
                 requireObject(patch);
-                yield mergePatch(original.deepCopy(), patch, true);
+                yield StrategicMergePatch.apply(original.deepCopy(), (ObjectNode) patch, schema, resolve);
             }
             default -> throw unsupported(patchType);
         };
@@ -82,73 +88,21 @@ final class Patches {
         }
     }
 
-    /** RFC 7386, with the strategic-merge map directives when {@code strategic}. */
-    private static JsonNode mergePatch(JsonNode target, JsonNode patch, boolean strategic) {
+    /** RFC 7386. */
+    private static JsonNode mergePatch(JsonNode target, JsonNode patch) {
         if (!patch.isObject()) {
             return patch;
         }
-        ObjectNode p = (ObjectNode) patch;
-        ObjectNode result = target != null && target.isObject() ? (ObjectNode) target : com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
-        if (strategic) {
-            String directive = p.path("$patch").asText("");
-            switch (directive) {
-                case "" -> { }
-                case "replace" -> {
-                    ObjectNode replaced = p.deepCopy();
-                    replaced.remove("$patch");
-                    return stripDirectives(replaced);
-                }
-                case "delete" -> {
-                    return null;
-                }
-                case "merge" -> { }
-                default -> throw StatusException.badRequest("unknown patch type: " + directive + " in map");
-            }
-            JsonNode retain = p.get("$retainKeys");
-            if (retain != null) {
-                if (!retain.isArray()) {
-                    throw StatusException.badRequest("$retainKeys must be a list of strings");
-                }
-                Set<String> keep = new HashSet<>();
-                retain.forEach(k -> keep.add(k.asText()));
-                p.fields().forEachRemaining(e -> {
-                    if (!e.getKey().startsWith("$") && !e.getValue().isNull() && !keep.contains(e.getKey())) {
-                        throw StatusException.badRequest("invalid patch format of retainKeys: " + e.getKey()
-                                + " is not in the list");
-                    }
-                });
-                result.retain(keep.stream().filter(k -> result.has(k) || p.has(k)).toList());
-            }
-        }
-        for (Iterator<Map.Entry<String, JsonNode>> it = p.fields(); it.hasNext(); ) {
+        ObjectNode result = target != null && target.isObject() ? (ObjectNode) target
+                : com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        for (Iterator<Map.Entry<String, JsonNode>> it = patch.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
-            String key = e.getKey();
-            if (strategic && key.startsWith("$")) {
-                continue;
-            }
-            JsonNode value = e.getValue();
-            if (value.isNull()) {
-                result.remove(key);
-                continue;
-            }
-            JsonNode merged = mergePatch(result.get(key), value, strategic);
-            if (merged == null) {
-                result.remove(key);
+            if (e.getValue().isNull()) {
+                result.remove(e.getKey());
             } else {
-                result.set(key, merged);
+                result.set(e.getKey(), mergePatch(result.get(e.getKey()), e.getValue()));
             }
         }
         return result;
-    }
-
-    private static JsonNode stripDirectives(ObjectNode o) {
-        o.remove("$retainKeys");
-        o.fields().forEachRemaining(e -> {
-            if (e.getValue() instanceof ObjectNode child) {
-                child.remove("$patch");
-                stripDirectives(child);
-            }
-        });
-        return o;
     }
 }

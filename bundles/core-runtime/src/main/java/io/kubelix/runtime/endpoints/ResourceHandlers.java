@@ -118,7 +118,7 @@ final class ResourceHandlers {
             if (old == null) {
                 throw StatusException.notFound(s.groupResource(), s.info.name());
             }
-            ObjectNode patched = Patches.apply(patchType, patch, old);
+            ObjectNode patched = Patches.apply(patchType, patch, old, null, null);
             // The object's identity comes from the URL and the endpoint, whatever the patch says.
             if (!s.groupVersion.apiVersion().equals(patched.path("apiVersion").asText(s.groupVersion.apiVersion()))
                     || !s.storage.kind().equals(patched.path("kind").asText(s.storage.kind()))) {
