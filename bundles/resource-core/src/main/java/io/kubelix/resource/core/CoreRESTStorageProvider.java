@@ -157,7 +157,8 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
                 systemNamespaces = null;
             }
         }
-        namespaceStore = null;
+        // namespaceStore stays: NamespaceLifecycle may still ask this instance while the bundle stops
+        // (its lister goes before it does), and the Store's storage belongs to core-runtime.
         executor.shutdownNow();
     }
 
