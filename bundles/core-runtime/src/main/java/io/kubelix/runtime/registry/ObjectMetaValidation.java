@@ -4,13 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.errors.FieldError;
 import io.kubelix.api.registry.NameValidation;
+import io.kubelix.api.validation.GoSyntax;
+import io.kubelix.api.validation.MetadataValidators;
 import io.kubelix.api.validation.NameValidators;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
@@ -20,7 +19,6 @@ import java.util.TreeSet;
  * (name, namespace, labels, annotations, immutable fields), with kube-apiserver's field paths.
  */
 final class ObjectMetaValidation {
-    private static final long TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
     /** metav1.FinalizerOrphanDependents. */
     static final String FINALIZER_ORPHAN = "orphan";
     /** metav1.FinalizerDeleteDependents. */
@@ -61,8 +59,8 @@ final class ObjectMetaValidation {
         } else if (namespace != null && !namespace.isEmpty()) {
             errs.add(FieldError.forbidden("metadata.namespace", "not allowed on this type"));
         }
-        errs.addAll(validateLabels(meta.get("labels")));
-        errs.addAll(validateAnnotations(meta.get("annotations")));
+        errs.addAll(MetadataValidators.validateLabels(meta.get("labels"), "metadata.labels"));
+        errs.addAll(MetadataValidators.validateAnnotations(meta.get("annotations"), "metadata.annotations"));
         errs.addAll(validateFinalizers(meta.get("finalizers")));
         errs.addAll(validateOwnerReferences(meta.get("ownerReferences")));
         return errs;
@@ -77,7 +75,7 @@ final class ObjectMetaValidation {
             added.removeAll(strings(oldMeta.get("finalizers")));
             if (!added.isEmpty()) {
                 errs.add(FieldError.forbidden("metadata.finalizers", "no new finalizers can be added if the object is "
-                        + "being deleted, found new finalizers " + goStrings(added)));
+                        + "being deleted, found new finalizers " + GoSyntax.strings(added)));
             }
         }
         for (String field : new String[] {"name", "namespace", "uid", "creationTimestamp", "deletionTimestamp",
@@ -110,7 +108,7 @@ final class ObjectMetaValidation {
         }
         List<String> names = strings(finalizers);
         if (names.contains(FINALIZER_ORPHAN) && names.contains(FINALIZER_FOREGROUND)) {
-            errs.add(FieldError.invalid("metadata.finalizers", new GoSyntax(goStrings(names)), "finalizer " + FINALIZER_ORPHAN
+            errs.add(FieldError.invalid("metadata.finalizers", GoSyntax.strings(names), "finalizer " + FINALIZER_ORPHAN
                     + " and " + FINALIZER_FOREGROUND + " cannot be both set"));
         }
         return errs;
@@ -200,80 +198,12 @@ final class ObjectMetaValidation {
         return out;
     }
 
-    /** A value already in Go syntax, which FieldError prints as it is rather than quoted. */
-    private record GoSyntax(String text) {
-        @Override
-        public String toString() {
-            return text;
-        }
-    }
-
-    /** A string list as Go's %#v prints it, which kube's messages use: {@code []string{"a", "b"}}. */
-    private static String goStrings(java.util.Collection<String> values) {
-        return values.stream().map(v -> "\"" + v + "\"").collect(java.util.stream.Collectors.joining(", ", "[]string{", "}"));
-    }
-
     static List<String> validateName(String name, NameValidation v) {
         return switch (v) {
             case DNS1123_LABEL -> NameValidators.isDNS1123Label(name);
             case DNS1123_SUBDOMAIN -> NameValidators.isDNS1123Subdomain(name);
             case PATH_SEGMENT -> NameValidators.isValidPathSegmentName(name);
         };
-    }
-
-    private static List<FieldError> validateLabels(JsonNode labels) {
-        List<FieldError> errs = new ArrayList<>();
-        if (labels == null || labels.isNull()) {
-            return errs;
-        }
-        if (!labels.isObject()) {
-            errs.add(FieldError.invalid("metadata.labels", labels.toString(), "must be a map of strings"));
-            return errs;
-        }
-        for (Iterator<Map.Entry<String, JsonNode>> it = labels.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> e = it.next();
-            for (String msg : NameValidators.isQualifiedName(e.getKey())) {
-                errs.add(FieldError.invalid("metadata.labels", e.getKey(), msg));
-            }
-            if (!e.getValue().isTextual()) {
-                errs.add(FieldError.invalid("metadata.labels", e.getValue().toString(), "label values must be strings"));
-                continue;
-            }
-            for (String msg : NameValidators.isValidLabelValue(e.getValue().asText())) {
-                errs.add(FieldError.invalid("metadata.labels", e.getValue().asText(), msg));
-            }
-        }
-        return errs;
-    }
-
-    private static List<FieldError> validateAnnotations(JsonNode annotations) {
-        List<FieldError> errs = new ArrayList<>();
-        if (annotations == null || annotations.isNull()) {
-            return errs;
-        }
-        if (!annotations.isObject()) {
-            errs.add(FieldError.invalid("metadata.annotations", annotations.toString(), "must be a map of strings"));
-            return errs;
-        }
-        long total = 0;
-        for (Iterator<Map.Entry<String, JsonNode>> it = annotations.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> e = it.next();
-            for (String msg : NameValidators.isQualifiedName(e.getKey().toLowerCase(java.util.Locale.ROOT))) {
-                errs.add(FieldError.invalid("metadata.annotations", e.getKey(), msg));
-            }
-            if (!e.getValue().isTextual()) {
-                errs.add(FieldError.invalid("metadata.annotations", e.getValue().toString(),
-                        "annotation values must be strings"));
-                continue;
-            }
-            total += e.getKey().getBytes(StandardCharsets.UTF_8).length
-                    + e.getValue().asText().getBytes(StandardCharsets.UTF_8).length;
-        }
-        if (total > TOTAL_ANNOTATION_SIZE_LIMIT) {
-            errs.add(new FieldError(FieldError.Type.TOO_LONG, "metadata.annotations", "",
-                    "may not be more than " + TOTAL_ANNOTATION_SIZE_LIMIT + " bytes"));
-        }
-        return errs;
     }
 
     static String text(ObjectNode n, String field) {
