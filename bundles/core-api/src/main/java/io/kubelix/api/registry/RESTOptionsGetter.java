@@ -28,6 +28,22 @@ public interface RESTOptionsGetter {
     }
 
     /**
+     * The {@code <resource>/scale} subresource of a Store from {@link #newStore} (kube's
+     * ScaleREST): GET answers an {@code autoscaling/v1 Scale} with the parent's name, namespace,
+     * uid, resourceVersion and creationTimestamp, {@code spec.replicas}, {@code status.replicas}
+     * and {@code status.selector}; PUT and PATCH of a Scale set the parent's replicas through the
+     * parent's update (its strategies, admission and generation), with the Scale's
+     * resourceVersion, when given, as precondition (409 Conflict when stale). A missing parent is
+     * 404; negative replicas are 422 {@code spec.replicas}. Serve it as {@code "<resource>/scale"};
+     * discovery lists it as {@code autoscaling/v1 Scale} with the verbs get, patch and update.
+     *
+     * @throws IllegalArgumentException when {@code store} was not built by {@link #newStore}
+     */
+    default ScaleStorage newScaleStore(StandardStorage store, ScaleSubresource scale) {
+        throw new UnsupportedOperationException("this RESTOptionsGetter builds no scale subresources");
+    }
+
+    /**
      * Raw storage under a key prefix, for state a resource keeps beside its objects (such as an
      * allocator's bitmap). The prefix must not overlap any resource's.
      */

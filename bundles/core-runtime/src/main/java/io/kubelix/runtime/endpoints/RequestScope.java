@@ -3,10 +3,12 @@ package io.kubelix.runtime.endpoints;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.errors.StatusException;
+import io.kubelix.api.registry.GroupVersionKindProvider;
 import io.kubelix.api.registry.RESTStorage;
 import io.kubelix.api.request.RequestInfo;
 import io.kubelix.api.schema.GroupResource;
 import io.kubelix.api.schema.GroupVersion;
+import io.kubelix.api.schema.GroupVersionKind;
 import io.kubelix.api.storage.ListOptions;
 import io.kubelix.api.storage.ResourceVersionMatch;
 import io.kubelix.runtime.codec.Codecs;
@@ -52,6 +54,15 @@ final class RequestScope {
 
     GroupResource groupResource() {
         return new GroupResource(groupVersion.group(), info.resource());
+    }
+
+    /**
+     * The apiVersion and kind of the objects served: the endpoint's group version, or the one a
+     * {@link GroupVersionKindProvider} names (a {@code scale} subresource serves autoscaling/v1).
+     */
+    GroupVersionKind kind() {
+        return storage instanceof GroupVersionKindProvider p ? p.groupVersionKind(groupVersion)
+                : GroupVersionKind.of(groupVersion, storage.kind());
     }
 
     String param(String name) {
@@ -107,17 +118,19 @@ final class RequestScope {
     ObjectNode bodyObject(ObjectNode obj) {
         JsonNode apiVersion = obj.get("apiVersion");
         JsonNode kind = obj.get("kind");
+        String expectedVersion = kind().groupVersion().apiVersion();
+        String expectedKind = kind().kind();
         if (apiVersion == null || apiVersion.asText().isEmpty()) {
-            obj.put("apiVersion", groupVersion.apiVersion());
-        } else if (!apiVersion.asText().equals(groupVersion.apiVersion())) {
+            obj.put("apiVersion", expectedVersion);
+        } else if (!apiVersion.asText().equals(expectedVersion)) {
             throw StatusException.badRequest("the API version in the data (" + apiVersion.asText()
-                    + ") does not match the expected API version (" + groupVersion.apiVersion() + ")");
+                    + ") does not match the expected API version (" + expectedVersion + ")");
         }
         if (kind == null || kind.asText().isEmpty()) {
-            obj.put("kind", storage.kind());
-        } else if (!kind.asText().equals(storage.kind())) {
+            obj.put("kind", expectedKind);
+        } else if (!kind.asText().equals(expectedKind)) {
             throw StatusException.badRequest("the kind in the data (" + kind.asText()
-                    + ") does not match the expected kind (" + storage.kind() + ")");
+                    + ") does not match the expected kind (" + expectedKind + ")");
         }
         return obj;
     }

@@ -120,13 +120,12 @@ final class ResourceHandlers {
             }
             ObjectNode patched = Patches.apply(patchType, patch, old, null, null);
             // The object's identity comes from the URL and the endpoint, whatever the patch says.
-            if (!s.groupVersion.apiVersion().equals(patched.path("apiVersion").asText(s.groupVersion.apiVersion()))
-                    || !s.storage.kind().equals(patched.path("kind").asText(s.storage.kind()))) {
+            String apiVersion = s.kind().groupVersion().apiVersion();
+            if (!apiVersion.equals(patched.path("apiVersion").asText(apiVersion))
+                    || !s.kind().kind().equals(patched.path("kind").asText(s.kind().kind()))) {
                 throw StatusException.badRequest("a patch may not change an object's apiVersion or kind");
             }
-            patched.put("apiVersion", s.groupVersion.apiVersion());
-            patched.put("kind", s.storage.kind());
-            return patched;
+            return typed(s, patched);
         }, new UpdateOptions(s.dryRun(), fieldManager(s)));
         writeObject(s, response, callback, 200, result.object());
     }
@@ -252,8 +251,8 @@ final class ResourceHandlers {
 
     /** The object with the apiVersion and kind of the endpoint it is served from. */
     static ObjectNode typed(RequestScope s, ObjectNode obj) {
-        obj.put("apiVersion", s.groupVersion.apiVersion());
-        obj.put("kind", s.storage.kind());
+        obj.put("apiVersion", s.kind().groupVersion().apiVersion());
+        obj.put("kind", s.kind().kind());
         return obj;
     }
 

@@ -19,6 +19,7 @@ import io.kubelix.api.registry.UpdateResult;
 import io.kubelix.api.registry.UpdatedObjectInfo;
 import io.kubelix.api.request.RequestContext;
 import io.kubelix.api.request.RequestInfo;
+import io.kubelix.api.schema.GroupResource;
 import io.kubelix.api.schema.GroupVersion;
 import io.kubelix.api.schema.GroupVersionKind;
 import io.kubelix.api.schema.GroupVersionResource;
@@ -53,6 +54,11 @@ public final class GenericStore implements StandardStorage {
         this.spec = spec;
         this.storage = storage;
         this.admission = admission;
+    }
+
+    /** The resource this Store serves. */
+    GroupResource groupResource() {
+        return spec.groupResource();
     }
 
     @Override

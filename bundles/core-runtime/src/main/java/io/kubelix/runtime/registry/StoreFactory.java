@@ -2,6 +2,8 @@ package io.kubelix.runtime.registry;
 
 import io.kubelix.api.registry.RESTOptionsGetter;
 import io.kubelix.api.registry.RESTUpdateStrategy;
+import io.kubelix.api.registry.ScaleStorage;
+import io.kubelix.api.registry.ScaleSubresource;
 import io.kubelix.api.registry.StandardStorage;
 import io.kubelix.api.registry.StatusStorage;
 import io.kubelix.api.registry.StoreSpec;
@@ -49,6 +51,15 @@ public final class StoreFactory implements RESTOptionsGetter {
                     + store.getClass().getName());
         }
         return new StatusREST(generic.withUpdateStrategy(statusStrategy));
+    }
+
+    @Override
+    public ScaleStorage newScaleStore(StandardStorage store, ScaleSubresource scale) {
+        if (!(store instanceof GenericStore generic)) {
+            throw new IllegalArgumentException("a scale subresource needs a Store built by newStore, not "
+                    + store.getClass().getName());
+        }
+        return new ScaleREST(generic, generic.groupResource(), scale);
     }
 
     @Override

@@ -41,7 +41,7 @@ import java.util.Map;
  * WithPanicRecovery and WithRequestInfo, with every request authenticated as one user: the
  * request path of the real server without TLS and plugins. Serves {@code /api/v1} configmaps
  * and, in group {@code example.com/v1}, widgets (with a spec, a status and
- * {@code widgets/status}) that track generation.
+ * {@code widgets/status} and {@code widgets/scale}) that track generation.
  */
 final class InProcessAPIServer implements AutoCloseable {
     private static final UserInfo ADMIN = new UserInfo("admin", "", List.of(UserInfo.ALL_AUTHENTICATED), Map.of());
@@ -69,6 +69,7 @@ final class InProcessAPIServer implements AutoCloseable {
                     StatusStrategies.keepOnlyStatus(obj, old);
                 }
             }));
+            m.put("widgets/scale", getter.newScaleStore(widgets, io.kubelix.api.registry.ScaleSubresource.replicasAndSpecSelector()));
             return m;
         }), Map.of("service.id", 2L));
 

@@ -6,12 +6,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.registry.CollectionDeleter;
 import io.kubelix.api.registry.Creater;
 import io.kubelix.api.registry.Getter;
+import io.kubelix.api.registry.GroupVersionKindProvider;
 import io.kubelix.api.registry.GracefulDeleter;
 import io.kubelix.api.registry.Lister;
 import io.kubelix.api.registry.RESTStorage;
 import io.kubelix.api.registry.Updater;
 import io.kubelix.api.registry.Watcher;
 import io.kubelix.api.schema.GroupVersion;
+import io.kubelix.api.schema.GroupVersionKind;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -126,7 +128,13 @@ public final class DiscoveryDocuments {
             r.put("name", path);
             r.put("singularName", sub ? "" : s.singularName());
             r.put("namespaced", s.namespaced());
-            r.put("kind", s.kind());
+            if (s instanceof GroupVersionKindProvider p) {
+                // Only a kind from another group version is named, as kube's discovery does (deployments/scale).
+                GroupVersionKind k = p.groupVersionKind(gv);
+                r.put("group", k.group());
+                r.put("version", k.version());
+            }
+            r.put("kind", kindOf(gv, s).kind());
             ArrayNode verbs = r.putArray("verbs");
             verbs(s).forEach(verbs::add);
             if (!sub && !s.shortNames().isEmpty()) {
@@ -192,7 +200,8 @@ public final class DiscoveryDocuments {
             if (path.startsWith(name + "/")) {
                 ObjectNode so = subs.addObject();
                 so.put("subresource", path.substring(name.length() + 1));
-                so.set("responseKind", kind(group, version, sub.kind()));
+                GroupVersionKind k = kindOf(new GroupVersion(group, version), sub);
+                so.set("responseKind", kind(k.group(), k.version(), k.kind()));
                 ArrayNode sv = so.putArray("verbs");
                 verbs(sub).forEach(sv::add);
             }
@@ -201,6 +210,10 @@ public final class DiscoveryDocuments {
             r.set("subresources", subs);
         }
         return r;
+    }
+
+    private static GroupVersionKind kindOf(GroupVersion gv, RESTStorage s) {
+        return s instanceof GroupVersionKindProvider p ? p.groupVersionKind(gv) : GroupVersionKind.of(gv, s.kind());
     }
 
     private static ObjectNode kind(String group, String version, String kind) {

@@ -1,0 +1,16 @@
+package io.kubelix.api.registry;
+
+import io.kubelix.api.schema.GroupVersion;
+import io.kubelix.api.schema.GroupVersionKind;
+
+/**
+ * rest.GroupVersionKindProvider: a storage whose objects are of a kind from another group
+ * version than the one it is served at, such as {@code deployments/scale} at {@code apps/v1}
+ * serving {@code autoscaling/v1 Scale}. Discovery lists that group, version and kind, and
+ * responses and patches carry its {@code apiVersion}.
+ */
+public interface GroupVersionKindProvider {
+
+    /** The kind of the objects served when the storage is served at {@code containingGV}. */
+    GroupVersionKind groupVersionKind(GroupVersion containingGV);
+}

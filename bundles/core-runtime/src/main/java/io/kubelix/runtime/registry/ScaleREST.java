@@ -1,0 +1,198 @@
+package io.kubelix.runtime.registry;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubelix.api.errors.FieldError;
+import io.kubelix.api.errors.StatusException;
+import io.kubelix.api.errors.StatusReason;
+import io.kubelix.api.object.LabelSelectors;
+import io.kubelix.api.registry.ScaleStorage;
+import io.kubelix.api.registry.ScaleSubresource;
+import io.kubelix.api.registry.UpdateOptions;
+import io.kubelix.api.registry.UpdateResult;
+import io.kubelix.api.registry.UpdatedObjectInfo;
+import io.kubelix.api.request.RequestContext;
+import io.kubelix.api.schema.GroupResource;
+import io.kubelix.api.schema.GroupVersion;
+import io.kubelix.api.schema.GroupVersionKind;
+
+import java.util.List;
+
+/**
+ * A {@code <resource>/scale} subresource (kube's ScaleREST of deployments, replicasets and
+ * statefulsets, generalised over the paths of a {@link ScaleSubresource} as the CRD scale
+ * subresource is): an {@code autoscaling/v1 Scale} computed from the parent object, and written
+ * back into the parent's replicas through the parent's Store, so the parent's strategies,
+ * admission, generation and optimistic concurrency apply.
+ */
+final class ScaleREST implements ScaleStorage {
+    static final GroupVersionKind SCALE = new GroupVersionKind("autoscaling", "v1", "Scale");
+    private static final JsonNodeFactory F = JsonNodeFactory.instance;
+
+    private final GenericStore store;
+    private final ScaleSubresource paths;
+    /** How kube names this subresource in a NotFound: {@code deployments/scale.apps}. */
+    private final GroupResource scaleResource;
+    private final GroupResource parentResource;
+
+    ScaleREST(GenericStore store, GroupResource parentResource, ScaleSubresource paths) {
+        this.store = store;
+        this.paths = paths;
+        this.parentResource = parentResource;
+        this.scaleResource = new GroupResource(parentResource.group(), parentResource.resource() + "/scale");
+    }
+
+    @Override
+    public GroupVersionKind groupVersionKind(GroupVersion containingGV) {
+        return SCALE;
+    }
+
+    @Override
+    public ObjectNode get(RequestContext ctx, String name, String resourceVersion) {
+        return scaleOf(store.get(ctx, name, resourceVersion));
+    }
+
+    /**
+     * scaleUpdatedObjectInfo: the client's Scale is computed from the current one, validated, and
+     * its replicas and resourceVersion are moved into the parent, which the parent's Store then
+     * updates. The answer is the Scale of the stored parent.
+     */
+    @Override
+    public UpdateResult update(RequestContext ctx, String name, UpdatedObjectInfo objInfo, UpdateOptions options) {
+        UpdateResult result;
+        try {
+            result = store.update(ctx, name, (c, old) -> {
+                if (old == null) {
+                    throw StatusException.notFound(scaleResource, name);
+                }
+                ObjectNode scale = objInfo.updatedObject(c, scaleOf(old));
+                if (scale == null) {
+                    throw StatusException.badRequest("nil update passed to Scale");
+                }
+                long replicas = validate(c, name, scale);
+                ObjectNode parent = old.deepCopy();
+                set(parent, paths.specReplicasPath(), replicas);
+                JsonNode rv = scale.path("metadata").get("resourceVersion");
+                ObjectNode meta = (ObjectNode) parent.get("metadata");
+                if (rv == null || rv.isNull() || rv.asText().isEmpty()) {
+                    meta.remove("resourceVersion");
+                } else {
+                    meta.put("resourceVersion", rv.asText());
+                }
+                return parent;
+            }, options);
+        } catch (StatusException e) {
+            // The parent's missing: kube answers for the subresource, deployments/scale.apps "web".
+            if (e.reason() == StatusReason.NOT_FOUND && e.details() != null
+                    && parentResource.resource().equals(e.details().kind())) {
+                throw StatusException.notFound(scaleResource, name);
+            }
+            throw e;
+        }
+        return new UpdateResult(scaleOf(result.object()), false);
+    }
+
+    /** The checks of kube's update handler and ValidateScale; returns spec.replicas. */
+    private static long validate(RequestContext ctx, String name, ObjectNode scale) {
+        JsonNode meta = scale.path("metadata");
+        String given = meta.path("name").asText("");
+        if (!given.isEmpty() && !given.equals(name)) {
+            throw StatusException.badRequest("the name of the object (" + given + ") does not match the name on the URL ("
+                    + name + ")");
+        }
+        String namespace = meta.path("namespace").asText("");
+        if (!namespace.isEmpty() && !ctx.namespace().isEmpty() && !namespace.equals(ctx.namespace())) {
+            throw StatusException.badRequest("the namespace of the provided object does not match the namespace sent "
+                    + "on the request");
+        }
+        JsonNode replicas = scale.path("spec").path("replicas");
+        if (replicas.isMissingNode() || replicas.isNull()) {
+            return 0; // autoscaling/v1 ScaleSpec.replicas is omitempty: absent means 0
+        }
+        if (!replicas.isIntegralNumber() || !replicas.canConvertToInt()) {
+            throw StatusException.badRequest("Scale in version \"v1\" cannot be handled as a Scale: json: cannot "
+                    + "unmarshal " + replicas.getNodeType().name().toLowerCase(java.util.Locale.ROOT)
+                    + " into Go struct field ScaleSpec.spec.replicas of type int32");
+        }
+        if (replicas.asLong() < 0) {
+            throw StatusException.invalid(SCALE.kind(), SCALE.group(), name, List.of(
+                    FieldError.invalid("spec.replicas", replicas.asLong(), "must be greater than or equal to 0")));
+        }
+        return replicas.asLong();
+    }
+
+    /** scaleFromDeployment: the parent's identity, desired and observed replicas, and selector. */
+    ObjectNode scaleOf(ObjectNode parent) {
+        ObjectNode scale = F.objectNode();
+        scale.put("kind", SCALE.kind());
+        scale.put("apiVersion", SCALE.groupVersion().apiVersion());
+        ObjectNode meta = scale.putObject("metadata");
+        JsonNode pm = parent.path("metadata");
+        for (String f : new String[] {"name", "namespace", "uid", "resourceVersion", "creationTimestamp"}) {
+            if (pm.hasNonNull(f)) {
+                meta.set(f, pm.get(f).deepCopy());
+            }
+        }
+        long desired = at(parent, paths.specReplicasPath()).asLong(0);
+        ObjectNode spec = scale.putObject("spec");
+        if (desired != 0) {
+            spec.put("replicas", desired);
+        }
+        ObjectNode status = scale.putObject("status");
+        status.put("replicas", at(parent, paths.statusReplicasPath()).asLong(0));
+        String selector = selector(parent);
+        if (!selector.isEmpty()) {
+            status.put("selector", selector);
+        }
+        return scale;
+    }
+
+    private String selector(ObjectNode parent) {
+        if (paths.labelSelectorPath() == null) {
+            return "";
+        }
+        JsonNode s = at(parent, paths.labelSelectorPath());
+        if (s.isTextual()) {
+            return s.asText();
+        }
+        try {
+            return LabelSelectors.format(s);
+        } catch (IllegalArgumentException e) {
+            return ""; // validation keeps malformed selectors out of storage
+        }
+    }
+
+    private static JsonNode at(JsonNode obj, String path) {
+        JsonNode n = obj;
+        for (String f : path.substring(1).split("\\.")) {
+            n = n.path(f);
+        }
+        return n;
+    }
+
+    private static void set(ObjectNode obj, String path, long value) {
+        String[] fields = path.substring(1).split("\\.");
+        ObjectNode n = obj;
+        for (int i = 0; i < fields.length - 1; i++) {
+            JsonNode child = n.get(fields[i]);
+            n = child instanceof ObjectNode o ? o : n.putObject(fields[i]);
+        }
+        n.put(fields[fields.length - 1], value);
+    }
+
+    @Override
+    public String kind() {
+        return SCALE.kind();
+    }
+
+    @Override
+    public boolean namespaced() {
+        return store.namespaced();
+    }
+
+    @Override
+    public String singularName() {
+        return "";
+    }
+}
