@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The three distributions the build makes: the default one (every Kubelix plugin), the minimal one
- * (one storage, the core group, token authentication and the authenticated-user authorizer) and the
+ * (one storage, the core group without apps/v1, token authentication and the authenticated-user authorizer) and the
  * full one (every plugin and the example plugins; the rest of the e2e suite runs against it). Each
  * starts, has exactly its plugins, and serves kubectl what those plugins provide.
  */
@@ -29,10 +29,11 @@ class DistributionsIT {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = ';', value = {
-            "default; authn-token authz-authenticated resource-core storage-etcd storage-memory; false",
-            "minimal; authn-token authz-authenticated resource-core storage-memory; false",
-            "full; admission-deny-label authn-token authz-authenticated resource-core storage-etcd storage-memory widget-resource; true"})
-    void startsWithItsPluginsAndServesKubectl(String name, String plugins, boolean examples) throws Exception {
+            "default; authn-token authz-authenticated resource-apps resource-core storage-etcd storage-memory; false; true",
+            "minimal; authn-token authz-authenticated resource-core storage-memory; false; false",
+            "full; admission-deny-label authn-token authz-authenticated resource-apps resource-core storage-etcd storage-memory "
+                    + "widget-resource; true; true"})
+    void startsWithItsPluginsAndServesKubectl(String name, String plugins, boolean examples, boolean apps) throws Exception {
         Path distribution = Path.of(KubelixServer.property("kubelix.itest.distribution." + name));
         Path work = Path.of(System.getProperty("kubelix.itest.work", "target/itest-work"), "e2e",
                 "distribution-" + name + "-" + System.currentTimeMillis()).toAbsolutePath();
@@ -51,6 +52,7 @@ class DistributionsIT {
             List<String> resources = kubectl.ok("api-resources", "-o", "name").stdout().lines().toList();
             assertTrue(resources.containsAll(List.of("configmaps", "namespaces", "secrets", "events")), resources::toString);
             assertEquals(examples, resources.contains("widgets.sample.kubelix.io"), resources::toString);
+            assertEquals(apps, resources.contains("deployments.apps"), resources::toString);
             if (examples) {
                 // the example admission plugin is active in the full distribution
                 Result labelled = kubectl.run("label", "cm", "hello", "kubelix.io/forbidden=true");

@@ -133,6 +133,26 @@ final class KubelixServer implements AutoCloseable {
         return home.resolve("plugins");
     }
 
+    /**
+     * Moves {@code plugins/<name>-<version>.jar} into {@code dir}, out of FileInstall's sight, so
+     * the plugin is uninstalled; returns where the jar went, for {@link #putPluginBack}.
+     */
+    Path takePluginOut(String name, Path dir) throws IOException {
+        Path jar;
+        try (java.util.stream.Stream<Path> s = Files.list(plugins())) {
+            jar = s.filter(p -> p.getFileName().toString().matches(java.util.regex.Pattern.quote(name) + "-[0-9].*\\.jar"))
+                    .findFirst().orElseThrow(() -> new AssertionError("no " + name + " jar in " + plugins()));
+        }
+        Path aside = Files.createDirectories(dir).resolve(jar.getFileName());
+        Files.move(jar, aside, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        return aside;
+    }
+
+    /** Moves a jar taken out by {@link #takePluginOut} back into plugins/, where FileInstall installs it again. */
+    void putPluginBack(Path aside) throws IOException {
+        Files.move(aside, plugins().resolve(aside.getFileName()), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    }
+
     /** The server's output so far, for failure messages. */
     String log() {
         try {
