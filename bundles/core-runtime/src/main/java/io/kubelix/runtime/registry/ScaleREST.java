@@ -9,6 +9,7 @@ import io.kubelix.api.errors.StatusReason;
 import io.kubelix.api.object.LabelSelectors;
 import io.kubelix.api.registry.ScaleStorage;
 import io.kubelix.api.registry.ScaleSubresource;
+import io.kubelix.api.registry.TableColumn;
 import io.kubelix.api.registry.UpdateOptions;
 import io.kubelix.api.registry.UpdateResult;
 import io.kubelix.api.registry.UpdatedObjectInfo;
@@ -194,5 +195,17 @@ final class ScaleREST implements ScaleStorage {
     @Override
     public String singularName() {
         return "";
+    }
+
+    /** kube's printScale: NAME (without the name format), DESIRED, AVAILABLE, AGE, for {@code kubectl get --subresource=scale}. */
+    @Override
+    public List<TableColumn> tableColumns() {
+        TableColumn name = TableColumn.nameColumn();
+        return List.of(new TableColumn(name.name(), name.type(), "", name.description(), 0, name.cell()),
+                new TableColumn("Desired", "integer", "", "replicas is the desired number of instances for the scaled "
+                        + "object.", 0, o -> o.path("spec").path("replicas").asLong(0)),
+                new TableColumn("Available", "integer", "", "replicas is the actual number of observed instances of the "
+                        + "scaled object.", 0, o -> o.path("status").path("replicas").asLong(0)),
+                TableColumn.ageColumn());
     }
 }

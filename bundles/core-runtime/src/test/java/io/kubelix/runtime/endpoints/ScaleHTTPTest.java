@@ -157,6 +157,23 @@ class ScaleHTTPTest {
     }
 
     @Test
+    void aTableHasKubesScaleColumns() throws Exception {
+        send("POST", WIDGETS, WIDGET, "application/json");
+
+        HttpResponse<String> r = send("GET", WIDGETS + "/w/scale", null, null,
+                "application/json;as=Table;v=v1;g=meta.k8s.io");
+
+        assertEquals(200, r.statusCode(), r.body());
+        JsonNode table = JSON.readTree(r.body());
+        assertEquals("[\"Name\",\"Desired\",\"Available\",\"Age\"]", table.path("columnDefinitions").findValuesAsText("name")
+                .stream().map(n -> "\"" + n + "\"").toList().toString().replace(" ", ""));
+        JsonNode cells = table.path("rows").get(0).path("cells");
+        assertEquals("w", cells.get(0).asText());
+        assertEquals(2, cells.get(1).asInt());
+        assertEquals(0, cells.get(2).asInt());
+    }
+
+    @Test
     void discoveryListsScaleAsAutoscalingV1() throws Exception {
         JsonNode list = JSON.readTree(send("GET", "/apis/example.com/v1", null, null).body());
         JsonNode scale = null;
