@@ -78,6 +78,18 @@ final class WorkloadStrategy implements RESTCreateStrategy, RESTUpdateStrategy {
         ObjectNode spec = spec(obj);
         StatusStrategies.resetStatus(obj, old);
         specDefaults.accept(spec);
+        // kube's deployment strategy also counts an annotation change as a new generation, because the
+        // deployment controller copies annotations to its replicasets (the Store bumps for spec changes).
+        if (kind.equals("Deployment") && !annotations(obj).equals(annotations(old))
+                && obj.get("metadata") instanceof ObjectNode meta) {
+            meta.put("generation", old.path("metadata").path("generation").asLong(0) + 1);
+        }
+    }
+
+    /** The annotations, with none and an empty map alike (Semantic.DeepEqual). */
+    private static JsonNode annotations(ObjectNode obj) {
+        JsonNode a = obj.path("metadata").path("annotations");
+        return a.isEmpty() ? com.fasterxml.jackson.databind.node.MissingNode.getInstance() : a;
     }
 
     @Override

@@ -132,6 +132,31 @@ class DeploymentStrategyTest {
     }
 
     @Test
+    void anAnnotationChangeIsANewGenerationOfADeploymentOnly() {
+        ObjectNode old = workload("Deployment", "web");
+        create(strategy, old);
+        ((ObjectNode) old.path("metadata")).put("generation", 4);
+        ObjectNode annotated = old.deepCopy();
+        ((ObjectNode) annotated.path("metadata")).putObject("annotations").put("team", "a");
+
+        strategy.prepareForUpdate(CTX, annotated, old);
+        assertEquals(5, annotated.path("metadata").path("generation").asInt());
+
+        ObjectNode labelled = old.deepCopy();
+        ((ObjectNode) labelled.path("metadata").path("labels")).put("team", "a");
+        strategy.prepareForUpdate(CTX, labelled, old);
+        assertEquals(4, labelled.path("metadata").path("generation").asInt());
+
+        ObjectNode rs = workload("ReplicaSet", "web");
+        WorkloadStrategy.replicaSet().prepareForCreate(CTX, rs);
+        ((ObjectNode) rs.path("metadata")).put("generation", 4);
+        ObjectNode rsAnnotated = rs.deepCopy();
+        ((ObjectNode) rsAnnotated.path("metadata")).putObject("annotations").put("team", "a");
+        WorkloadStrategy.replicaSet().prepareForUpdate(CTX, rsAnnotated, rs);
+        assertEquals(4, rsAnnotated.path("metadata").path("generation").asInt());
+    }
+
+    @Test
     void aSpecOfTheWrongTypeIsABadRequest() {
         ObjectNode d = workload("Deployment", "web");
         ((ObjectNode) d.path("spec")).put("replicas", "two");
