@@ -232,7 +232,10 @@ final class WorkloadValidation {
         if (selector == null || selector.isNull()) {
             return com.fasterxml.jackson.databind.node.NullNode.instance;
         }
-        ObjectNode copy = selector.deepCopy();
+        if (!(selector instanceof ObjectNode object)) {
+            return selector;
+        }
+        ObjectNode copy = object.deepCopy();
         for (String f : new String[] {"matchLabels", "matchExpressions"}) {
             if (copy.path(f).isEmpty()) {
                 copy.remove(f);
