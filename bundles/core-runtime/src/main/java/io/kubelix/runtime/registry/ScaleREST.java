@@ -107,6 +107,12 @@ final class ScaleREST implements ScaleStorage {
             throw StatusException.badRequest("the namespace of the provided object does not match the namespace sent "
                     + "on the request");
         }
+        JsonNode spec = scale.get("spec");
+        if (spec != null && !spec.isNull() && !spec.isObject()) {
+            throw StatusException.badRequest("Scale in version \"v1\" cannot be handled as a Scale: json: cannot "
+                    + "unmarshal " + spec.getNodeType().name().toLowerCase(java.util.Locale.ROOT)
+                    + " into Go struct field Scale.spec of type v1.ScaleSpec");
+        }
         JsonNode replicas = scale.path("spec").path("replicas");
         if (replicas.isMissingNode() || replicas.isNull()) {
             return 0; // autoscaling/v1 ScaleSpec.replicas is omitempty: absent means 0

@@ -154,6 +154,9 @@ class ScaleHTTPTest {
         assertEquals(400, kind.statusCode(), kind.body());
         HttpResponse<String> text = send("PUT", WIDGETS + "/w/scale", "{\"spec\":{\"replicas\":\"many\"}}", "application/json");
         assertEquals(400, text.statusCode(), text.body());
+        HttpResponse<String> spec = send("PATCH", WIDGETS + "/w/scale", "{\"spec\":\"x\"}", "application/merge-patch+json");
+        assertEquals(400, spec.statusCode(), spec.body());
+        assertEquals(2, JSON.readTree(send("GET", WIDGETS + "/w", null, null).body()).path("spec").path("replicas").asInt());
     }
 
     @Test
