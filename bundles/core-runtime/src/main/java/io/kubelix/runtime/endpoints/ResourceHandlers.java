@@ -19,6 +19,7 @@ import io.kubelix.api.registry.Updater;
 import io.kubelix.api.storage.ListResult;
 import io.kubelix.api.storage.Preconditions;
 import io.kubelix.runtime.codec.Codecs;
+import io.kubelix.runtime.codec.MediaType;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
@@ -77,13 +78,19 @@ final class ResourceHandlers {
                     + ";g=meta.k8s.io", table);
             return;
         }
+        Responses.addWarnings(response, s.ctx.warnings());
+        if (choice.output() == Negotiation.Output.JSON && result.json() != null) {
+            // Served from the watch cache: the items' encodings are reused as they are.
+            Responses.write(response, callback, 200, MediaType.JSON, EncodedList.encode(s.storage.kind() + "List",
+                    s.groupVersion.apiVersion(), listMeta, result, o -> typed(s, o)));
+            return;
+        }
         ObjectNode list = F.objectNode();
         list.put("kind", s.storage.kind() + "List");
         list.put("apiVersion", s.groupVersion.apiVersion());
         list.set("metadata", listMeta);
         ArrayNode items = list.putArray("items");
         result.items().forEach(o -> items.add(typed(s, o)));
-        Responses.addWarnings(response, s.ctx.warnings());
         Responses.writeObject(s.request, response, callback, 200, list);
     }
 

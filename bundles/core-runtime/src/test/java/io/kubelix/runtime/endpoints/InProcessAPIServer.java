@@ -14,12 +14,15 @@ import io.kubelix.api.request.RequestContext;
 import io.kubelix.api.request.UserInfo;
 import io.kubelix.api.schema.GroupResource;
 import io.kubelix.api.storage.StorageConfig;
+import io.kubelix.api.storage.StorageInterface;
 import io.kubelix.runtime.registry.AdmissionChain;
 import io.kubelix.runtime.registry.StoreFactory;
 import io.kubelix.runtime.request.Requests;
 import io.kubelix.runtime.server.PluginSwaps;
 import io.kubelix.runtime.server.filters.WithPanicRecovery;
 import io.kubelix.runtime.server.filters.WithRequestInfo;
+import io.kubelix.runtime.storage.cacher.Cacher;
+import io.kubelix.runtime.storage.cacher.CacherOptions;
 import io.kubelix.storage.memory.MemoryStorageBackend;
 import io.kubelix.storage.memory.MemoryStorageConfig;
 import org.eclipse.jetty.server.Handler;
@@ -48,12 +51,22 @@ final class InProcessAPIServer implements AutoCloseable {
 
     private final MemoryStorageBackend backend;
     private final Server server;
+    /** The watch caches in front of the storage, when asked for. */
+    final Map<String, Cacher> cachers = new java.util.concurrent.ConcurrentHashMap<>();
     final URI base;
 
     InProcessAPIServer() throws Exception {
+        this(false);
+    }
+
+    /** @param watchCache whether a Cacher serves each resource, as in the real server */
+    InProcessAPIServer(boolean watchCache) throws Exception {
         backend = new MemoryStorageBackend(new Config());
-        StoreFactory stores = new StoreFactory((gr, prefix) -> backend.forResource(new StorageConfig(gr, prefix)),
-                new AdmissionChain());
+        StoreFactory stores = new StoreFactory((gr, prefix) -> {
+            StorageInterface storage = backend.forResource(new StorageConfig(gr, prefix));
+            return watchCache ? cachers.computeIfAbsent(prefix, p -> new Cacher(storage, gr, p, CacherOptions.DEFAULT))
+                    : storage;
+        }, new AdmissionChain());
         CoreAPIServer api = new CoreAPIServer(stores, PluginSwaps.none());
         api.addProvider(provider("", "v1", getter -> Map.of("configmaps",
                 getter.newStore(StoreSpec.builder(GroupResource.of("", "configmaps"), "ConfigMap").shortNames("cm")
@@ -96,6 +109,7 @@ final class InProcessAPIServer implements AutoCloseable {
     @Override
     public void close() throws Exception {
         server.stop();
+        cachers.values().forEach(Cacher::stop);
         Method deactivate = MemoryStorageBackend.class.getDeclaredMethod("deactivate");
         deactivate.setAccessible(true);
         deactivate.invoke(backend);

@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 
 /**
  * The Cacher: a storage.Interface decorator for one resource that keeps a watch cache fed by a
@@ -256,8 +257,8 @@ public final class Cacher implements StorageInterface {
             if (initialEvents) {
                 WatchCache.Snapshot snap = cache.list(key, opts.predicate());
                 start = snap.resourceVersion();
-                for (ObjectNode o : snap.items()) {
-                    initial.add(new WatchEvent(WatchEvent.Type.ADDED, o, null, WatchCacheEvent.encodingOf(o)));
+                for (StoreElement e : snap.items()) {
+                    initial.add(new WatchEvent(WatchEvent.Type.ADDED, e.object, null, e.json));
                 }
                 if (opts.sendInitialEvents() != null && opts.sendInitialEvents()) {
                     ObjectNode end = CacheWatcher.bookmarkObject(start);
@@ -324,9 +325,14 @@ public final class Cacher implements StorageInterface {
         }
         readsFromCache.increment();
         WatchCache.Snapshot snap = cache.list(key, opts.predicate());
-        List<ObjectNode> items = new ArrayList<>(snap.items().size());
-        snap.items().forEach(o -> items.add(o.deepCopy()));
-        return new ListResult(items, snap.resourceVersion(), null, null);
+        return listResult(snap.items(), snap.resourceVersion(), null, null);
+    }
+
+    /** A list of shared objects: each is copied only when read, and its cached encoding goes along. */
+    private static ListResult listResult(List<StoreElement> items, long rv, String continueToken, Long remaining) {
+        List<Supplier<byte[]>> json = new ArrayList<>(items.size());
+        items.forEach(e -> json.add(e.json));
+        return new ListResult(new CopyOnReadList(items), rv, continueToken, remaining, json);
     }
 
     /** Counted by the backend, as kube-apiserver's Count is: it must reflect every acknowledged write. */

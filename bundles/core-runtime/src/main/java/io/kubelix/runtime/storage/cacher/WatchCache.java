@@ -8,7 +8,6 @@ import io.kubelix.api.storage.WatchEvent;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
@@ -22,7 +21,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 final class WatchCache {
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     private final Condition advanced = lock.writeLock().newCondition();
-    private final TreeMap<String, ObjectNode> store = new TreeMap<>();
+    private final TreeMap<String, StoreElement> store = new TreeMap<>();
     private final WatchCacheEvent[] window;
     private int start;
     private int size;
@@ -42,7 +41,8 @@ final class WatchCache {
         try {
             store.clear();
             for (ObjectNode o : items) {
-                store.put(keyOf.apply(o), o);
+                String key = keyOf.apply(o);
+                store.put(key, new StoreElement(key, o));
             }
             java.util.Arrays.fill(window, null);
             start = 0;
@@ -61,8 +61,9 @@ final class WatchCache {
         long rv = APIObjectVersioner.INSTANCE.objectResourceVersion(object);
         lock.writeLock().lock();
         try {
-            ObjectNode prev = type == WatchEvent.Type.DELETED ? store.remove(key) : store.put(key, object);
-            WatchCacheEvent e = new WatchCacheEvent(type, key, object, prev, rv);
+            StoreElement element = new StoreElement(key, object);
+            StoreElement prev = type == WatchEvent.Type.DELETED ? store.remove(key) : store.put(key, element);
+            WatchCacheEvent e = new WatchCacheEvent(type, element, prev, rv);
             if (size == window.length) {
                 windowStart = window[start].resourceVersion;
                 window[start] = null;
@@ -121,7 +122,8 @@ final class WatchCache {
     ObjectNode get(String key) {
         lock.readLock().lock();
         try {
-            return store.get(key);
+            StoreElement e = store.get(key);
+            return e == null ? null : e.object;
         } finally {
             lock.readLock().unlock();
         }
@@ -131,10 +133,11 @@ final class WatchCache {
     Snapshot list(String dir, SelectionPredicate predicate) {
         lock.readLock().lock();
         try {
-            List<ObjectNode> items = new ArrayList<>();
-            for (Map.Entry<String, ObjectNode> e : store.subMap(dir + "/", dir + "0").entrySet()) {
-                if (predicate.matchesEverything() || predicate.matches(e.getValue())) {
-                    items.add(e.getValue());
+            List<StoreElement> items = new ArrayList<>();
+            boolean everything = predicate.matchesEverything();
+            for (StoreElement e : store.subMap(dir + "/", dir + "0").values()) {
+                if (everything || predicate.matches(e.object)) {
+                    items.add(e);
                 }
             }
             return new Snapshot(items, resourceVersion);
@@ -182,6 +185,6 @@ final class WatchCache {
         }
     }
 
-    record Snapshot(List<ObjectNode> items, long resourceVersion) {
+    record Snapshot(List<StoreElement> items, long resourceVersion) {
     }
 }

@@ -1,0 +1,70 @@
+package io.kubelix.runtime.endpoints;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubelix.api.storage.ListResult;
+import io.kubelix.runtime.codec.Codecs;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** A list written from cached encodings is byte for byte the list written as a tree. */
+class EncodedListTest {
+    private static final JsonNodeFactory F = JsonNodeFactory.instance;
+
+    @Test
+    void concatenatedItemsEqualTheTreeEncoding() {
+        List<ObjectNode> objects = List.of(
+                obj("a").put("apiVersion", "v1").put("kind", "ConfigMap"),
+                obj("b"),                                                       // stored untyped
+                F.objectNode().put("kind", "ConfigMap").put("apiVersion", "v1").set("metadata", meta("c")),
+                F.objectNode().put("apiVersion", "v1beta1").put("kind", "ConfigMap").set("metadata", meta("d")),
+                F.objectNode().put("apiVersion", "v1").put("kind", "ConfigMapX").set("metadata", meta("e")));
+        ObjectNode listMeta = F.objectNode().put("resourceVersion", "42").put("continue", "tok\"en")
+                .put("remainingItemCount", 3);
+
+        byte[] fast = EncodedList.encode("ConfigMapList", "v1", listMeta.deepCopy(), cached(objects), EncodedListTest::typed);
+
+        ObjectNode tree = F.objectNode().put("kind", "ConfigMapList").put("apiVersion", "v1");
+        tree.set("metadata", listMeta);
+        objects.forEach(o -> tree.withArray("items").add(typed(o.deepCopy())));
+        assertEquals(new String(Codecs.toJson(tree), StandardCharsets.UTF_8), new String(fast, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void anEmptyList() {
+        byte[] fast = EncodedList.encode("ConfigMapList", "v1", F.objectNode().put("resourceVersion", "7"),
+                cached(List.of()), EncodedListTest::typed);
+
+        assertEquals("{\"kind\":\"ConfigMapList\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"7\"},\"items\":[]}",
+                new String(fast, StandardCharsets.UTF_8));
+    }
+
+    private static ListResult cached(List<ObjectNode> objects) {
+        List<Supplier<byte[]>> json = new ArrayList<>();
+        objects.forEach(o -> {
+            byte[] b = Codecs.toJson(o);
+            json.add(() -> b);
+        });
+        return new ListResult(objects.stream().map(ObjectNode::deepCopy).toList(), 42, null, null, json);
+    }
+
+    private static ObjectNode typed(ObjectNode o) {
+        return o.put("apiVersion", "v1").put("kind", "ConfigMap");
+    }
+
+    private static ObjectNode obj(String name) {
+        ObjectNode o = F.objectNode();
+        o.set("metadata", meta(name));
+        return o;
+    }
+
+    private static ObjectNode meta(String name) {
+        return F.objectNode().put("name", name);
+    }
+}

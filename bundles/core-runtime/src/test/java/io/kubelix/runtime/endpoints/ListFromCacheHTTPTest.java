@@ -1,0 +1,111 @@
+package io.kubelix.runtime.endpoints;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** LIST served from the watch cache over HTTP: written from the cached encodings, the same bytes as GET. */
+class ListFromCacheHTTPTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String CM = "/api/v1/namespaces/default/configmaps";
+
+    private InProcessAPIServer server;
+    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+    @BeforeEach
+    void start() throws Exception {
+        server = new InProcessAPIServer(true);
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        server.close();
+    }
+
+    @Test
+    void itemsOfAListFromTheCacheAreTheBytesGetAnswers() throws Exception {
+        // Objects whose stored form starts with apiVersion and kind, with kind and apiVersion, and without either.
+        post("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"a\"},\"data\":{\"k\":\"\\u00e9\\\"\"}}");
+        post("{\"kind\":\"ConfigMap\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"b\",\"labels\":{\"x\":\"y\"}}}");
+        post("{\"metadata\":{\"name\":\"c\"},\"data\":{\"n\":\"1\"}}");
+        long cachedBefore = server.cachers.get("/configmaps").stats().readsFromCache();
+
+        HttpResponse<String> list = get(CM + "?resourceVersion=0", null);
+
+        assertEquals(200, list.statusCode(), list.body());
+        assertEquals("application/json", list.headers().firstValue("Content-Type").orElse(""));
+        assertTrue(server.cachers.get("/configmaps").stats().readsFromCache() > cachedBefore, "served from the cache");
+        String rv = JSON.readTree(list.body()).path("metadata").path("resourceVersion").asText();
+        String expected = "{\"kind\":\"ConfigMapList\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"" + rv
+                + "\"},\"items\":[" + String.join(",", get(CM + "/a", null).body(), get(CM + "/b", null).body(),
+                get(CM + "/c", null).body()) + "]}";
+        assertEquals(expected, list.body());
+    }
+
+    @Test
+    void anEmptyListFromTheCache() throws Exception {
+        HttpResponse<String> list = get(CM + "?resourceVersion=0", null);
+
+        assertEquals(200, list.statusCode(), list.body());
+        JsonNode body = JSON.readTree(list.body());
+        assertEquals("ConfigMapList", body.path("kind").asText());
+        assertTrue(body.path("items").isArray() && body.path("items").isEmpty(), list.body());
+    }
+
+    @Test
+    void yamlTablesAndMetadataListsOfCachedItemsAreStillWritten() throws Exception {
+        post("{\"metadata\":{\"name\":\"a\"},\"data\":{\"k\":\"v\"}}");
+        post("{\"metadata\":{\"name\":\"b\"}}");
+
+        JsonNode yaml = new YAMLMapper().readTree(get(CM + "?resourceVersion=0", "application/yaml").body());
+        assertEquals(List.of("a", "b"), names(yaml.path("items")));
+        assertEquals("ConfigMap", yaml.path("items").get(0).path("kind").asText());
+
+        JsonNode table = JSON.readTree(get(CM + "?resourceVersion=0", "application/json;as=Table;g=meta.k8s.io;v=v1").body());
+        assertEquals("Table", table.path("kind").asText());
+        assertEquals(2, table.path("rows").size());
+
+        JsonNode partial = JSON.readTree(get(CM + "?resourceVersion=0",
+                "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1").body());
+        assertEquals("PartialObjectMetadataList", partial.path("kind").asText());
+        assertEquals(List.of("a", "b"), names(partial.path("items")));
+        assertTrue(partial.path("items").get(0).path("data").isMissingNode(), "metadata only");
+
+        // Reading the slow paths changed nothing the cache keeps.
+        JsonNode again = JSON.readTree(get(CM + "?resourceVersion=0", null).body());
+        assertEquals("v", again.path("items").get(0).path("data").path("k").asText());
+        assertEquals("ConfigMap", again.path("items").get(0).path("kind").asText());
+    }
+
+    private static List<String> names(JsonNode items) {
+        List<String> out = new java.util.ArrayList<>();
+        items.forEach(i -> out.add(i.path("metadata").path("name").asText()));
+        return out;
+    }
+
+    private void post(String body) throws Exception {
+        HttpResponse<String> r = client.send(HttpRequest.newBuilder(server.base.resolve(CM))
+                .POST(HttpRequest.BodyPublishers.ofString(body)).header("Content-Type", "application/json").build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(201, r.statusCode(), r.body());
+    }
+
+    private HttpResponse<String> get(String path, String accept) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(server.base.resolve(path)).GET();
+        if (accept != null) {
+            b.header("Accept", accept);
+        }
+        return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+}
