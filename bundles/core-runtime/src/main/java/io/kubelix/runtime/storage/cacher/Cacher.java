@@ -3,6 +3,7 @@ package io.kubelix.runtime.storage.cacher;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.schema.GroupResource;
+import io.kubelix.api.storage.ContinueToken;
 import io.kubelix.api.storage.GetOptions;
 import io.kubelix.api.storage.ListOptions;
 import io.kubelix.api.storage.ListResult;
@@ -40,8 +41,8 @@ import java.util.function.Supplier;
  *       {@code k8s.io/initial-events-end} bookmark;</li>
  *   <li>GET and LIST at {@code "0"} are served from the cache; at N once the cache reached N; a
  *       consistent read ({@code ""}) from the cache when it has caught up with the backend's
- *       current revision, else from the backend; EXACT reads and paged reads go to the backend,
- *       whose continue tokens pin a revision.</li>
+ *       current revision, else from the backend; lists at a pinned revision (Exact, continue)
+ *       from the cache while its window holds that revision (see {@link #getList}).</li>
  * </ul>
  * Watchers are indexed by the namespace directory they watch, so an event reaches only the
  * watchers of its namespace and the cluster-wide ones. When the backend watch ends (the backend
@@ -316,16 +317,67 @@ public final class Cacher implements StorageInterface {
         return o.deepCopy();
     }
 
+    /**
+     * Where a list is served (kube 1.32's delegator rules, plus 1.33's ListFromCacheSnapshot for
+     * pinned revisions):
+     * <ul>
+     *   <li>{@code "0"}: from the cache, whole ({@code limit} is ignored, as kube does);</li>
+     *   <li>{@code ""} (consistent) and {@code N} NotOlderThan: from the cache once it has caught up,
+     *       paged by {@code limit};</li>
+     *   <li>a pinned revision (a continue token's, Exact N, or N with a limit and no match, the
+     *       legacy exact read): from the cache while its window still holds that revision, else from
+     *       the backend, which serves it or answers 410.</li>
+     * </ul>
+     * Continue tokens are the backend's ({@link ContinueToken}), so the pages of one list may come
+     * from either, and every page reads the same revision.
+     */
     @Override
     public ListResult getList(String key, ListOptions opts) {
-        boolean paged = opts.continueToken() != null || opts.limit() > 0 && !opts.resourceVersion().equals("0");
-        if (!opts.recursive() || paged || !servableFromCache(opts.resourceVersion(), opts.resourceVersionMatch())) {
-            readsFromStorage.increment();
-            return storage.getList(key, opts);
+        if (!opts.recursive() || !ready) {
+            return fromStorage(key, opts);
         }
+        String rv = opts.resourceVersion();
+        if (opts.continueToken() != null && !opts.continueToken().isEmpty()) {
+            ContinueToken token = ContinueToken.decode(opts.continueToken());
+            return pinned(key, opts, token.revision(), key + "/" + token.start());
+        }
+        boolean legacyExact = opts.resourceVersionMatch() == ResourceVersionMatch.UNSET && opts.limit() > 0
+                && !rv.isEmpty() && !rv.equals("0");
+        if (opts.resourceVersionMatch() == ResourceVersionMatch.EXACT || legacyExact) {
+            long exact = storage.versioner().parseResourceVersion(rv);
+            return exact <= 0 ? fromStorage(key, opts) : pinned(key, opts, exact, null);
+        }
+        if (!servableFromCache(rv, opts.resourceVersionMatch())) {
+            return fromStorage(key, opts);
+        }
+        long at = cache.resourceVersion();
+        ListPage page = cache.listAt(key, at, null, opts.predicate(), rv.equals("0") ? 0 : opts.limit());
+        return page == null ? fromStorage(key, opts) : fromCache(key, at, page, opts);
+    }
+
+    /** A list at revision {@code rv}, from the cache while it holds that revision. */
+    private ListResult pinned(String key, ListOptions opts, long rv, String from) {
+        // A revision the cache has not reached yet is waited for only when the backend has it.
+        boolean reachable = rv > cache.resourceVersion() && rv <= storage.currentResourceVersion() && awaitFreshQuietly(rv);
+        if (reachable || cache.retains(rv)) {
+            ListPage page = cache.listAt(key, rv, from, opts.predicate(), opts.limit());
+            if (page != null) {
+                return fromCache(key, rv, page, opts);
+            }
+        }
+        return fromStorage(key, opts);
+    }
+
+    private ListResult fromStorage(String key, ListOptions opts) {
+        readsFromStorage.increment();
+        return storage.getList(key, opts);
+    }
+
+    private ListResult fromCache(String key, long rv, ListPage page, ListOptions opts) {
         readsFromCache.increment();
-        WatchCache.Snapshot snap = cache.list(key, opts.predicate());
-        return listResult(snap.items(), snap.resourceVersion(), null, null);
+        boolean more = page.remaining() > 0;
+        String next = more ? ContinueToken.after(key, rv, page.lastKey()).encode() : null;
+        return listResult(page.items(), rv, next, more && opts.predicate().matchesEverything() ? page.remaining() : null);
     }
 
     /** A list of shared objects: each is copied only when read, and its cached encoding goes along. */

@@ -8,6 +8,7 @@ import io.kubelix.api.storage.WatchEvent;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.NavigableMap;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
@@ -144,6 +145,61 @@ final class WatchCache {
         } finally {
             lock.readLock().unlock();
         }
+    }
+
+    /**
+     * A page of the objects under the directory {@code dir} as they were at revision {@code rv},
+     * from the key {@code from} on (null: from the start): kube's snapshots of the cache, taken here
+     * by undoing the window's events after {@code rv} on the current objects, so every page of a
+     * list reads the same state while the window still holds it.
+     *
+     * @return the page, or null when the cache cannot tell the state at {@code rv}: older than the
+     *         window, or newer than the cache
+     */
+    ListPage listAt(String dir, long rv, String from, SelectionPredicate predicate, long limit) {
+        lock.readLock().lock();
+        try {
+            if (rv < windowStart || rv > resourceVersion) {
+                return null;
+            }
+            String lo = from == null || from.compareTo(dir + "/") < 0 ? dir + "/" : from;
+            String hi = dir + "0";
+            if (lo.compareTo(hi) >= 0) {
+                return new ListPage(List.of(), null, 0);
+            }
+            NavigableMap<String, StoreElement> current = store.subMap(lo, true, hi, false);
+            TreeMap<String, StoreElement> undo = new TreeMap<>();
+            for (int i = firstAfter(rv); i < size; i++) {
+                WatchCacheEvent e = window[(start + i) % window.length];
+                // The first change after rv says what the key held at rv.
+                if (e.key.compareTo(lo) >= 0 && e.key.compareTo(hi) < 0 && !undo.containsKey(e.key)) {
+                    undo.put(e.key, e.prev);
+                }
+            }
+            return ListPage.collect(current, undo, predicate, limit);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /** Whether {@link #listAt} can read revision {@code rv}. */
+    boolean retains(long rv) {
+        lock.readLock().lock();
+        try {
+            return rv >= windowStart && rv <= resourceVersion;
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /** The window position of the first event after {@code rv}; {@code size} when there is none. */
+    private int firstAfter(long rv) {
+        for (int i = 0; i < size; i++) {
+            if (window[(start + i) % window.length].resourceVersion > rv) {
+                return i;
+            }
+        }
+        return size;
     }
 
     /**
