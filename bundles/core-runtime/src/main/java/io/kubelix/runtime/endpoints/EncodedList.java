@@ -26,14 +26,15 @@ final class EncodedList {
     }
 
     /**
-     * The JSON of {@code {"kind":kind,"apiVersion":apiVersion,"metadata":listMeta,"items":[...]}}.
+     * The JSON of {@code {"kind":kind+"List","apiVersion":apiVersion,"metadata":listMeta,"items":[...]}}.
      *
+     * @param kind  the items' kind
      * @param typed sets an object's apiVersion and kind to the endpoint's (changes and returns it)
      */
     static byte[] encode(String kind, String apiVersion, ObjectNode listMeta, ListResult result,
                          UnaryOperator<ObjectNode> typed) {
         ObjectNode envelope = F.objectNode();
-        envelope.put("kind", kind);
+        envelope.put("kind", kind + "List");
         envelope.put("apiVersion", apiVersion);
         envelope.set("metadata", listMeta);
         byte[] head = Codecs.toJson(envelope);

@@ -81,7 +81,7 @@ final class ResourceHandlers {
         Responses.addWarnings(response, s.ctx.warnings());
         if (choice.output() == Negotiation.Output.JSON && result.json() != null) {
             // Served from the watch cache: the items' encodings are reused as they are.
-            Responses.write(response, callback, 200, MediaType.JSON, EncodedList.encode(s.storage.kind() + "List",
+            Responses.write(response, callback, 200, MediaType.JSON, EncodedList.encode(s.storage.kind(),
                     s.groupVersion.apiVersion(), listMeta, result, o -> typed(s, o)));
             return;
         }

@@ -20,7 +20,7 @@ class EncodedListTest {
     @Test
     void concatenatedItemsEqualTheTreeEncoding() {
         List<ObjectNode> objects = List.of(
-                obj("a").put("apiVersion", "v1").put("kind", "ConfigMap"),
+                F.objectNode().put("apiVersion", "v1").put("kind", "ConfigMap").set("metadata", meta("a")),
                 obj("b"),                                                       // stored untyped
                 F.objectNode().put("kind", "ConfigMap").put("apiVersion", "v1").set("metadata", meta("c")),
                 F.objectNode().put("apiVersion", "v1beta1").put("kind", "ConfigMap").set("metadata", meta("d")),
@@ -28,8 +28,13 @@ class EncodedListTest {
         ObjectNode listMeta = F.objectNode().put("resourceVersion", "42").put("continue", "tok\"en")
                 .put("remainingItemCount", 3);
 
-        byte[] fast = EncodedList.encode("ConfigMapList", "v1", listMeta.deepCopy(), cached(objects), EncodedListTest::typed);
+        List<String> retyped = new ArrayList<>();
+        byte[] fast = EncodedList.encode("ConfigMap", "v1", listMeta.deepCopy(), cached(objects), o -> {
+            retyped.add(o.path("metadata").path("name").asText());
+            return typed(o);
+        });
 
+        assertEquals(List.of("b", "d", "e"), retyped, "only items not already typed are encoded again");
         ObjectNode tree = F.objectNode().put("kind", "ConfigMapList").put("apiVersion", "v1");
         tree.set("metadata", listMeta);
         objects.forEach(o -> tree.withArray("items").add(typed(o.deepCopy())));
@@ -38,7 +43,7 @@ class EncodedListTest {
 
     @Test
     void anEmptyList() {
-        byte[] fast = EncodedList.encode("ConfigMapList", "v1", F.objectNode().put("resourceVersion", "7"),
+        byte[] fast = EncodedList.encode("ConfigMap", "v1", F.objectNode().put("resourceVersion", "7"),
                 cached(List.of()), EncodedListTest::typed);
 
         assertEquals("{\"kind\":\"ConfigMapList\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"7\"},\"items\":[]}",
