@@ -192,14 +192,22 @@ final class WatchCache {
         }
     }
 
-    /** The window position of the first event after {@code rv}; {@code size} when there is none. */
-    private int firstAfter(long rv) {
-        for (int i = 0; i < size; i++) {
-            if (window[(start + i) % window.length].resourceVersion > rv) {
-                return i;
+    /**
+     * The window position of the first event after {@code rv}; {@code size} when there is none. A
+     * binary search: the window is ordered by resourceVersion.
+     */
+    int firstAfter(long rv) {
+        int lo = 0;
+        int hi = size;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (window[(start + mid) % window.length].resourceVersion > rv) {
+                hi = mid;
+            } else {
+                lo = mid + 1;
             }
         }
-        return size;
+        return lo;
     }
 
     /**
@@ -214,12 +222,10 @@ final class WatchCache {
             if (rv < windowStart) {
                 throw StatusException.resourceExpired("too old resource version: " + rv + " (" + windowStart + ")");
             }
-            List<WatchCacheEvent> out = new ArrayList<>();
-            for (int i = 0; i < size; i++) {
-                WatchCacheEvent e = window[(start + i) % window.length];
-                if (e.resourceVersion > rv) {
-                    out.add(e);
-                }
+            int first = firstAfter(rv);
+            List<WatchCacheEvent> out = new ArrayList<>(size - first);
+            for (int i = first; i < size; i++) {
+                out.add(window[(start + i) % window.length]);
             }
             return out;
         } finally {
