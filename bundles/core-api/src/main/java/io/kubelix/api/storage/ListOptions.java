@@ -1,5 +1,6 @@
 package io.kubelix.api.storage;
 
+import java.time.Duration;
 import java.util.Objects;
 
 /**
@@ -15,10 +16,23 @@ import java.util.Objects;
  * @param sendInitialEvents    a watch wants the current state as ADDED events first, then a BOOKMARK
  *                             annotated {@code k8s.io/initial-events-end: "true"} (WatchList); null when
  *                             not asked, which keeps the resourceVersion rules of {@link StorageInterface#watch}
+ * @param timeout              for a watch: how long the server streams it from now (the request's
+ *                             {@code timeoutSeconds}), or null when not bounded; with {@code progressNotify}
+ *                             a watch cache sends a BOOKMARK shortly before it ends, so the client resumes
+ *                             from a recent resourceVersion (kube passes it as the context's deadline)
  */
 public record ListOptions(String resourceVersion, ResourceVersionMatch resourceVersionMatch,
                           SelectionPredicate predicate, boolean recursive, long limit,
-                          String continueToken, boolean progressNotify, Boolean sendInitialEvents) {
+                          String continueToken, boolean progressNotify, Boolean sendInitialEvents,
+                          Duration timeout) {
+
+    /** Options without a watch timeout. */
+    public ListOptions(String resourceVersion, ResourceVersionMatch resourceVersionMatch,
+                       SelectionPredicate predicate, boolean recursive, long limit,
+                       String continueToken, boolean progressNotify, Boolean sendInitialEvents) {
+        this(resourceVersion, resourceVersionMatch, predicate, recursive, limit, continueToken, progressNotify,
+                sendInitialEvents, null);
+    }
 
     /** Options without {@code sendInitialEvents}. */
     public ListOptions(String resourceVersion, ResourceVersionMatch resourceVersionMatch,
@@ -41,6 +55,12 @@ public record ListOptions(String resourceVersion, ResourceVersionMatch resourceV
 
     public ListOptions withResourceVersion(String rv) {
         return new ListOptions(rv, resourceVersionMatch, predicate, recursive, limit, continueToken, progressNotify,
-                sendInitialEvents);
+                sendInitialEvents, timeout);
+    }
+
+    /** These options for a watch streamed for {@code t}. */
+    public ListOptions withTimeout(Duration t) {
+        return new ListOptions(resourceVersion, resourceVersionMatch, predicate, recursive, limit, continueToken,
+                progressNotify, sendInitialEvents, t);
     }
 }

@@ -56,6 +56,7 @@ final class WatchHandler {
                 ? new TableConvertor(s.storage, choice.tableApiVersion(), s.param("includeObject")) : null;
         long timeoutSeconds = timeoutSeconds(s);
         long deadline = System.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
+        options = options.withTimeout(Duration.ofSeconds(timeoutSeconds));
 
         Watch watch;
         StatusException initialError = null;

@@ -499,7 +499,7 @@ public final class GenericStore implements StandardStorage {
 
     private static ListOptions recursive(ListOptions o) {
         return new ListOptions(o.resourceVersion(), o.resourceVersionMatch(), o.predicate(), true, o.limit(),
-                o.continueToken(), o.progressNotify(), o.sendInitialEvents());
+                o.continueToken(), o.progressNotify(), o.sendInitialEvents(), o.timeout());
     }
 
     private StatusException invalid(String name, List<FieldError> errs) {

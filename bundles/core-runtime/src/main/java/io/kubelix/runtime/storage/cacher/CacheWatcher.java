@@ -24,6 +24,9 @@ import java.util.function.Consumer;
 final class CacheWatcher implements Watch {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
     private static final long SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+    /** How long before its deadline a watch gets its last BOOKMARK, as kube's cacheWatcher sends it. */
+    static final Duration PRE_TIMEOUT = Duration.ofSeconds(2);
+    private static final long PRE_TIMEOUT_NANOS = PRE_TIMEOUT.toNanos();
 
     final String dir;
     final boolean bookmarks;
@@ -35,15 +38,48 @@ final class CacheWatcher implements Watch {
     private final Consumer<CacheWatcher> onClose;
     private volatile boolean stopped;
     private volatile boolean terminated;
+    /** Whether the server said when it ends this watch, and when (System.nanoTime()). */
+    private final boolean hasDeadline;
+    private final long deadline;
+    /** When the next BOOKMARK is due; changed by the dispatcher only. */
+    private long nextBookmark;
+    private boolean bookmarkScheduled;
 
+    /** @param timeout how long the server streams this watch from now, or null when not bounded */
     CacheWatcher(String dir, SelectionPredicate predicate, boolean bookmarks, long startResourceVersion, int bufferSize,
-                 Consumer<CacheWatcher> onClose) {
+                 Duration timeout, Duration bookmarkInterval, Consumer<CacheWatcher> onClose) {
         this.dir = dir;
         this.predicate = predicate;
         this.bookmarks = bookmarks;
         this.startResourceVersion = startResourceVersion;
         this.buffer = new ArrayBlockingQueue<>(bufferSize);
         this.onClose = onClose;
+        long now = System.nanoTime();
+        this.hasDeadline = timeout != null;
+        this.deadline = timeout == null ? 0 : now + timeout.toNanos();
+        scheduleBookmark(now, bookmarkInterval);
+    }
+
+    /**
+     * kube's nextBookmarkTime: a BOOKMARK every {@code interval}, and one shortly before the
+     * deadline ({@link #PRE_TIMEOUT} before it) so the client resumes from a recent version; none once
+     * that moment has passed.
+     */
+    private void scheduleBookmark(long now, Duration interval) {
+        long next = now + interval.toNanos();
+        if (hasDeadline && deadline - PRE_TIMEOUT_NANOS - next < 0) {
+            next = deadline - PRE_TIMEOUT_NANOS;
+        }
+        bookmarkScheduled = bookmarks && next - now >= 0;
+        nextBookmark = next;
+    }
+
+    /** Offers a BOOKMARK at {@code rv} when one is due at {@code now}, and schedules the next one. */
+    void bookmarkIfDue(long now, long rv, Duration interval) {
+        if (bookmarkScheduled && now - nextBookmark >= 0) {
+            offerBookmark(rv);
+            scheduleBookmark(now, interval);
+        }
     }
 
     /** Queues a start-up event; called before the watcher is registered for live events. */

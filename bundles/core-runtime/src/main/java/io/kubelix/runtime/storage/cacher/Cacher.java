@@ -65,7 +65,8 @@ public final class Cacher implements StorageInterface {
     /** The reflector's watch on the backend, asked for progress when a reader waits for freshness. */
     private volatile Watch backendWatch;
     private volatile boolean stopped;
-    private long lastBookmark = System.nanoTime();
+    private static final long BOOKMARK_TICK_NANOS = Duration.ofSeconds(1).toNanos();
+    private long lastBookmarkCheck = System.nanoTime();
     private final LongAdder events = new LongAdder();
     private final LongAdder watchersStarted = new LongAdder();
     private final LongAdder slowWatchersTerminated = new LongAdder();
@@ -177,15 +178,19 @@ public final class Cacher implements StorageInterface {
         }
     }
 
+    /**
+     * Once a second (kube's bookmark timer), gives a BOOKMARK to each watcher that asked for them and
+     * is due one: every bookmark interval, and shortly before its deadline.
+     */
     private void sendBookmarksIfDue() {
         long now = System.nanoTime();
-        if (now - lastBookmark < options.bookmarkInterval().toNanos()) {
+        if (now - lastBookmarkCheck < BOOKMARK_TICK_NANOS) {
             return;
         }
-        lastBookmark = now;
-        long rv = cache.resourceVersion();
+        lastBookmarkCheck = now;
         synchronized (dispatchLock) {
-            watchersByDir.values().forEach(set -> set.forEach(w -> w.offerBookmark(rv)));
+            long rv = cache.resourceVersion();
+            watchersByDir.values().forEach(set -> set.forEach(w -> w.bookmarkIfDue(now, rv, options.bookmarkInterval())));
         }
     }
 
@@ -270,7 +275,7 @@ public final class Cacher implements StorageInterface {
                 start = requested;
             }
             CacheWatcher w = new CacheWatcher(key, opts.predicate(), opts.progressNotify(), start,
-                    options.watcherBufferSize(), this::remove);
+                    options.watcherBufferSize(), opts.timeout(), options.bookmarkInterval(), this::remove);
             initial.forEach(w::addInitial);
             if (!initialEvents) {
                 List<WatchCacheEvent> since = cache.eventsAfterIfRetained(requested);

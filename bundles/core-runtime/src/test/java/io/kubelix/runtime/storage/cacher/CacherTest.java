@@ -48,8 +48,12 @@ class CacherTest {
     }
 
     private Cacher cacher(int window, int buffer) throws InterruptedException {
+        return cacher(window, buffer, Duration.ofMillis(200));
+    }
+
+    private Cacher cacher(int window, int buffer, Duration bookmarkInterval) throws InterruptedException {
         cacher = new Cacher(memory.forResource(new StorageConfig(CONFIGMAPS, "/configmaps")), CONFIGMAPS, "/configmaps",
-                new CacherOptions(window, buffer, Duration.ofMillis(20), Duration.ofMillis(200), Duration.ofSeconds(3)));
+                new CacherOptions(window, buffer, Duration.ofMillis(20), bookmarkInterval, Duration.ofSeconds(3)));
         long deadline = System.nanoTime() + WAIT.toNanos();
         while (!cacher.ready() && System.nanoTime() < deadline) {
             Thread.sleep(10);
@@ -203,6 +207,30 @@ class CacherTest {
             WatchEvent live = w.next(WAIT);
             assertEquals(WatchEvent.Type.ADDED, live.type());
             assertEquals(later, Long.parseLong(live.object().path("metadata").path("resourceVersion").asText()));
+        }
+    }
+
+    @Test
+    void aWatchGetsABookmarkShortlyBeforeItsTimeout() throws Exception {
+        cacher(1000, 100, Duration.ofMinutes(1));
+        long rv = create("default", "a");
+        ListOptions from = new ListOptions(Long.toString(rv), ResourceVersionMatch.UNSET, null, true, 0, null, true);
+        Watch timed = cacher.watch("/configmaps", from.withTimeout(Duration.ofMillis(3500)));
+        Watch untimed = cacher.watch("/configmaps", from);
+        Watch tooShort = cacher.watch("/configmaps", from.withTimeout(Duration.ofSeconds(1)));
+        Watch noBookmarks = cacher.watch("/configmaps", new ListOptions(Long.toString(rv), ResourceVersionMatch.UNSET,
+                null, true, 0, null, false).withTimeout(Duration.ofMillis(3500)));
+
+        WatchEvent e = timed.next(Duration.ofMillis(3500));
+
+        assertNotNull(e, "a bookmark before the watch's 3.5 s are over");
+        assertEquals(WatchEvent.Type.BOOKMARK, e.type());
+        assertEquals(rv, rv(e.object()));
+        assertNull(untimed.poll(), "without a timeout, only the minutely bookmark");
+        assertNull(tooShort.poll(), "a watch ending within 2 s gets none, as kube's nextBookmarkTime says");
+        assertNull(noBookmarks.poll(), "only for watches that allow bookmarks");
+        for (Watch w : List.of(timed, untimed, tooShort, noBookmarks)) {
+            w.close();
         }
     }
 
