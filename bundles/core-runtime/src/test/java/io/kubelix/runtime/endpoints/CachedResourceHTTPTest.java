@@ -10,13 +10,17 @@ import org.junit.jupiter.api.Test;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** LIST served from the watch cache over HTTP: written from the cached encodings, the same bytes as GET. */
-class ListFromCacheHTTPTest {
+/**
+ * Requests served by the watch cache over HTTP: LIST written from the cached encodings (the same
+ * bytes as GET), and watches.
+ */
+class CachedResourceHTTPTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String CM = "/api/v1/namespaces/default/configmaps";
 
@@ -88,17 +92,48 @@ class ListFromCacheHTTPTest {
         assertEquals("ConfigMap", again.path("items").get(0).path("kind").asText());
     }
 
+    @Test
+    void aWatchWithBookmarksEndsWithABookmarkBeforeItsTimeout() throws Exception {
+        String rv = JSON.readTree(post("{\"metadata\":{\"name\":\"a\"}}").body()).path("metadata")
+                .path("resourceVersion").asText();
+
+        // The stream ends after 3 s; the cache's bookmarks otherwise come once a minute.
+        HttpResponse<java.util.stream.Stream<String>> watch = client.send(HttpRequest.newBuilder(server.base.resolve(
+                CM + "?watch=true&allowWatchBookmarks=true&timeoutSeconds=3&resourceVersion=" + rv)).build(),
+                HttpResponse.BodyHandlers.ofLines());
+        List<String> types = new ArrayList<>();
+        List<String> versions = new ArrayList<>();
+        watch.body().forEach(line -> {
+            JsonNode event = read(line);
+            types.add(event.path("type").asText());
+            versions.add(event.path("object").path("metadata").path("resourceVersion").asText());
+        });
+
+        assertEquals(200, watch.statusCode());
+        assertEquals(List.of("BOOKMARK"), types);
+        assertEquals(List.of(rv), versions);
+    }
+
+    private static JsonNode read(String line) {
+        try {
+            return JSON.readTree(line);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     private static List<String> names(JsonNode items) {
-        List<String> out = new java.util.ArrayList<>();
+        List<String> out = new ArrayList<>();
         items.forEach(i -> out.add(i.path("metadata").path("name").asText()));
         return out;
     }
 
-    private void post(String body) throws Exception {
+    private HttpResponse<String> post(String body) throws Exception {
         HttpResponse<String> r = client.send(HttpRequest.newBuilder(server.base.resolve(CM))
                 .POST(HttpRequest.BodyPublishers.ofString(body)).header("Content-Type", "application/json").build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(201, r.statusCode(), r.body());
+        return r;
     }
 
     private HttpResponse<String> get(String path, String accept) throws Exception {
