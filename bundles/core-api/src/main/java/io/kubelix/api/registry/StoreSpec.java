@@ -29,12 +29,16 @@ import java.util.function.Function;
  *                       update that changes the object outside {@code metadata} and {@code status} (its spec), as
  *                       kube's strategies of resources with a spec do; false (configmaps, secrets, namespaces,
  *                       events) leaves it to the client, as kube does
+ * @param indexedField   one of the selectable fields, or null: the watch cache indexes watchers by the
+ *                       value their field selector requires for it ({@code spec.nodeName=node-1}), so an
+ *                       event reaches only the watchers of its object's old and new value and those without
+ *                       such a selector (kube's indexed trigger, as pods declare for {@code spec.nodeName})
  */
 public record StoreSpec(GroupResource groupResource, String kind, String singularName, boolean namespaced,
                         List<String> shortNames, List<String> categories, NameValidation nameValidation,
                         String resourcePrefix, RESTCreateStrategy createStrategy, RESTUpdateStrategy updateStrategy,
                         List<TableColumn> tableColumns, Map<String, Function<ObjectNode, String>> selectableFields,
-                        RESTDeleteStrategy deleteStrategy, boolean generation) {
+                        RESTDeleteStrategy deleteStrategy, boolean generation, String indexedField) {
     /** kube-apiserver's default delete strategy: background garbage collection, no graceful deletion. */
     private static final RESTDeleteStrategy DEFAULT_DELETE_STRATEGY = new RESTDeleteStrategy() {
     };
@@ -52,6 +56,20 @@ public record StoreSpec(GroupResource groupResource, String kind, String singula
         tableColumns = List.copyOf(tableColumns);
         selectableFields = selectableFields == null ? Map.of() : Map.copyOf(selectableFields);
         deleteStrategy = deleteStrategy == null ? DEFAULT_DELETE_STRATEGY : deleteStrategy;
+        if (indexedField != null && !selectableFields.containsKey(indexedField)) {
+            throw new IllegalArgumentException("indexed field " + indexedField + " is not a selectable field of "
+                    + groupResource);
+        }
+    }
+
+    /** A spec without an indexed field (the form before it existed). */
+    public StoreSpec(GroupResource groupResource, String kind, String singularName, boolean namespaced,
+                     List<String> shortNames, List<String> categories, NameValidation nameValidation,
+                     String resourcePrefix, RESTCreateStrategy createStrategy, RESTUpdateStrategy updateStrategy,
+                     List<TableColumn> tableColumns, Map<String, Function<ObjectNode, String>> selectableFields,
+                     RESTDeleteStrategy deleteStrategy, boolean generation) {
+        this(groupResource, kind, singularName, namespaced, shortNames, categories, nameValidation, resourcePrefix,
+                createStrategy, updateStrategy, tableColumns, selectableFields, deleteStrategy, generation, null);
     }
 
     /** A spec with the default delete strategy and no generation (the form before those fields existed). */
@@ -60,13 +78,14 @@ public record StoreSpec(GroupResource groupResource, String kind, String singula
                      String resourcePrefix, RESTCreateStrategy createStrategy, RESTUpdateStrategy updateStrategy,
                      List<TableColumn> tableColumns, Map<String, Function<ObjectNode, String>> selectableFields) {
         this(groupResource, kind, singularName, namespaced, shortNames, categories, nameValidation, resourcePrefix,
-                createStrategy, updateStrategy, tableColumns, selectableFields, null, false);
+                createStrategy, updateStrategy, tableColumns, selectableFields, null, false, null);
     }
 
     /** This spec with another update strategy (a status subresource's). */
     public StoreSpec withUpdateStrategy(RESTUpdateStrategy strategy) {
         return new StoreSpec(groupResource, kind, singularName, namespaced, shortNames, categories, nameValidation,
-                resourcePrefix, createStrategy, strategy, tableColumns, selectableFields, deleteStrategy, generation);
+                resourcePrefix, createStrategy, strategy, tableColumns, selectableFields, deleteStrategy, generation,
+                indexedField);
     }
 
     public static Builder builder(GroupResource groupResource, String kind) {
@@ -89,6 +108,7 @@ public record StoreSpec(GroupResource groupResource, String kind, String singula
         private final Map<String, Function<ObjectNode, String>> selectableFields = new LinkedHashMap<>();
         private RESTDeleteStrategy deleteStrategy;
         private boolean generation;
+        private String indexedField;
 
         private Builder(GroupResource groupResource, String kind) {
             this.groupResource = groupResource;
@@ -167,10 +187,19 @@ public record StoreSpec(GroupResource groupResource, String kind, String singula
             return this;
         }
 
+        /**
+         * A selectable field the watch cache indexes watchers by, such as pods' {@code spec.nodeName}
+         * (see {@link StoreSpec#indexedField()}); declare it with {@link #selectableField} too.
+         */
+        public Builder indexedField(String field) {
+            indexedField = field;
+            return this;
+        }
+
         public StoreSpec build() {
             return new StoreSpec(groupResource, kind, singularName, namespaced, shortNames, categories,
                     nameValidation, resourcePrefix, createStrategy, updateStrategy, tableColumns, selectableFields,
-                    deleteStrategy, generation);
+                    deleteStrategy, generation, indexedField);
         }
     }
 }

@@ -25,4 +25,13 @@ public interface SelectionPredicate {
 
     /** True when every object matches, so a backend may skip evaluating it. */
     boolean matchesEverything();
+
+    /**
+     * The value an object's {@code field} must have to match, when the field selector requires one
+     * ({@code field=value} or {@code field==value}); null otherwise (kube's MatcherIndex). A watch cache
+     * routes events to watchers by it when the resource indexes that field.
+     */
+    default String requiredFieldValue(String field) {
+        return null;
+    }
 }

@@ -7,6 +7,7 @@ import io.kubelix.api.storage.SelectionPredicate;
 import io.kubelix.api.validation.NameValidators;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -33,11 +34,12 @@ final class SelectionPredicates {
     /** @param fields the fields the resource lets a fieldSelector name, besides metadata.name and metadata.namespace */
     static SelectionPredicate of(String labelSelector, String fieldSelector, Map<String, Function<ObjectNode, String>> fields) {
         List<Predicate<ObjectNode>> parts = new ArrayList<>();
+        Map<String, String> required = new HashMap<>();
         for (String req : splitTopLevel(labelSelector)) {
             parts.add(labelRequirement(req.trim(), labelSelector));
         }
         for (String req : splitTopLevel(fieldSelector)) {
-            parts.add(fieldRequirement(req.trim(), fields));
+            parts.add(fieldRequirement(req.trim(), fields, required));
         }
         if (parts.isEmpty()) {
             return SelectionPredicate.EVERYTHING;
@@ -57,6 +59,11 @@ final class SelectionPredicates {
             @Override
             public boolean matchesEverything() {
                 return false;
+            }
+
+            @Override
+            public String requiredFieldValue(String field) {
+                return required.get(field);
             }
 
             @Override
@@ -109,7 +116,9 @@ final class SelectionPredicates {
         return o -> label(o, key) != null;
     }
 
-    private static Predicate<ObjectNode> fieldRequirement(String req, Map<String, Function<ObjectNode, String>> fields) {
+    /** @param required collects the value of each field a {@code field=value} requirement names */
+    private static Predicate<ObjectNode> fieldRequirement(String req, Map<String, Function<ObjectNode, String>> fields,
+                                                          Map<String, String> required) {
         boolean negate;
         String field;
         String value;
@@ -142,6 +151,9 @@ final class SelectionPredicates {
                 };
             }
         };
+        if (!negate) {
+            required.put(field, value);
+        }
         return o -> value.equals(read.apply(o)) != negate;
     }
 

@@ -10,6 +10,7 @@ import io.kubelix.api.registry.StoreSpec;
 import io.kubelix.api.schema.GroupResource;
 import io.kubelix.api.storage.StorageInterface;
 import io.kubelix.runtime.storage.StorageFactory;
+import io.kubelix.runtime.storage.cacher.Cacher;
 
 import java.util.function.BiFunction;
 
@@ -39,9 +40,15 @@ public final class StoreFactory implements RESTOptionsGetter {
         this.admission = admission;
     }
 
+    /** A Store for {@code spec}; a watch cache in front of its storage indexes watchers by the spec's indexed field. */
     @Override
     public StandardStorage newStore(StoreSpec spec) {
-        return new GenericStore(spec, storages.apply(spec.groupResource(), spec.resourcePrefix()), admission);
+        StorageInterface storage = storages.apply(spec.groupResource(), spec.resourcePrefix());
+        if (storage instanceof Cacher cacher) {
+            String field = spec.indexedField();
+            cacher.indexBy(field, field == null ? null : spec.selectableFields().get(field));
+        }
+        return new GenericStore(spec, storage, admission);
     }
 
     @Override

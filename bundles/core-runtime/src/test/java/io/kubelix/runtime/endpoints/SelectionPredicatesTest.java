@@ -167,6 +167,20 @@ class SelectionPredicatesTest {
     }
 
     @Test
+    void theValueAFieldSelectorRequiresIsKnownForIndexing() {
+        Map<String, java.util.function.Function<ObjectNode, String>> fields =
+                Map.of("spec.nodeName", o -> o.path("spec").path("nodeName").asText(""));
+
+        assertEquals("n1", SelectionPredicates.of("env=prod", "spec.nodeName=n1", fields).requiredFieldValue("spec.nodeName"));
+        assertEquals("n1", SelectionPredicates.of("", "metadata.name=a,spec.nodeName==n1", fields)
+                .requiredFieldValue("spec.nodeName"));
+        assertEquals("", SelectionPredicates.of("", "spec.nodeName=", fields).requiredFieldValue("spec.nodeName"));
+        assertEquals(null, SelectionPredicates.of("", "spec.nodeName!=n1", fields).requiredFieldValue("spec.nodeName"));
+        assertEquals(null, SelectionPredicates.of("env=prod", "", fields).requiredFieldValue("spec.nodeName"));
+        assertEquals(null, SelectionPredicate.EVERYTHING.requiredFieldValue("spec.nodeName"));
+    }
+
+    @Test
     void fieldRequirementWithoutOperatorIsBadRequest() {
         StatusException e = assertThrows(StatusException.class, () -> SelectionPredicates.of("", "metadata.name"));
 

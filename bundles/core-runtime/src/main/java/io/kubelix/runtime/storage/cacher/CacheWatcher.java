@@ -30,6 +30,8 @@ final class CacheWatcher implements Watch {
 
     final String dir;
     final boolean bookmarks;
+    /** The value of the resource's indexed field its selector requires, or null; the dispatch lock guards it. */
+    String triggerValue;
     private final SelectionPredicate predicate;
     private final long startResourceVersion;
     private final Queue<WatchEvent> initial = new ArrayDeque<>();

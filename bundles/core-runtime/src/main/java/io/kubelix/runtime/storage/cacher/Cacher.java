@@ -22,11 +22,10 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -45,7 +44,8 @@ import java.util.function.Supplier;
  *       from the cache while its window holds that revision (see {@link #getList}).</li>
  * </ul>
  * Watchers are indexed by the namespace directory they watch, so an event reaches only the
- * watchers of its namespace and the cluster-wide ones. When the backend watch ends (the backend
+ * watchers of its namespace and the cluster-wide ones, and by the resource's indexed field when it
+ * declares one ({@link #indexBy}). When the backend watch ends (the backend
  * went away, or fell behind), every watcher is terminated and the cache relists.
  */
 public final class Cacher implements StorageInterface {
@@ -59,7 +59,9 @@ public final class Cacher implements StorageInterface {
     private final WatchCache cache;
     /** Held while an event is applied and dispatched, and while a watcher starts, so none is missed or doubled. */
     private final Object dispatchLock = new Object();
-    private final Map<String, Set<CacheWatcher>> watchersByDir = new HashMap<>();
+    private final Map<String, IndexedWatchers> watchersByDir = new HashMap<>();
+    /** The field watchers are indexed by, and how to read it from an object; null when none. Dispatch lock. */
+    private IndexedTrigger trigger;
     private final Thread reflector;
     private volatile boolean ready;
     /** The reflector's watch on the backend, asked for progress when a reader waits for freshness. */
@@ -160,7 +162,7 @@ public final class Cacher implements StorageInterface {
             WatchCacheEvent ce = cache.process(e.type(), keyOf(e.object()), e.object());
             events.increment();
             long budget = options.slowWatcherGrace().toNanos();
-            for (CacheWatcher w : interestedWatchers(ce.key)) {
+            for (CacheWatcher w : interestedWatchers(ce)) {
                 WatchEvent converted = w.convert(ce);
                 if (converted == null) {
                     continue;
@@ -190,41 +192,88 @@ public final class Cacher implements StorageInterface {
         lastBookmarkCheck = now;
         synchronized (dispatchLock) {
             long rv = cache.resourceVersion();
-            watchersByDir.values().forEach(set -> set.forEach(w -> w.bookmarkIfDue(now, rv, options.bookmarkInterval())));
+            watchersByDir.values().forEach(ws -> ws.forEach(w -> w.bookmarkIfDue(now, rv, options.bookmarkInterval())));
         }
     }
 
-    /** The watchers of the event's namespace directory and of the whole resource. */
-    private List<CacheWatcher> interestedWatchers(String key) {
+    /**
+     * The watchers of the event's namespace directory and of the whole resource; of those indexed by
+     * the resource's indexed field, only the ones of the object's new or old value.
+     */
+    private List<CacheWatcher> interestedWatchers(WatchCacheEvent e) {
+        List<String> values = triggerValues(e);
         List<CacheWatcher> out = new ArrayList<>();
-        Set<CacheWatcher> all = watchersByDir.get(prefix);
+        IndexedWatchers all = watchersByDir.get(prefix);
         if (all != null) {
-            out.addAll(all);
+            all.addInterested(out, values);
         }
-        int slash = key.lastIndexOf('/');
-        String dir = slash > 0 ? key.substring(0, slash) : key;
+        int slash = e.key.lastIndexOf('/');
+        String dir = slash > 0 ? e.key.substring(0, slash) : e.key;
         if (!dir.equals(prefix)) {
-            Set<CacheWatcher> ns = watchersByDir.get(dir);
+            IndexedWatchers ns = watchersByDir.get(dir);
             if (ns != null) {
-                out.addAll(ns);
+                ns.addInterested(out, values);
             }
         }
         return out;
     }
 
+    /** The indexed field's value in the event's object and, when it differs, in its previous one (kube's triggerValues). */
+    private List<String> triggerValues(WatchCacheEvent e) {
+        if (trigger == null) {
+            return null;
+        }
+        String now = trigger.valueOf(e.object);
+        if (e.prevObject == null) {
+            return List.of(now);
+        }
+        String before = trigger.valueOf(e.prevObject);
+        return before.equals(now) ? List.of(now) : List.of(now, before);
+    }
+
     private void remove(CacheWatcher w) {
         synchronized (dispatchLock) {
-            Set<CacheWatcher> set = watchersByDir.get(w.dir);
-            if (set != null && set.remove(w) && set.isEmpty()) {
+            IndexedWatchers ws = watchersByDir.get(w.dir);
+            if (ws != null && ws.remove(w) && ws.isEmpty()) {
                 watchersByDir.remove(w.dir);
             }
+        }
+    }
+
+    /**
+     * Indexes watchers by {@code field}, read from objects by {@code value} (kube's indexed trigger): an
+     * event then reaches the watchers whose field selector requires its object's old or new value, and
+     * those without such a requirement. A resource declares it ({@code StoreSpec.indexedField}); null
+     * removes the index. Watchers indexed by another field before see every event from now on.
+     */
+    public void indexBy(String field, Function<ObjectNode, String> value) {
+        synchronized (dispatchLock) {
+            IndexedTrigger next = field == null ? null : new IndexedTrigger(field, value);
+            if (trigger != null && (next == null || !trigger.field().equals(field))) {
+                watchersByDir.values().forEach(IndexedWatchers::unindex);
+            }
+            trigger = next;
+        }
+    }
+
+    /** The field watchers are indexed by, or null. */
+    public String indexedField() {
+        synchronized (dispatchLock) {
+            return trigger == null ? null : trigger.field();
+        }
+    }
+
+    private record IndexedTrigger(String field, Function<ObjectNode, String> value) {
+        String valueOf(ObjectNode o) {
+            String v = value.apply(o);
+            return v == null ? "" : v;
         }
     }
 
     private void terminateAllWatchers() {
         List<CacheWatcher> all = new ArrayList<>();
         synchronized (dispatchLock) {
-            watchersByDir.values().forEach(all::addAll);
+            watchersByDir.values().forEach(ws -> ws.forEach(all::add));
             watchersByDir.clear();
         }
         all.forEach(CacheWatcher::stop);
@@ -295,7 +344,8 @@ public final class Cacher implements StorageInterface {
                 }
             }
             if (!olderThanWindow) {
-                watchersByDir.computeIfAbsent(key, k -> new LinkedHashSet<>()).add(w);
+                w.triggerValue = trigger == null ? null : opts.predicate().requiredFieldValue(trigger.field());
+                watchersByDir.computeIfAbsent(key, k -> new IndexedWatchers()).add(w);
                 watchersStarted.increment();
                 return w;
             }
@@ -469,7 +519,7 @@ public final class Cacher implements StorageInterface {
     public CacherStats stats() {
         long open;
         synchronized (dispatchLock) {
-            open = watchersByDir.values().stream().mapToLong(Set::size).sum();
+            open = watchersByDir.values().stream().mapToLong(IndexedWatchers::size).sum();
         }
         return new CacherStats(events.sum(), open, watchersStarted.sum(), slowWatchersTerminated.sum(),
                 readsFromCache.sum(), readsFromStorage.sum(), relists.sum(), cache.resourceVersion());

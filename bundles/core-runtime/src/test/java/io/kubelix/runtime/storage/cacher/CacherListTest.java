@@ -37,13 +37,8 @@ class CacherListTest {
     private void start(int window, int history) throws InterruptedException {
         memory = MemoryBackends.newBackend(history);
         backend = memory.forResource(new StorageConfig(CONFIGMAPS, "/configmaps"));
-        cacher = new Cacher(backend, CONFIGMAPS, "/configmaps",
+        cacher = MemoryBackends.readyCacher(backend, "/configmaps",
                 new CacherOptions(window, 100, Duration.ofMillis(20), Duration.ofSeconds(60), Duration.ofSeconds(3)));
-        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-        while (!cacher.ready() && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
-        assertTrue(cacher.ready(), "the cache lists and starts watching");
     }
 
     @AfterEach

@@ -41,6 +41,21 @@ final class MemoryBackends {
         });
     }
 
+    /** A Cacher over {@code storage} that has listed and is watching. */
+    static Cacher readyCacher(io.kubelix.api.storage.StorageInterface storage, String prefix, CacherOptions options)
+            throws InterruptedException {
+        Cacher cacher = new Cacher(storage, io.kubelix.api.schema.GroupResource.of("", prefix.substring(1)), prefix, options);
+        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(5).toNanos();
+        while (!cacher.ready() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        if (!cacher.ready()) {
+            cacher.stop();
+            throw new AssertionError("the cache did not list and start watching within 5 s");
+        }
+        return cacher;
+    }
+
     static void close(MemoryStorageBackend backend) {
         if (backend == null) {
             return;
