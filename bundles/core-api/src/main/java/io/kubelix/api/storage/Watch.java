@@ -49,6 +49,25 @@ public interface Watch extends AutoCloseable {
     default void requestProgress() {
     }
 
+    /**
+     * True when the producer ended this stream because its reader fell too far behind (a watch cache
+     * terminates slow watchers, dropping what they had queued): the reader re-watches from the last
+     * version it saw, so a server should cut off what it is still writing to it rather than wait.
+     */
+    default boolean terminatedForBeingSlow() {
+        return false;
+    }
+
+    /**
+     * Asks to be told, once, when the producer ends the stream (its backend went away, or the reader
+     * was {@linkplain #terminatedForBeingSlow() too slow}), even while {@link #onReady} is not armed;
+     * the listener runs on the producer's thread and must not block. A watch that cannot notify
+     * returns false.
+     */
+    default boolean onEnd(Runnable listener) {
+        return false;
+    }
+
     /** Stops the watch and releases what it holds; safe to call more than once. */
     @Override
     void close();

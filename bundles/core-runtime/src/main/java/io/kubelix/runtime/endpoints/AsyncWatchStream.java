@@ -20,7 +20,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A watch stream that holds no thread while it waits: the watch tells it when events are ready,
  * a pool thread writes what is queued in one non-blocking write, and the next batch is taken when
  * that write completes. The stream ends at its deadline, when the watch ends, when it is
- * {@linkplain #end() ended} (its resource is no longer served), or when the client goes away.
+ * {@linkplain #end() ended} (its resource is no longer served), or when the client goes away; it is
+ * aborted when the watch was terminated because the client fell behind while a write to it is
+ * stuck, so neither the write nor the connection is held for a client that does not read.
  */
 final class AsyncWatchStream {
     private static final Logger LOG = LoggerFactory.getLogger(AsyncWatchStream.class);
@@ -57,6 +59,7 @@ final class AsyncWatchStream {
 
     /** Starts streaming: the response is committed at once so the client sees the watch open. */
     void start() {
+        watch.onEnd(this::schedulePump);
         writing = true;
         response.write(false, ByteBuffer.allocate(0), Callback.from(this::writeDone, this::fail));
     }
@@ -88,6 +91,12 @@ final class AsyncWatchStream {
     }
 
     private void pumpOnce() {
+        if (writing && watch.terminatedForBeingSlow()) {
+            // The client stopped reading and the watch gave up on it: abort rather than hold the
+            // stuck write and the connection until the client reads again.
+            fail(new java.io.IOException("watch terminated: the client fell behind"));
+            return;
+        }
         if (finished.get() || writing) {
             return;
         }

@@ -7,13 +7,21 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import io.kubelix.runtime.storage.cacher.Cacher;
+import io.kubelix.runtime.storage.cacher.CacherOptions;
+
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -112,6 +120,45 @@ class CachedResourceHTTPTest {
         assertEquals(200, watch.statusCode());
         assertEquals(List.of("BOOKMARK"), types);
         assertEquals(List.of(rv), versions);
+    }
+
+    @Test
+    void aWatchTerminatedForNotReadingIsAbortedWithoutWaitingForTheClient() throws Exception {
+        server.close();
+        // Five queued events at most, and no waiting for a slow watcher.
+        server = new InProcessAPIServer(new CacherOptions(10_000, 5, Duration.ZERO, Duration.ofMinutes(1),
+                Duration.ofSeconds(3)));
+        String rv = JSON.readTree(post("{\"metadata\":{\"name\":\"big\"}}").body()).path("metadata")
+                .path("resourceVersion").asText();
+        try (Socket stuck = new Socket()) {
+            stuck.setReceiveBufferSize(4096);
+            stuck.connect(new InetSocketAddress(server.base.getHost(), server.base.getPort()));
+            stuck.getOutputStream().write(("GET " + CM + "?watch=true&resourceVersion=" + rv + " HTTP/1.1\r\n"
+                    + "Host: localhost\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            // The client never reads: 64 KiB updates fill the socket, then the watcher's queue.
+            String payload = "x".repeat(64 * 1024);
+            Cacher cache = server.cachers.get("/configmaps");
+            for (int i = 0; i < 500 && cache.stats().slowWatchersTerminated() == 0; i++) {
+                HttpResponse<String> r = client.send(HttpRequest.newBuilder(server.base.resolve(CM + "/big"))
+                        .method("PATCH", HttpRequest.BodyPublishers.ofString("{\"data\":{\"p\":\"" + i + payload + "\"}}"))
+                        .header("Content-Type", "application/merge-patch+json").build(), HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, r.statusCode(), r.body());
+            }
+            assertEquals(1, cache.stats().slowWatchersTerminated(), "the watcher fell behind and was terminated");
+
+            // The server lets go of the connection while the client still reads nothing.
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (connected(stuck.getLocalPort()) && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertFalse(connected(stuck.getLocalPort()), "the response to the stuck client was aborted");
+        }
+    }
+
+    /** Whether the server still holds a connection from the local port {@code port}. */
+    private boolean connected(int port) {
+        return server.connector.getConnectedEndPoints().stream()
+                .anyMatch(e -> e.getRemoteSocketAddress() instanceof InetSocketAddress a && a.getPort() == port);
     }
 
     private static JsonNode read(String line) {

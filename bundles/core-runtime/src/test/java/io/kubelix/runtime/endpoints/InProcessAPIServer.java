@@ -51,6 +51,7 @@ final class InProcessAPIServer implements AutoCloseable {
 
     private final MemoryStorageBackend backend;
     private final Server server;
+    final ServerConnector connector;
     /** The watch caches in front of the storage, when asked for. */
     final Map<String, Cacher> cachers = new java.util.concurrent.ConcurrentHashMap<>();
     final URI base;
@@ -61,10 +62,15 @@ final class InProcessAPIServer implements AutoCloseable {
 
     /** @param watchCache whether a Cacher serves each resource, as in the real server */
     InProcessAPIServer(boolean watchCache) throws Exception {
+        this(watchCache ? CacherOptions.DEFAULT : null);
+    }
+
+    /** @param cacherOptions those of the Cacher in front of each resource; null for none */
+    InProcessAPIServer(CacherOptions cacherOptions) throws Exception {
         backend = new MemoryStorageBackend(new Config());
         StoreFactory stores = new StoreFactory((gr, prefix) -> {
             StorageInterface storage = backend.forResource(new StorageConfig(gr, prefix));
-            return watchCache ? cachers.computeIfAbsent(prefix, p -> new Cacher(storage, gr, p, CacherOptions.DEFAULT))
+            return cacherOptions != null ? cachers.computeIfAbsent(prefix, p -> new Cacher(storage, gr, p, cacherOptions))
                     : storage;
         }, new AdmissionChain());
         CoreAPIServer api = new CoreAPIServer(stores, PluginSwaps.none());
@@ -87,7 +93,7 @@ final class InProcessAPIServer implements AutoCloseable {
         }), Map.of("service.id", 2L));
 
         server = new Server();
-        ServerConnector connector = new ServerConnector(server);
+        connector = new ServerConnector(server);
         connector.setHost("127.0.0.1");
         connector.setPort(0);
         server.addConnector(connector);

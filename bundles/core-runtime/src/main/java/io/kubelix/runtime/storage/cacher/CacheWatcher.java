@@ -37,6 +37,7 @@ final class CacheWatcher implements Watch {
     private final Queue<WatchEvent> initial = new ArrayDeque<>();
     private final ArrayBlockingQueue<WatchEvent> buffer;
     private final AtomicReference<Runnable> readyListener = new AtomicReference<>();
+    private final AtomicReference<Runnable> endListener = new AtomicReference<>();
     private final Consumer<CacheWatcher> onClose;
     private volatile boolean stopped;
     private volatile boolean terminated;
@@ -132,8 +133,15 @@ final class CacheWatcher implements Watch {
         boolean queued = buffer.offer(e) || waitNanos > 0 && buffer.offer(e, waitNanos, TimeUnit.NANOSECONDS);
         long spent = System.nanoTime() - begin;
         if (!queued) {
+            // The client re-watches from the last version it read; what it had queued is dropped now.
             terminated = true;
-            stop();
+            stopped = true;
+            buffer.clear();
+            synchronized (initial) {
+                initial.clear();
+            }
+            notifyReady();
+            notifyEnd();
             return -1;
         }
         notifyReady();
@@ -155,7 +163,8 @@ final class CacheWatcher implements Watch {
         return o;
     }
 
-    boolean terminatedForBeingSlow() {
+    @Override
+    public boolean terminatedForBeingSlow() {
         return terminated;
     }
 
@@ -163,6 +172,7 @@ final class CacheWatcher implements Watch {
     void stop() {
         stopped = true;
         notifyReady();
+        notifyEnd();
     }
 
     @Override
@@ -213,6 +223,15 @@ final class CacheWatcher implements Watch {
     }
 
     @Override
+    public boolean onEnd(Runnable listener) {
+        endListener.set(listener);
+        if (stopped) {
+            notifyEnd();
+        }
+        return true;
+    }
+
+    @Override
     public void close() {
         if (!stopped) {
             stopped = true;
@@ -224,6 +243,13 @@ final class CacheWatcher implements Watch {
     private boolean hasInitial() {
         synchronized (initial) {
             return !initial.isEmpty();
+        }
+    }
+
+    private void notifyEnd() {
+        Runnable r = endListener.getAndSet(null);
+        if (r != null) {
+            r.run();
         }
     }
 
