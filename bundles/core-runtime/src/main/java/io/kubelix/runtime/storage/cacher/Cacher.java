@@ -9,6 +9,7 @@ import io.kubelix.api.storage.ListOptions;
 import io.kubelix.api.storage.ListResult;
 import io.kubelix.api.storage.Preconditions;
 import io.kubelix.api.storage.ResourceVersionMatch;
+import io.kubelix.api.storage.SelectionPredicate;
 import io.kubelix.api.storage.StorageException;
 import io.kubelix.api.storage.StorageInterface;
 import io.kubelix.api.storage.UpdateFunction;
@@ -380,8 +381,9 @@ public final class Cacher implements StorageInterface {
      *   <li>{@code ""} (consistent) and {@code N} NotOlderThan: from the cache once it has caught up,
      *       paged by {@code limit};</li>
      *   <li>a pinned revision (a continue token's, Exact N, or N with a limit and no match, the
-     *       legacy exact read): from the cache while its window still holds that revision, else from
-     *       the backend, which serves it or answers 410.</li>
+     *       legacy exact read): from the cache while its window still holds that revision and the
+     *       backend has not compacted it (410 then, as the backend answers), else from the backend,
+     *       which serves it or answers 410.</li>
      * </ul>
      * Continue tokens are the backend's ({@link ContinueToken}), so the pages of one list may come
      * from either, and every page reads the same revision.
@@ -415,6 +417,13 @@ public final class Cacher implements StorageInterface {
         // A revision the cache has not reached yet is waited for only when the backend has it.
         boolean reachable = rv > cache.resourceVersion() && rv <= storage.currentResourceVersion() && awaitFreshQuietly(rv);
         if (reachable || cache.retains(rv)) {
+            if (rv < storage.currentResourceVersion()) {
+                // The backend decides whether rv may still be read (etcd compacts on its own schedule, as
+                // kube's cache drops snapshots older than etcd's compaction): a one-item read of the same
+                // request answers its 410 (a continue token's, or Exact's) when it may not.
+                storage.getList(key, new ListOptions(opts.resourceVersion(), opts.resourceVersionMatch(),
+                        SelectionPredicate.EVERYTHING, true, 1, opts.continueToken(), false));
+            }
             ListPage page = cache.listAt(key, rv, from, opts.predicate(), opts.limit());
             if (page != null) {
                 return fromCache(key, rv, page, opts);
