@@ -1,6 +1,7 @@
 package io.kubelix.api.registry;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubelix.api.schema.ResourceSchema;
 
 import java.util.List;
 import java.util.Map;
@@ -49,6 +50,17 @@ public interface RESTStorage {
      */
     default Map<String, Function<ObjectNode, String>> selectableFields() {
         return Map.of();
+    }
+
+    /**
+     * The OpenAPI schema of the objects served, published in {@code /openapi/v2} and
+     * {@code /openapi/v3} and used to find unknown fields ({@code fieldValidation}); null when the
+     * resource has none, in which case unknown fields are kept as sent and the documents describe
+     * the objects as free-form. A subresource that serves the parent's objects (status) returns
+     * the parent's.
+     */
+    default ResourceSchema schema() {
+        return null;
     }
 
     /** Releases what this storage holds; called when its provider goes away. */

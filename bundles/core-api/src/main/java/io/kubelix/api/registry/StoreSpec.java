@@ -2,6 +2,7 @@ package io.kubelix.api.registry;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.schema.GroupResource;
+import io.kubelix.api.schema.ResourceSchema;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,12 +34,14 @@ import java.util.function.Function;
  *                       value their field selector requires for it ({@code spec.nodeName=node-1}), so an
  *                       event reaches only the watchers of its object's old and new value and those without
  *                       such a selector (kube's indexed trigger, as pods declare for {@code spec.nodeName})
+ * @param schema         the OpenAPI schema of the objects (see {@link RESTStorage#schema()}); null for none
  */
 public record StoreSpec(GroupResource groupResource, String kind, String singularName, boolean namespaced,
                         List<String> shortNames, List<String> categories, NameValidation nameValidation,
                         String resourcePrefix, RESTCreateStrategy createStrategy, RESTUpdateStrategy updateStrategy,
                         List<TableColumn> tableColumns, Map<String, Function<ObjectNode, String>> selectableFields,
-                        RESTDeleteStrategy deleteStrategy, boolean generation, String indexedField) {
+                        RESTDeleteStrategy deleteStrategy, boolean generation, String indexedField,
+                        ResourceSchema schema) {
     /** kube-apiserver's default delete strategy: background garbage collection, no graceful deletion. */
     private static final RESTDeleteStrategy DEFAULT_DELETE_STRATEGY = new RESTDeleteStrategy() {
     };
@@ -62,6 +65,17 @@ public record StoreSpec(GroupResource groupResource, String kind, String singula
         }
     }
 
+    /** A spec without a schema (the form before schemas existed). */
+    public StoreSpec(GroupResource groupResource, String kind, String singularName, boolean namespaced,
+                     List<String> shortNames, List<String> categories, NameValidation nameValidation,
+                     String resourcePrefix, RESTCreateStrategy createStrategy, RESTUpdateStrategy updateStrategy,
+                     List<TableColumn> tableColumns, Map<String, Function<ObjectNode, String>> selectableFields,
+                     RESTDeleteStrategy deleteStrategy, boolean generation, String indexedField) {
+        this(groupResource, kind, singularName, namespaced, shortNames, categories, nameValidation, resourcePrefix,
+                createStrategy, updateStrategy, tableColumns, selectableFields, deleteStrategy, generation, indexedField,
+                null);
+    }
+
     /** A spec without an indexed field (the form before it existed). */
     public StoreSpec(GroupResource groupResource, String kind, String singularName, boolean namespaced,
                      List<String> shortNames, List<String> categories, NameValidation nameValidation,
@@ -69,7 +83,7 @@ public record StoreSpec(GroupResource groupResource, String kind, String singula
                      List<TableColumn> tableColumns, Map<String, Function<ObjectNode, String>> selectableFields,
                      RESTDeleteStrategy deleteStrategy, boolean generation) {
         this(groupResource, kind, singularName, namespaced, shortNames, categories, nameValidation, resourcePrefix,
-                createStrategy, updateStrategy, tableColumns, selectableFields, deleteStrategy, generation, null);
+                createStrategy, updateStrategy, tableColumns, selectableFields, deleteStrategy, generation, null, null);
     }
 
     /** A spec with the default delete strategy and no generation (the form before those fields existed). */
@@ -78,14 +92,14 @@ public record StoreSpec(GroupResource groupResource, String kind, String singula
                      String resourcePrefix, RESTCreateStrategy createStrategy, RESTUpdateStrategy updateStrategy,
                      List<TableColumn> tableColumns, Map<String, Function<ObjectNode, String>> selectableFields) {
         this(groupResource, kind, singularName, namespaced, shortNames, categories, nameValidation, resourcePrefix,
-                createStrategy, updateStrategy, tableColumns, selectableFields, null, false, null);
+                createStrategy, updateStrategy, tableColumns, selectableFields, null, false, null, null);
     }
 
     /** This spec with another update strategy (a status subresource's). */
     public StoreSpec withUpdateStrategy(RESTUpdateStrategy strategy) {
         return new StoreSpec(groupResource, kind, singularName, namespaced, shortNames, categories, nameValidation,
                 resourcePrefix, createStrategy, strategy, tableColumns, selectableFields, deleteStrategy, generation,
-                indexedField);
+                indexedField, schema);
     }
 
     public static Builder builder(GroupResource groupResource, String kind) {
@@ -109,6 +123,7 @@ public record StoreSpec(GroupResource groupResource, String kind, String singula
         private RESTDeleteStrategy deleteStrategy;
         private boolean generation;
         private String indexedField;
+        private ResourceSchema schema;
 
         private Builder(GroupResource groupResource, String kind) {
             this.groupResource = groupResource;
@@ -191,6 +206,12 @@ public record StoreSpec(GroupResource groupResource, String kind, String singula
          * A selectable field the watch cache indexes watchers by, such as pods' {@code spec.nodeName}
          * (see {@link StoreSpec#indexedField()}); declare it with {@link #selectableField} too.
          */
+        /** The OpenAPI schema of the objects (see {@link RESTStorage#schema()}). */
+        public Builder schema(ResourceSchema v) {
+            schema = v;
+            return this;
+        }
+
         public Builder indexedField(String field) {
             indexedField = field;
             return this;
@@ -199,7 +220,7 @@ public record StoreSpec(GroupResource groupResource, String kind, String singula
         public StoreSpec build() {
             return new StoreSpec(groupResource, kind, singularName, namespaced, shortNames, categories,
                     nameValidation, resourcePrefix, createStrategy, updateStrategy, tableColumns, selectableFields,
-                    deleteStrategy, generation, indexedField);
+                    deleteStrategy, generation, indexedField, schema);
         }
     }
 }

@@ -23,6 +23,7 @@ import io.kubelix.api.schema.GroupResource;
 import io.kubelix.api.schema.GroupVersion;
 import io.kubelix.api.schema.GroupVersionKind;
 import io.kubelix.api.schema.GroupVersionResource;
+import io.kubelix.api.schema.ResourceSchema;
 import io.kubelix.api.storage.GetOptions;
 import io.kubelix.api.storage.ListOptions;
 import io.kubelix.api.storage.ListResult;
@@ -94,6 +95,11 @@ public final class GenericStore implements StandardStorage {
     @Override
     public java.util.Map<String, java.util.function.Function<ObjectNode, String>> selectableFields() {
         return spec.selectableFields();
+    }
+
+    @Override
+    public ResourceSchema schema() {
+        return spec.schema();
     }
 
     @Override

@@ -7,6 +7,7 @@ import io.kubelix.api.registry.UpdateOptions;
 import io.kubelix.api.registry.UpdateResult;
 import io.kubelix.api.registry.UpdatedObjectInfo;
 import io.kubelix.api.request.RequestContext;
+import io.kubelix.api.schema.ResourceSchema;
 
 import java.util.List;
 
@@ -46,6 +47,11 @@ final class StatusREST implements StatusStorage {
     @Override
     public String singularName() {
         return "";
+    }
+
+    @Override
+    public ResourceSchema schema() {
+        return store.schema();
     }
 
     @Override
