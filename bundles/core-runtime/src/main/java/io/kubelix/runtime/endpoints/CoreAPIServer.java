@@ -60,7 +60,7 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
      */
     private final ExecutorService watchWriters = Executors.newFixedThreadPool(
             Math.max(2, Runtime.getRuntime().availableProcessors()), new WatchWriterThreads());
-    private final VersionInfo versionInfo = new VersionInfo();
+    private final OpenAPIHandler openAPI = new OpenAPIHandler(new VersionInfo().gitVersion());
     private final NamespaceController namespaceController;
 
     @Activate
@@ -113,7 +113,7 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
 
     @Override
     public boolean serveOpenAPI(Request request, Response response, Callback callback, String path) {
-        return OpenAPIHandler.serve(installer.routes(), request, response, callback, path, versionInfo.gitVersion());
+        return openAPI.serve(installer.routes(), request, response, callback, path);
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.kubelix.runtime.endpoints;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.schema.GroupVersion;
+import io.kubelix.runtime.endpoints.openapi.OpenAPIV2;
 import io.kubelix.runtime.endpoints.openapi.OpenAPIV3;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
@@ -11,38 +12,83 @@ import org.eclipse.jetty.util.Callback;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** Serves {@code /openapi/v3} and each group version's document from the route table, with ETags. */
+/**
+ * Serves {@code /openapi/v2}, {@code /openapi/v3} and each group version's v3 document, with
+ * ETags ({@code If-None-Match} answers 304). The documents are built once per route table: a
+ * resource bundle that comes or goes installs a new table, and the next request rebuilds them.
+ */
 final class OpenAPIHandler {
-    private static final String ROOT = "/openapi/v3";
+    private static final String V2 = "/openapi/v2";
+    private static final String V3 = "/openapi/v3";
 
-    private OpenAPIHandler() {
+    /** The documents of one route table, with their ETags. */
+    private record Documents(RouteTable routes, Map<String, ObjectNode> v3, Map<String, String> v3Etags,
+                             ObjectNode v3Root, String v3RootEtag, ObjectNode v2, String v2Etag) {
     }
 
-    static boolean serve(RouteTable routes, Request request, Response response, Callback callback, String path,
-                         String serverVersion) {
-        if (!path.equals(ROOT) && !path.startsWith(ROOT + "/")) {
+    private final String serverVersion;
+    private volatile Documents documents;
+
+    OpenAPIHandler(String serverVersion) {
+        this.serverVersion = serverVersion;
+    }
+
+    boolean serve(RouteTable routes, Request request, Response response, Callback callback, String path) {
+        if (!path.equals(V2) && !path.equals(V3) && !path.startsWith(V3 + "/")) {
             return false;
         }
-        Map<String, ObjectNode> docs = new LinkedHashMap<>();
-        for (RouteTable.Group g : routes.groups()) {
-            for (String v : g.versions()) {
-                GroupVersion gv = new GroupVersion(g.name(), v);
-                docs.put(OpenAPIV3.key(gv), OpenAPIV3.groupVersion(gv, g.resources().get(v), serverVersion));
-            }
+        Documents docs = documents(routes);
+        if (path.equals(V2)) {
+            write(request, response, callback, docs.v2(), docs.v2Etag());
+            return true;
         }
-        String rest = path.equals(ROOT) ? "" : path.substring(ROOT.length() + 1).replaceAll("/+$", "");
-        ObjectNode doc = rest.isEmpty() ? OpenAPIV3.root(docs) : docs.get(rest);
+        String rest = path.equals(V3) ? "" : path.substring(V3.length() + 1).replaceAll("/+$", "");
+        if (rest.isEmpty()) {
+            write(request, response, callback, docs.v3Root(), docs.v3RootEtag());
+            return true;
+        }
+        ObjectNode doc = docs.v3().get(rest);
         if (doc == null) {
             return false;
         }
-        String etag = "\"" + OpenAPIV3.hash(doc) + "\"";
+        write(request, response, callback, doc, docs.v3Etags().get(rest));
+        return true;
+    }
+
+    private Documents documents(RouteTable routes) {
+        Documents current = documents;
+        if (current != null && current.routes() == routes) {
+            return current;
+        }
+        Map<String, ObjectNode> v3 = new LinkedHashMap<>();
+        Map<String, String> etags = new LinkedHashMap<>();
+        for (RouteTable.Group g : routes.groups()) {
+            for (String v : g.versions()) {
+                GroupVersion gv = new GroupVersion(g.name(), v);
+                ObjectNode doc = OpenAPIV3.groupVersion(gv, g.resources().get(v), serverVersion);
+                v3.put(OpenAPIV3.key(gv), doc);
+                etags.put(OpenAPIV3.key(gv), etag(doc));
+            }
+        }
+        ObjectNode root = OpenAPIV3.root(v3);
+        ObjectNode v2 = OpenAPIV2.of(v3.values(), serverVersion);
+        Documents built = new Documents(routes, v3, etags, root, etag(root), v2, etag(v2));
+        documents = built;
+        return built;
+    }
+
+    private static String etag(ObjectNode doc) {
+        return "\"" + OpenAPIV3.hash(doc) + "\"";
+    }
+
+    private static void write(Request request, Response response, Callback callback, ObjectNode doc, String etag) {
         if (etag.equals(request.getHeaders().get(HttpHeader.IF_NONE_MATCH))) {
             response.setStatus(304);
+            response.getHeaders().put(HttpHeader.ETAG, etag);
             callback.succeeded();
-            return true;
+            return;
         }
         response.getHeaders().put(HttpHeader.ETAG, etag);
         Responses.writeJson(response, callback, 200, "application/json", doc);
-        return true;
     }
 }

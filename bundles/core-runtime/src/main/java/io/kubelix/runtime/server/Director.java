@@ -21,7 +21,7 @@ import java.util.function.Supplier;
 /**
  * The Director: API paths ({@code /api}, {@code /apis}) go down the server chain of
  * DelegationTargets, highest ranking first, ending in NotFound; every other path goes to the
- * non-API mux ({@code /healthz}, {@code /livez}, {@code /readyz}, {@code /version}, {@code /openapi/v3},
+ * non-API mux ({@code /healthz}, {@code /livez}, {@code /readyz}, {@code /version}, {@code /openapi/v2}, {@code /openapi/v3},
  * {@code /kubelix/*}, {@code /}).
  */
 public final class Director extends Handler.Abstract {
@@ -73,7 +73,7 @@ public final class Director extends Handler.Abstract {
                 }
             }
         }
-        if (read && (path.equals("/openapi/v3") || path.startsWith("/openapi/v3/"))) {
+        if (read && (path.equals("/openapi/v2") || path.equals("/openapi/v3") || path.startsWith("/openapi/v3/"))) {
             for (OpenAPIProvider p : openAPI.get()) {
                 if (p.serveOpenAPI(request, response, callback, path)) {
                     return true;
@@ -97,7 +97,7 @@ public final class Director extends Handler.Abstract {
     /** The root document: every path the server answers, as kube-apiserver's index lists them. */
     private ObjectNode rootPaths() {
         TreeSet<String> paths = new TreeSet<>(List.of("/api", "/apis", "/healthz", "/kubelix/plugins", "/livez",
-                "/openapi/v3", "/readyz",
+                "/openapi/v2", "/openapi/v3", "/readyz",
                 "/version"));
         ObjectNode doc = JsonNodeFactory.instance.objectNode();
         ArrayNode arr = doc.putArray("paths");

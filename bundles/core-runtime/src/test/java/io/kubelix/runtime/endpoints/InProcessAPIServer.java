@@ -13,6 +13,7 @@ import io.kubelix.api.registry.StoreSpec;
 import io.kubelix.api.request.RequestContext;
 import io.kubelix.api.request.UserInfo;
 import io.kubelix.api.schema.GroupResource;
+import io.kubelix.api.schema.ResourceSchema;
 import io.kubelix.api.storage.StorageConfig;
 import io.kubelix.api.storage.StorageInterface;
 import io.kubelix.runtime.registry.AdmissionChain;
@@ -43,8 +44,9 @@ import java.util.Map;
  * The core API link (CoreAPIServer) on a real Jetty server over the memory storage, behind
  * WithPanicRecovery and WithRequestInfo, with every request authenticated as one user: the
  * request path of the real server without TLS and plugins. Serves {@code /api/v1} configmaps
- * and, in group {@code example.com/v1}, widgets (with a spec, a status and
- * {@code widgets/status} and {@code widgets/scale}) that track generation.
+ * (with an OpenAPI schema) and, in group {@code example.com/v1}, widgets (with a spec, a status,
+ * {@code widgets/status} and {@code widgets/scale}, and no schema) that track generation, and the
+ * {@code /openapi/*} documents.
  */
 final class InProcessAPIServer implements AutoCloseable {
     private static final UserInfo ADMIN = new UserInfo("admin", "", List.of(UserInfo.ALL_AUTHENTICATED), Map.of());
@@ -55,6 +57,7 @@ final class InProcessAPIServer implements AutoCloseable {
     /** The watch caches in front of the storage, when asked for. */
     final Map<String, Cacher> cachers = new java.util.concurrent.ConcurrentHashMap<>();
     final URI base;
+    final CoreAPIServer api;
 
     InProcessAPIServer() throws Exception {
         this(false);
@@ -73,10 +76,10 @@ final class InProcessAPIServer implements AutoCloseable {
             return cacherOptions != null ? cachers.computeIfAbsent(prefix, p -> new Cacher(storage, gr, p, cacherOptions))
                     : storage;
         }, new AdmissionChain());
-        CoreAPIServer api = new CoreAPIServer(stores, PluginSwaps.none());
+        api = new CoreAPIServer(stores, PluginSwaps.none());
         api.addProvider(provider("", "v1", getter -> Map.of("configmaps",
                 getter.newStore(StoreSpec.builder(GroupResource.of("", "configmaps"), "ConfigMap").shortNames("cm")
-                        .strategy(new Permissive(false)).build()))), Map.of("service.id", 1L));
+                        .schema(configMapSchema()).strategy(new Permissive(false)).build()))), Map.of("service.id", 1L));
         api.addProvider(provider("example.com", "v1", getter -> {
             StandardStorage widgets = getter.newStore(StoreSpec.builder(GroupResource.of("example.com", "widgets"),
                     "Widget").strategy(new Permissive(true)).generation(true).build());
@@ -101,6 +104,10 @@ final class InProcessAPIServer implements AutoCloseable {
             @Override
             public boolean handle(Request request, Response response, Callback callback) throws Exception {
                 Requests.setUser(request, ADMIN);
+                String path = request.getHttpURI().getPath();
+                if (path.startsWith("/openapi/") && api.serveOpenAPI(request, response, callback, path)) {
+                    return true;
+                }
                 if (api.handle(request, response, callback)) {
                     return true;
                 }
@@ -119,6 +126,15 @@ final class InProcessAPIServer implements AutoCloseable {
         Method deactivate = MemoryStorageBackend.class.getDeclaredMethod("deactivate");
         deactivate.setAccessible(true);
         deactivate.invoke(backend);
+    }
+
+    /** A ConfigMap schema as the generator writes them (trimmed); widgets have none. */
+    static ResourceSchema configMapSchema() {
+        try (var in = InProcessAPIServer.class.getResourceAsStream("/openapi/configmap.json")) {
+            return ResourceSchema.load(in, "io.k8s.api.core.v1.ConfigMap");
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     private static RESTStorageProvider provider(String group, String version,

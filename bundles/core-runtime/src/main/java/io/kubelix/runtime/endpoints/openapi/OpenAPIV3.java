@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.registry.RESTStorage;
 import io.kubelix.api.schema.GroupVersion;
+import io.kubelix.api.schema.ResourceSchema;
 import io.kubelix.runtime.codec.Codecs;
 import io.kubelix.runtime.endpoints.discovery.DiscoveryDocuments;
 
@@ -20,12 +21,16 @@ import java.util.Map;
  * The OpenAPI v3 documents ({@code /openapi/v3} and {@code /openapi/v3/<api|apis/group>/<version>}):
  * every path and operation of a group version, with its {@code x-kubernetes-action},
  * {@code x-kubernetes-group-version-kind}, query parameters and accepted patch types, generated
- * from the route table. Clients use them to learn that the server validates fields
- * ({@code fieldValidation}) and which patch types each kind accepts. Object schemas are not
- * published yet, so the documents declare no strategic-merge patch (it needs them).
+ * from the route table, and in {@code components.schemas} the OpenAPI schemas of the resources
+ * that have one ({@link RESTStorage#schema()}), each kind's definition carrying its
+ * {@code x-kubernetes-group-version-kind}. Clients use them to learn that the server validates
+ * fields ({@code fieldValidation}), which patch types each kind accepts, and what its fields are
+ * ({@code kubectl explain}). The documents declare no strategic-merge patch: lists are not merged
+ * by their keys yet.
  */
 public final class OpenAPIV3 {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
+    static final String REF_PREFIX = "#/components/schemas/";
     private static final List<String> WRITE_PARAMS = List.of("dryRun", "fieldManager", "fieldValidation");
     private static final List<String> LIST_PARAMS = List.of("allowWatchBookmarks", "continue", "fieldSelector",
             "labelSelector", "limit", "resourceVersion", "resourceVersionMatch", "sendInitialEvents", "timeoutSeconds",
@@ -37,14 +42,58 @@ public final class OpenAPIV3 {
 
     /** The document of one group version. */
     public static ObjectNode groupVersion(GroupVersion gv, Map<String, RESTStorage> resources, String serverVersion) {
+        ObjectNode doc = document("openapi", "3.0.0", serverVersion);
+        ObjectNode paths = doc.putObject("paths");
+        resources.forEach((path, s) -> addPaths(paths, gv, path, s));
+        ObjectNode schemas = doc.putObject("components").putObject("schemas");
+        resources.forEach((path, s) -> addSchemas(schemas, gv, s.schema(), s.kind()));
+        return doc;
+    }
+
+    /**
+     * Adds a resource's definitions, its kind's marked with {@code x-kubernetes-group-version-kind}
+     * (what {@code kubectl explain} looks kinds up by). A definition already there is kept: two
+     * resources of a group version share the definitions they both refer to.
+     */
+    private static void addSchemas(ObjectNode schemas, GroupVersion gv, ResourceSchema schema, String kind) {
+        if (schema == null) {
+            return;
+        }
+        schema.definitions().forEach((name, def) -> {
+            if (!schemas.has(name)) {
+                schemas.set(name, def.deepCopy());
+            }
+        });
+        ObjectNode root = (ObjectNode) schemas.get(schema.name());
+        ArrayNode gvks = root.withArray("x-kubernetes-group-version-kind");
+        for (var existing : gvks) {
+            if (existing.path("kind").asText().equals(kind) && existing.path("group").asText().equals(gv.group())
+                    && existing.path("version").asText().equals(gv.version())) {
+                return;
+            }
+        }
+        ObjectNode gvk = gvks.addObject();
+        gvk.put("group", gv.group());
+        gvk.put("kind", kind);
+        gvk.put("version", gv.version());
+    }
+
+    /** The schema of a resource's objects: a reference to its kind's definition, or a free-form object. */
+    private static ObjectNode objectSchema(RESTStorage s) {
+        ObjectNode schema = F.objectNode();
+        if (s.schema() == null) {
+            return schema.put("type", "object");
+        }
+        return schema.put("$ref", REF_PREFIX + s.schema().name());
+    }
+
+    /** A document's header: its OpenAPI version field and kube's {@code info}. */
+    static ObjectNode document(String versionField, String version, String serverVersion) {
         ObjectNode doc = F.objectNode();
-        doc.put("openapi", "3.0.0");
+        doc.put(versionField, version);
         ObjectNode info = doc.putObject("info");
         info.put("title", "Kubernetes");
         info.put("version", serverVersion);
-        ObjectNode paths = doc.putObject("paths");
-        resources.forEach((path, s) -> addPaths(paths, gv, path, s));
-        doc.putObject("components").putObject("schemas");
         return doc;
     }
 
@@ -132,9 +181,14 @@ public final class OpenAPIV3 {
                     || q.equals("gracePeriodSeconds") ? "integer" : q.equals("watch") || q.equals("force")
                     || q.equals("allowWatchBookmarks") || q.equals("sendInitialEvents") ? "boolean" : "string");
         }
+        if (action.equals("post") || action.equals("put")) {
+            op.putObject("requestBody").putObject("content").putObject("*/*").set("schema", objectSchema(s));
+        }
         ObjectNode ok = op.putObject("responses").putObject("200");
         ok.put("description", "OK");
-        ok.putObject("content").putObject("application/json").putObject("schema").put("type", "object");
+        boolean objectResponse = List.of("get", "post", "put", "patch").contains(action);
+        ok.putObject("content").putObject("application/json").set("schema",
+                objectResponse ? objectSchema(s) : F.objectNode().put("type", "object"));
         op.put("x-kubernetes-action", action);
         ObjectNode gvk = op.putObject("x-kubernetes-group-version-kind");
         gvk.put("group", gv.group());

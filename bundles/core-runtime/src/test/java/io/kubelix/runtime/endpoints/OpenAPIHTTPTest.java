@@ -1,0 +1,165 @@
+package io.kubelix.runtime.endpoints;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.kubelix.api.registry.APIGroupInfo;
+import io.kubelix.api.registry.RESTOptionsGetter;
+import io.kubelix.api.registry.RESTStorage;
+import io.kubelix.api.registry.RESTStorageProvider;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The published OpenAPI documents: v3 per group version with schemas, v2, ETags, and rebuilding when groups change. */
+class OpenAPIHTTPTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String CONFIGMAP = "io.k8s.api.core.v1.ConfigMap";
+    private static final String OBJECT_META = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
+
+    private InProcessAPIServer server;
+    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+    @BeforeEach
+    void start() throws Exception {
+        server = new InProcessAPIServer();
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        server.close();
+    }
+
+    @Test
+    void v3DocumentCarriesTheKindsSchemasAndPathsReferToThem() throws Exception {
+        JsonNode doc = JSON.readTree(get("/openapi/v3/api/v1", null).body());
+        JsonNode schemas = doc.path("components").path("schemas");
+        JsonNode cm = schemas.path(CONFIGMAP);
+        assertEquals("object", cm.path("type").asText());
+        JsonNode gvk = cm.path("x-kubernetes-group-version-kind");
+        assertEquals(1, gvk.size());
+        assertEquals("", gvk.get(0).path("group").asText());
+        assertEquals("ConfigMap", gvk.get(0).path("kind").asText());
+        assertEquals("v1", gvk.get(0).path("version").asText());
+        assertTrue(schemas.has(OBJECT_META), "what the kind refers to is published with it");
+        assertTrue(schemas.has("io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference"));
+        assertFalse(schemas.path(OBJECT_META).has("x-kubernetes-group-version-kind"), "only kinds carry a GVK");
+
+        JsonNode item = doc.path("paths").path("/api/v1/namespaces/{namespace}/configmaps/{name}");
+        assertEquals("#/components/schemas/" + CONFIGMAP, item.path("get").path("responses").path("200").path("content")
+                .path("application/json").path("schema").path("$ref").asText());
+        assertEquals("#/components/schemas/" + CONFIGMAP, item.path("put").path("requestBody").path("content")
+                .path("*/*").path("schema").path("$ref").asText());
+
+        JsonNode widgets = JSON.readTree(get("/openapi/v3/apis/example.com/v1", null).body());
+        assertTrue(widgets.path("components").path("schemas").isEmpty(), "widgets have no schema");
+        assertEquals("object", widgets.path("paths").path("/apis/example.com/v1/namespaces/{namespace}/widgets/{name}")
+                .path("get").path("responses").path("200").path("content").path("application/json").path("schema")
+                .path("type").asText());
+    }
+
+    @Test
+    void v2DocumentHasDefinitionsWithV2References() throws Exception {
+        HttpResponse<String> r = get("/openapi/v2", null);
+        assertEquals(200, r.statusCode(), r.body());
+        JsonNode doc = JSON.readTree(r.body());
+        assertEquals("2.0", doc.path("swagger").asText());
+        JsonNode metadata = doc.path("definitions").path(CONFIGMAP).path("properties").path("metadata");
+        assertEquals("#/definitions/" + OBJECT_META, metadata.path("$ref").asText());
+        assertFalse(metadata.has("allOf"));
+        assertEquals("Standard object's metadata.", metadata.path("description").asText());
+        JsonNode owners = doc.path("definitions").path(OBJECT_META).path("properties").path("ownerReferences");
+        assertEquals("#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference", owners.path("items").path("$ref").asText());
+        assertEquals("uid", owners.path("x-kubernetes-patch-merge-key").asText());
+        assertEquals("ConfigMap", doc.path("definitions").path(CONFIGMAP).path("x-kubernetes-group-version-kind").get(0)
+                .path("kind").asText());
+
+        JsonNode create = doc.path("paths").path("/api/v1/namespaces/{namespace}/configmaps").path("post");
+        JsonNode body = create.path("parameters").get(0);
+        assertEquals("body", body.path("in").asText());
+        assertEquals("#/definitions/" + CONFIGMAP, body.path("schema").path("$ref").asText());
+        assertTrue(create.path("parameters").findValues("name").stream().anyMatch(n -> n.asText().equals("fieldValidation")));
+        assertEquals("string", create.path("parameters").get(1).path("type").asText());
+        assertTrue(doc.path("paths").has("/apis/example.com/v1/namespaces/{namespace}/widgets"));
+    }
+
+    @Test
+    void etagsAnswerNotModifiedAndChangeWhenAGroupComes() throws Exception {
+        for (String path : List.of("/openapi/v2", "/openapi/v3", "/openapi/v3/api/v1")) {
+            HttpResponse<String> first = get(path, null);
+            String etag = first.headers().firstValue("ETag").orElseThrow();
+            HttpResponse<String> again = get(path, etag);
+            assertEquals(304, again.statusCode(), path);
+            assertEquals("", again.body());
+        }
+        String rootEtag = get("/openapi/v3", null).headers().firstValue("ETag").orElseThrow();
+        String v2Etag = get("/openapi/v2", null).headers().firstValue("ETag").orElseThrow();
+
+        server.api.addProvider(new RESTStorageProvider() {
+            @Override
+            public String groupName() {
+                return "late.example.com";
+            }
+
+            @Override
+            public APIGroupInfo newRESTStorage(RESTOptionsGetter getter) {
+                RESTStorage gadgets = getter.newStore(io.kubelix.api.registry.StoreSpec.builder(
+                        io.kubelix.api.schema.GroupResource.of("late.example.com", "gadgets"), "Gadget")
+                        .schema(InProcessAPIServer.configMapSchema()).strategy(new NoChecks()).build());
+                return new APIGroupInfo("late.example.com", List.of("v1"), Map.of("v1", Map.of("gadgets", gadgets)));
+            }
+        }, Map.of("service.id", 3L));
+
+        HttpResponse<String> root = get("/openapi/v3", rootEtag);
+        assertEquals(200, root.statusCode(), "the old ETag no longer matches");
+        assertTrue(JSON.readTree(root.body()).path("paths").has("apis/late.example.com/v1"));
+        assertNotEquals(v2Etag, get("/openapi/v2", null).headers().firstValue("ETag").orElseThrow());
+        JsonNode late = JSON.readTree(get("/openapi/v3/apis/late.example.com/v1", null).body());
+        assertEquals("Gadget", late.path("components").path("schemas").path(CONFIGMAP)
+                .path("x-kubernetes-group-version-kind").get(0).path("kind").asText());
+        assertEquals(404, get("/openapi/v3/apis/nothing.example.com/v1", null).statusCode());
+    }
+
+    private HttpResponse<String> get(String path, String ifNoneMatch) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(server.base.resolve(path)).GET();
+        if (ifNoneMatch != null) {
+            b.header("If-None-Match", ifNoneMatch);
+        }
+        return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static final class NoChecks implements io.kubelix.api.registry.RESTCreateStrategy,
+            io.kubelix.api.registry.RESTUpdateStrategy {
+        @Override
+        public void prepareForCreate(io.kubelix.api.request.RequestContext ctx, com.fasterxml.jackson.databind.node.ObjectNode obj) {
+        }
+
+        @Override
+        public void prepareForUpdate(io.kubelix.api.request.RequestContext ctx, com.fasterxml.jackson.databind.node.ObjectNode obj,
+                                     com.fasterxml.jackson.databind.node.ObjectNode old) {
+        }
+
+        @Override
+        public List<io.kubelix.api.errors.FieldError> validate(io.kubelix.api.request.RequestContext ctx,
+                                                              com.fasterxml.jackson.databind.node.ObjectNode obj) {
+            return List.of();
+        }
+
+        @Override
+        public List<io.kubelix.api.errors.FieldError> validateUpdate(io.kubelix.api.request.RequestContext ctx,
+                                                                    com.fasterxml.jackson.databind.node.ObjectNode obj,
+                                                                    com.fasterxml.jackson.databind.node.ObjectNode old) {
+            return List.of();
+        }
+    }
+}
