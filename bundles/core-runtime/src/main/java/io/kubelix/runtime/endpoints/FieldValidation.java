@@ -4,10 +4,12 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.kubelix.api.errors.FieldError;
 import io.kubelix.api.errors.StatusException;
+import io.kubelix.api.schema.ResourceSchema;
 import io.kubelix.runtime.codec.Codecs;
 import io.kubelix.runtime.codec.MediaType;
 
@@ -21,16 +23,24 @@ import java.util.Set;
 
 /**
  * Server-side field validation ({@code fieldValidation=Strict|Warn|Ignore}) of create, update and
- * patch bodies, for duplicate fields: Strict refuses them (400, kube's "strict decoding error"),
- * Warn (the default when the parameter is unset, as in kube-apiserver) keeps the last value and
- * sends a {@code Warning} header per duplicate, Ignore keeps the last value silently.
+ * patch bodies, as kube-apiserver does it for built-in types: duplicate fields, and fields the
+ * resource's schema does not know (see {@link UnknownFields}; a resource without a schema has
+ * none). Strict refuses them (400, kube's "strict decoding error"), Warn (the default when the
+ * parameter is unset) keeps the last of duplicates, drops unknown fields and sends a
+ * {@code Warning} header for each, Ignore does the same silently.
  *
- * <p>Unknown fields are not detected yet: that needs the resources' schemas.
+ * <p>The problems are listed as kube lists them: for a JSON body in document order; for a YAML
+ * body the duplicates ({@code line N: key "x" already set in map}) first, then the unknown fields
+ * in field-name order; for a patch the patch's own duplicates (and for a JSON patch, its
+ * operations' unknown fields, {@code json patch unknown field "[0].foo"}), then the unknown fields
+ * of the patched object in field-name order.
  */
 final class FieldValidation {
     private static final List<String> DIRECTIVES = List.of("", "Ignore", "Strict", "Warn");
     /** Only parses YAML for the duplicate scan; the YAML trees come from {@link Codecs}. */
     private static final YAMLFactory YAML = new YAMLFactory();
+    /** The fields of a JSON patch operation (RFC 6902); its value is free-form. */
+    private static final ResourceSchema JSON_PATCH_OPERATIONS = jsonPatchSchema();
 
     enum Directive { IGNORE, WARN, STRICT }
 
@@ -49,7 +59,10 @@ final class FieldValidation {
         };
     }
 
-    /** The create or update body as an object (see {@link RequestScope#decodeBody()}), duplicates handled per the directive. */
+    /**
+     * The create or update body as an object (see {@link RequestScope#decodeBody()}): the last of
+     * duplicate fields kept, unknown fields dropped, each reported per the directive.
+     */
     static ObjectNode decodeObject(RequestScope s) throws IOException {
         Directive directive = directive(s);
         String ct = s.contentType();
@@ -59,73 +72,190 @@ final class FieldValidation {
             return s.decodeBody();
         }
         byte[] body = s.body();
-        List<String> duplicates = duplicates(body, yaml);
-        if (duplicates.isEmpty()) {
-            return Codecs.decodeObject(body, yaml);
+        ResourceSchema schema = s.storage.schema();
+        UnknownFields unknown = schema == null ? null : new UnknownFields(schema);
+        List<String> problems = new ArrayList<>();
+        ObjectNode obj;
+        if (yaml) {
+            List<String> duplicates = scan(body, true, null, "");
+            obj = Codecs.decodeObject(body, true);
+            List<String> unknowns = unknown == null ? List.of() : unknown.find(obj, true);
+            if (directive == Directive.STRICT && !duplicates.isEmpty()) {
+                problems.add("yaml: unmarshal errors:\n  " + String.join("\n  ", duplicates));
+            } else {
+                problems.addAll(duplicates);
+            }
+            unknowns.forEach(p -> problems.add(unknownField(p)));
+        } else {
+            problems.addAll(scan(body, false, unknown, ""));
+            JsonNode decoded = problems.isEmpty() ? Codecs.decodeObject(body, false) : lastWins(body);
+            // Not an object: let the codec word the error.
+            obj = decoded instanceof ObjectNode o ? o : Codecs.decodeObject(body, false);
+            if (unknown != null) {
+                unknown.find(obj, true);
+            }
+        }
+        if (problems.isEmpty()) {
+            return obj;
         }
         if (directive == Directive.STRICT) {
             String apiVersion = s.groupVersion.version();
             String kind = s.storage.kind();
             throw StatusException.badRequest(kind + " in version \"" + apiVersion + "\" cannot be handled as a " + kind
-                    + ": strict decoding error: " + String.join(", ", duplicates));
+                    + ": strict decoding error: " + String.join(", ", problems));
         }
-        if (directive == Directive.WARN) {
-            duplicates.forEach(s.ctx::addWarning);
-        }
-        if (yaml) {
-            return Codecs.decodeObject(body, true);
-        }
-        // Not an object: let the codec word the error.
-        return lastWins(body) instanceof ObjectNode o ? o : Codecs.decodeObject(body, false);
-    }
-
-    /** A JSON patch body, duplicates handled per the directive (a JSON patch's are reported as {@code json patch ...}). */
-    static JsonNode decodePatch(RequestScope s, boolean jsonPatch) throws IOException {
-        Directive directive = directive(s);
-        byte[] body = s.body();
-        List<String> duplicates = duplicates(body, false);
-        if (duplicates.isEmpty()) {
-            return Codecs.decode(body, false);
-        }
-        List<String> errs = duplicates.stream().map(d -> jsonPatch ? "json patch " + d : d).toList();
-        if (directive == Directive.STRICT) {
-            throw StatusException.badRequest("strict decoding error: " + String.join(", ", errs));
-        }
-        if (directive == Directive.WARN) {
-            errs.forEach(s.ctx::addWarning);
-        }
-        return lastWins(body);
+        report(s, directive, problems);
+        return obj;
     }
 
     /**
-     * The duplicate fields of a JSON or YAML document, in kube's words: {@code duplicate field "x"}
-     * for JSON, {@code line N: key "x" already set in map} for YAML. A document that does not
-     * parse has none here; decoding it reports the syntax error.
+     * A patch body, the last of duplicate fields kept, with the problems found in it (duplicate
+     * fields; for a JSON patch, unknown fields of its operations). They are reported with the
+     * patched object's by {@link #checkPatched}.
      */
-    static List<String> duplicates(byte[] body, boolean yaml) {
+    static Patch decodePatch(RequestScope s, boolean jsonPatch) throws IOException {
+        Directive directive = directive(s);
+        byte[] body = s.body();
+        List<String> problems = jsonPatch
+                ? scan(body, false, new UnknownFields(JSON_PATCH_OPERATIONS), "json patch ")
+                : scan(body, false, null, "");
+        JsonNode patch = problems.isEmpty() ? Codecs.decode(body, false) : lastWins(body);
+        ResourceSchema schema = s.storage.schema();
+        return new Patch(patch, directive, problems, schema == null ? null : new UnknownFields(schema));
+    }
+
+    /** A decoded patch, its own problems, and the schema its result is checked against. */
+    record Patch(JsonNode body, Directive directive, List<String> problems, UnknownFields schema) {
+        /**
+         * Checks the patched object: Strict refuses the patch's problems and the object's unknown
+         * fields together; otherwise the unknown fields are dropped. Returns the problems to report
+         * as warnings once the patch is stored.
+         */
+        List<String> checkPatched(ObjectNode patched) {
+            List<String> all = new ArrayList<>(problems);
+            if (schema != null) {
+                schema.find(patched, true).forEach(p -> all.add(unknownField(p)));
+            }
+            if (directive == Directive.STRICT && !all.isEmpty()) {
+                throw StatusException.badRequest("strict decoding error: " + String.join(", ", all));
+            }
+            return directive == Directive.WARN ? all : List.of();
+        }
+    }
+
+    static void report(RequestScope s, Directive directive, List<String> problems) {
+        if (directive == Directive.WARN) {
+            problems.forEach(s.ctx::addWarning);
+        }
+    }
+
+    private static String unknownField(String path) {
+        return "unknown field \"" + path + "\"";
+    }
+
+    /**
+     * The duplicate fields of a JSON or YAML document in kube's words, in document order:
+     * {@code duplicate field "metadata.name"} for JSON, {@code line N: key "x" already set in map}
+     * for YAML; for JSON with {@code unknown}, also the unknown fields ({@code unknown field "spec.foo"}),
+     * a field both unknown and repeated being reported once, as unknown. Each message starts with
+     * {@code prefix}. A document that does not parse has none here; decoding it reports the syntax error.
+     */
+    static List<String> scan(byte[] body, boolean yaml, UnknownFields unknown, String prefix) {
         List<String> found = new ArrayList<>();
         JsonFactory factory = yaml ? YAML : Codecs.json().getFactory();
         try (JsonParser p = factory.createParser(body)) {
             p.disable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
-            Deque<Set<String>> objects = new ArrayDeque<>();
+            Deque<Container> open = new ArrayDeque<>();
+            String pendingName = null;
             for (JsonToken t = p.nextToken(); t != null; t = p.nextToken()) {
                 switch (t) {
-                    case START_OBJECT -> objects.push(new HashSet<>());
-                    case END_OBJECT -> objects.pop();
-                    case FIELD_NAME -> {
-                        String name = p.currentName();
-                        if (!objects.peek().add(name)) {
-                            found.add(yaml ? "line " + p.currentLocation().getLineNr() + ": key \"" + name
-                                    + "\" already set in map" : "duplicate field \"" + name + "\"");
+                    case START_OBJECT, START_ARRAY -> {
+                        Container parent = open.peek();
+                        String path = parent == null ? "" : parent.childPath(pendingName);
+                        JsonNode schema = parent == null ? (unknown == null ? UnknownFields.ANY : unknown.root())
+                                : parent.childSchema(unknown, pendingName);
+                        if (parent != null && parent.skipping(pendingName)) {
+                            p.skipChildren();
+                            advance(parent);
+                            continue;
+                        }
+                        open.push(new Container(t == JsonToken.START_ARRAY, path, schema));
+                    }
+                    case END_OBJECT, END_ARRAY -> {
+                        open.pop();
+                        if (!open.isEmpty()) {
+                            advance(open.peek());
                         }
                     }
-                    default -> { }
+                    case FIELD_NAME -> {
+                        Container o = open.peek();
+                        pendingName = p.currentName();
+                        boolean repeated = !o.names.add(pendingName);
+                        String path = o.childPath(pendingName);
+                        boolean isUnknown = unknown != null && o.schema != UnknownFields.ANY
+                                && unknown.field(o.schema, pendingName).unknown();
+                        if (isUnknown) {
+                            o.unknown.add(pendingName);
+                            if (!repeated) {
+                                found.add(prefix + unknownField(path));
+                            }
+                        } else if (repeated) {
+                            found.add(prefix + (yaml ? "line " + p.currentLocation().getLineNr() + ": key \""
+                                    + pendingName + "\" already set in map" : "duplicate field \"" + path + "\""));
+                        }
+                    }
+                    default -> {
+                        if (!open.isEmpty()) {
+                            advance(open.peek());
+                        }
+                    }
                 }
             }
         } catch (IOException | RuntimeException e) {
             return List.of();
         }
         return found;
+    }
+
+    private static void advance(Container c) {
+        if (c.array) {
+            c.index++;
+        }
+    }
+
+    /** An object or array being read: its path, its schema, and the fields seen so far. */
+    private static final class Container {
+        final boolean array;
+        final String path;
+        final JsonNode schema;
+        final Set<String> names = new HashSet<>();
+        final Set<String> unknown = new HashSet<>();
+        int index;
+
+        Container(boolean array, String path, JsonNode schema) {
+            this.array = array;
+            this.path = path;
+            this.schema = schema;
+        }
+
+        String childPath(String name) {
+            if (array) {
+                return path + "[" + index + "]";
+            }
+            return path.isEmpty() ? name : path + "." + name;
+        }
+
+        JsonNode childSchema(UnknownFields unknownFields, String name) {
+            if (unknownFields == null || schema == UnknownFields.ANY) {
+                return UnknownFields.ANY;
+            }
+            return array ? unknownFields.items(schema) : unknownFields.field(schema, name).schema();
+        }
+
+        /** An unknown field's value is not looked into. */
+        boolean skipping(String name) {
+            return !array && unknown.contains(name);
+        }
     }
 
     /** Decodes JSON keeping the last of duplicate fields, as Go's decoder does. */
@@ -138,6 +268,17 @@ final class FieldValidation {
             // Same bytes, same syntax error: the codec words it as a 400.
             return Codecs.decode(body, false);
         }
+    }
+
+    private static ResourceSchema jsonPatchSchema() {
+        ObjectNode schemas = JsonNodeFactory.instance.objectNode();
+        ObjectNode ops = schemas.putObject("jsonpatch");
+        ops.put("type", "array");
+        ObjectNode props = ops.putObject("items").put("type", "object").putObject("properties");
+        for (String f : List.of("op", "path", "value", "from")) {
+            props.putObject(f);
+        }
+        return ResourceSchema.of(schemas, "jsonpatch");
     }
 
     private static String optionsKind(String verb) {

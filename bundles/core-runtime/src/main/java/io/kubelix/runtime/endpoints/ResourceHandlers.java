@@ -25,6 +25,7 @@ import org.eclipse.jetty.util.Callback;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The handlers of resource verbs (k8s' endpoints/handlers): get, list, create, update, patch,
@@ -120,12 +121,15 @@ final class ResourceHandlers {
                 && !patchType.equals(Patches.STRATEGIC_MERGE_PATCH)) {
             throw Patches.unsupported(patchType);
         }
-        JsonNode patch = FieldValidation.decodePatch(s, patchType.equals(Patches.JSON_PATCH));
+        FieldValidation.Patch patch = FieldValidation.decodePatch(s, patchType.equals(Patches.JSON_PATCH));
+        // The update function may run again on a conflict: the last run's warnings are the ones to send.
+        AtomicReference<List<String>> warnings = new AtomicReference<>(List.of());
         UpdateResult result = updater.update(s.ctx, s.info.name(), (ctx, old) -> {
             if (old == null) {
                 throw StatusException.notFound(s.groupResource(), s.info.name());
             }
-            ObjectNode patched = Patches.apply(patchType, patch, old, null, null);
+            ObjectNode patched = Patches.apply(patchType, patch.body(), old, null, null);
+            warnings.set(patch.checkPatched(patched));
             // The object's identity comes from the URL and the endpoint, whatever the patch says.
             String apiVersion = s.kind().groupVersion().apiVersion();
             if (!apiVersion.equals(patched.path("apiVersion").asText(apiVersion))
@@ -134,6 +138,7 @@ final class ResourceHandlers {
             }
             return typed(s, patched);
         }, new UpdateOptions(s.dryRun(), fieldManager(s)));
+        warnings.get().forEach(s.ctx::addWarning);
         writeObject(s, response, callback, 200, result.object());
     }
 

@@ -269,18 +269,103 @@ class ResourceHTTPTest {
         HttpResponse<String> patch = send("PATCH", CM + "/d?fieldValidation=Strict", "{\"data\":{\"a\":\"1\",\"a\":\"2\"}}",
                 "application/merge-patch+json");
         assertStatus(patch, 400, "BadRequest");
-        assertEquals("strict decoding error: duplicate field \"a\"", JSON.readTree(patch.body()).path("message").asText());
+        assertEquals("strict decoding error: duplicate field \"data.a\"", JSON.readTree(patch.body()).path("message").asText());
 
         HttpResponse<String> yaml = send("POST", CM + "?fieldValidation=Strict",
                 "metadata:\n  name: y\ndata:\n  k: a\n  k: b\n", "application/yaml");
         assertStatus(yaml, 400, "BadRequest");
         assertTrue(JSON.readTree(yaml.body()).path("message").asText().endsWith(
-                "strict decoding error: line 5: key \"k\" already set in map"), yaml.body());
+                "strict decoding error: yaml: unmarshal errors:\n  line 5: key \"k\" already set in map"), yaml.body());
 
         HttpResponse<String> bogus = send("POST", CM + "?fieldValidation=Loose", "{\"metadata\":{\"name\":\"z\"}}");
         assertStatus(bogus, 422, "Invalid");
         assertEquals("CreateOptions.meta.k8s.io \"\" is invalid: fieldValidation: Unsupported value: \"Loose\": "
                 + "supported values: \"\", \"Ignore\", \"Strict\", \"Warn\"", JSON.readTree(bogus.body()).path("message").asText());
+    }
+
+    @Test
+    void unknownFieldsFollowFieldValidation() throws Exception {
+        String body = "{\"metadata\":{\"name\":\"u\",\"bogus\":1,\"ownerReferences\":[{\"apiVersion\":\"v1\",\"kind\":\"K\","
+                + "\"name\":\"o\",\"uid\":\"1\",\"extra\":{\"deep\":1}}]},\"spec\":{\"x\":1},\"spec\":2,"
+                + "\"data\":{\"k\":\"v\"},\"data\":{\"k\":\"w\"}}";
+
+        HttpResponse<String> strict = send("POST", CM + "?fieldValidation=Strict", body);
+        assertStatus(strict, 400, "BadRequest");
+        assertEquals("ConfigMap in version \"v1\" cannot be handled as a ConfigMap: strict decoding error: "
+                + "unknown field \"metadata.bogus\", unknown field \"metadata.ownerReferences[0].extra\", "
+                + "unknown field \"spec\", duplicate field \"data\"", JSON.readTree(strict.body()).path("message").asText());
+        assertEquals(404, get(CM + "/u", null).statusCode(), "nothing stored");
+
+        HttpResponse<String> warn = send("POST", CM + "?fieldValidation=Warn", body);
+        assertEquals(201, warn.statusCode(), warn.body());
+        assertEquals(List.of("299 - \"unknown field \\\"metadata.bogus\\\"\"",
+                "299 - \"unknown field \\\"metadata.ownerReferences[0].extra\\\"\"",
+                "299 - \"unknown field \\\"spec\\\"\"", "299 - \"duplicate field \\\"data\\\"\""),
+                warn.headers().allValues("Warning"));
+        JsonNode stored = JSON.readTree(get(CM + "/u", null).body());
+        assertFalse(stored.has("spec"), "an unknown field is dropped");
+        assertFalse(stored.path("metadata").has("bogus"));
+        assertFalse(stored.path("metadata").path("ownerReferences").get(0).has("extra"));
+        assertEquals("o", stored.path("metadata").path("ownerReferences").get(0).path("name").asText());
+        assertEquals("w", stored.path("data").path("k").asText());
+
+        HttpResponse<String> ignore = send("PUT", CM + "/u?fieldValidation=Ignore",
+                "{\"metadata\":{\"name\":\"u\"},\"data\":{\"k\":\"x\"},\"extra\":true}");
+        assertEquals(200, ignore.statusCode(), ignore.body());
+        assertTrue(ignore.headers().allValues("Warning").isEmpty());
+        assertFalse(JSON.readTree(ignore.body()).has("extra"));
+
+        HttpResponse<String> put = send("PUT", CM + "/u?fieldValidation=Strict", "{\"metadata\":{\"name\":\"u\"},\"extra\":true}");
+        assertStatus(put, 400, "BadRequest");
+        assertTrue(JSON.readTree(put.body()).path("message").asText().endsWith("strict decoding error: unknown field \"extra\""));
+
+        HttpResponse<String> yaml = send("POST", CM + "?fieldValidation=Strict",
+                "metadata:\n  name: y\n  zeta: 1\n  alpha: 2\ndata:\n  k: a\n  k: b\n", "application/yaml");
+        assertStatus(yaml, 400, "BadRequest");
+        assertTrue(JSON.readTree(yaml.body()).path("message").asText().endsWith("strict decoding error: yaml: unmarshal errors:\n"
+                + "  line 7: key \"k\" already set in map, unknown field \"metadata.alpha\", unknown field \"metadata.zeta\""),
+                yaml.body());
+    }
+
+    @Test
+    void unknownFieldsOfEveryPatchType() throws Exception {
+        send("POST", CM, "{\"metadata\":{\"name\":\"p\"},\"data\":{\"k\":\"v\"}}");
+
+        HttpResponse<String> merge = send("PATCH", CM + "/p?fieldValidation=Strict",
+                "{\"zz\":1,\"spec\":{\"a\":1},\"data\":{\"k\":\"1\",\"k\":\"2\"}}", "application/merge-patch+json");
+        assertStatus(merge, 400, "BadRequest");
+        assertEquals("strict decoding error: duplicate field \"data.k\", unknown field \"spec\", unknown field \"zz\"",
+                JSON.readTree(merge.body()).path("message").asText(), "the patch's problems, then the result's in name order");
+
+        HttpResponse<String> smp = send("PATCH", CM + "/p", "{\"spec\":{\"a\":1},\"data\":{\"k\":\"2\"}}",
+                "application/strategic-merge-patch+json");
+        assertEquals(200, smp.statusCode(), smp.body());
+        assertEquals(List.of("299 - \"unknown field \\\"spec\\\"\""), smp.headers().allValues("Warning"), "Warn by default");
+        assertFalse(JSON.readTree(smp.body()).has("spec"));
+        assertEquals("2", JSON.readTree(smp.body()).path("data").path("k").asText());
+
+        HttpResponse<String> jsonPatch = send("PATCH", CM + "/p?fieldValidation=Strict",
+                "[{\"op\":\"add\",\"path\":\"/extra\",\"value\":1,\"foo\":\"bar\"},"
+                        + "{\"op\":\"add\",\"path\":\"/data/a\",\"path\":\"/data/b\",\"value\":\"1\"}]",
+                "application/json-patch+json");
+        assertStatus(jsonPatch, 400, "BadRequest");
+        assertEquals("strict decoding error: json patch unknown field \"[0].foo\", json patch duplicate field \"[1].path\", "
+                + "unknown field \"extra\"", JSON.readTree(jsonPatch.body()).path("message").asText());
+
+        HttpResponse<String> ignored = send("PATCH", CM + "/p?fieldValidation=Ignore",
+                "[{\"op\":\"add\",\"path\":\"/extra\",\"value\":1}]", "application/json-patch+json");
+        assertEquals(200, ignored.statusCode(), ignored.body());
+        assertTrue(ignored.headers().allValues("Warning").isEmpty());
+        assertFalse(JSON.readTree(get(CM + "/p", null).body()).has("extra"));
+    }
+
+    @Test
+    void aResourceWithoutASchemaKeepsUnknownFields() throws Exception {
+        HttpResponse<String> r = send("POST", WIDGETS + "?fieldValidation=Strict",
+                "{\"metadata\":{\"name\":\"w\"},\"spec\":{\"anything\":1},\"extra\":true}");
+        assertEquals(201, r.statusCode(), r.body());
+        assertTrue(JSON.readTree(r.body()).path("extra").asBoolean());
+        assertTrue(r.headers().allValues("Warning").isEmpty());
     }
 
     @Test
