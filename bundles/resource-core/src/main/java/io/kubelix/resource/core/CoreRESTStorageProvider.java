@@ -164,6 +164,7 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
 
     static StoreSpec namespaceSpec() {
         return StoreSpec.builder(NAMESPACES, "Namespace")
+                .schema(CoreSchemas.v1("Namespace"))
                 .namespaced(false)
                 .shortNames("ns")
                 .nameValidation(NameValidation.DNS1123_LABEL)
@@ -176,6 +177,7 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
 
     static StoreSpec configMapSpec() {
         return StoreSpec.builder(CONFIGMAPS, "ConfigMap")
+                .schema(CoreSchemas.v1("ConfigMap"))
                 .namespaced(true)
                 .shortNames("cm")
                 .nameValidation(NameValidation.DNS1123_SUBDOMAIN)
@@ -186,6 +188,7 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
 
     static StoreSpec secretSpec() {
         return StoreSpec.builder(SECRETS, "Secret")
+                .schema(CoreSchemas.v1("Secret"))
                 .namespaced(true)
                 .nameValidation(NameValidation.DNS1123_SUBDOMAIN)
                 .strategy(new SecretStrategy())
@@ -196,6 +199,7 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
 
     static StoreSpec eventSpec() {
         StoreSpec.Builder b = StoreSpec.builder(EVENTS, "Event")
+                .schema(CoreSchemas.v1("Event"))
                 .namespaced(true)
                 .shortNames("ev")
                 .nameValidation(NameValidation.DNS1123_SUBDOMAIN)

@@ -16,6 +16,7 @@ import io.kubelix.api.registry.StandardStorage;
 import io.kubelix.api.registry.StoreSpec;
 import io.kubelix.api.registry.TableColumn;
 import io.kubelix.api.schema.GroupResource;
+import io.kubelix.api.schema.ResourceSchema;
 import io.kubelix.api.storage.StorageInterface;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -114,6 +115,26 @@ class CoreRESTStorageProviderTest {
                 "namespaces/status shares the namespace Store, updating with the status strategy");
         assertInstanceOf(NamespaceFinalizeStrategy.class, subresources.get(1),
                 "namespaces/finalize shares it too, updating spec.finalizers only");
+    }
+
+    @Test
+    void everyKindCarriesItsGeneratedSchema() {
+        provider.newRESTStorage(getter);
+        Map<String, String> kinds = Map.of("namespaces", "Namespace", "configmaps", "ConfigMap", "secrets", "Secret",
+                "events", "Event");
+        kinds.forEach((resource, kind) -> {
+            ResourceSchema schema = getter.stores.get(resource).spec.schema();
+            assertEquals("io.k8s.api.core.v1." + kind, schema.name());
+            assertTrue(schema.root().path("properties").has("metadata"), kind);
+            assertTrue(schema.definitions().containsKey("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"), kind);
+        });
+        ResourceSchema ns = getter.stores.get("namespaces").spec.schema();
+        assertEquals("atomic", ns.definitions().get("io.k8s.api.core.v1.NamespaceSpec").path("properties")
+                .path("finalizers").path("x-kubernetes-list-type").asText());
+        ResourceSchema events = getter.stores.get("events").spec.schema();
+        assertTrue(events.definitions().containsKey("io.k8s.api.core.v1.ObjectReference"), "involvedObject's type");
+        assertEquals("byte", getter.stores.get("secrets").spec.schema().root().path("properties").path("data")
+                .path("additionalProperties").path("format").asText());
     }
 
     @Test
