@@ -10,8 +10,12 @@ import io.kubelix.api.registry.StandardStorage;
 import io.kubelix.api.registry.StoreSpec;
 import io.kubelix.api.registry.TableColumn;
 import io.kubelix.api.schema.GroupResource;
+import io.kubelix.api.schema.ResourceSchema;
 import org.osgi.service.component.annotations.Component;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
 
@@ -28,6 +32,15 @@ public final class WidgetRESTStorageProvider implements RESTStorageProvider {
     static final String VERSION = "v1";
     static final GroupResource WIDGETS = GroupResource.of(GROUP, "widgets");
 
+    /** The OpenAPI schema of widgets, written by hand in {@code openapi/widget.json} beside the classes. */
+    static ResourceSchema schema() {
+        try (InputStream in = WidgetRESTStorageProvider.class.getResourceAsStream("/openapi/widget.json")) {
+            return ResourceSchema.load(in, "io.kubelix.sample.v1.Widget");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     @Override
     public String groupName() {
         return GROUP;
@@ -40,6 +53,8 @@ public final class WidgetRESTStorageProvider implements RESTStorageProvider {
                 .shortNames("wg")
                 .categories("all")
                 .strategy(new WidgetStrategy())
+                // kubectl explain widget.spec, and fieldValidation of unknown fields (openapi/widget.json)
+                .schema(schema())
                 // metadata.generation: 1 on create, +1 on every spec change (not on status changes)
                 .generation(true)
                 // kubectl get widgets: NAME  SIZE  AGE
