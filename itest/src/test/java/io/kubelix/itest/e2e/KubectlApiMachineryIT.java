@@ -20,6 +20,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -34,13 +35,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * API machinery through the real kubectl against the built distribution (issue 3's proof): patches
  * of the three types, label/annotate, edit, diff, chunked lists, label and field selectors,
  * deletion with {@code --cascade=orphan|foreground}, {@code --dry-run=server}, watches with a
- * selector and with a finalizer, and bad input. Every check is on what kubectl prints, mostly its
+ * selector and with a finalizer, bad input, and the built-in kinds' schemas ({@code kubectl explain},
+ * {@code apply} of a misspelled field under each {@code --validate}). Every check is on what kubectl prints, mostly its
  * {@code -o json}. One server for the class; each method works in its own namespace.
  *
  * <p>Not covered, because the server does not do it yet: server-side apply
  * ({@link #serverSideApplyIsRefusedClearly()} pins the error kubectl shows instead, for
- * {@code apply --server-side} and {@code diff --server-side}), and unknown fields under
- * {@code --validate=strict} (without object schemas the server neither refuses nor drops them).
+ * {@code apply --server-side} and {@code diff --server-side}).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -494,11 +495,11 @@ class KubectlApiMachineryIT {
         Result strict = kubectl.run("create", "--raw", path + "?fieldValidation=Strict", "-f", manifest.toString());
         assertNotEquals(0, strict.exitCode(), strict::toString);
         assertTrue(strict.stderr().contains("Error from server (BadRequest)"), strict::toString);
-        assertTrue(strict.stderr().contains("strict decoding error: duplicate field \"a\""), strict::toString);
+        assertTrue(strict.stderr().contains("strict decoding error: duplicate field \"data.a\""), strict::toString);
         assertNotFound(ns, "configmap", "dup");
 
         Result warned = kubectl.ok("create", "--raw", path + "?fieldValidation=Warn", "-f", manifest.toString());
-        assertTrue(warned.stderr().contains("Warning: duplicate field \"a\""), warned::toString);
+        assertTrue(warned.stderr().contains("Warning: duplicate field \"data.a\""), warned::toString);
         assertEquals("2", data(JSON.readTree(warned.stdout())).get("a"), warned::toString);
     }
 
@@ -560,6 +561,71 @@ class KubectlApiMachineryIT {
     }
 
     /** Creates namespace {@code name} and returns it. */
+    @Test
+    @Order(18)
+    void explainDescribesKindsAndFields() throws Exception {
+        String configMap = kubectl.ok("explain", "configmap").stdout();
+        assertTrue(Pattern.compile("KIND:\\s+ConfigMap\\s+VERSION:\\s+v1").matcher(configMap).find(), configMap);
+        assertTrue(configMap.contains("ConfigMap holds configuration data for pods to consume."), configMap);
+        for (String field : List.of("apiVersion\t<string>", "binaryData\t<map[string]string>", "data\t<map[string]string>",
+                "immutable\t<boolean>", "kind\t<string>", "metadata\t<ObjectMeta>")) {
+            assertTrue(configMap.contains(field), field + " in\n" + configMap);
+        }
+
+        String data = kubectl.ok("explain", "configmap.data").stdout();
+        assertTrue(data.contains("FIELD: data <map[string]string>"), data);
+        assertTrue(data.contains("Data contains the configuration data."), data);
+
+        String finalizers = kubectl.ok("explain", "namespace.spec.finalizers").stdout();
+        assertTrue(Pattern.compile("KIND:\\s+Namespace").matcher(finalizers).find(), finalizers);
+        assertTrue(finalizers.contains("FIELD: finalizers <[]string>"), finalizers);
+
+        String secret = kubectl.ok("explain", "secret", "--recursive").stdout();
+        assertTrue(secret.contains("Secret holds secret data of a certain type."), secret);
+        // the tree of ObjectMeta, with OwnerReference's required fields marked
+        assertTrue(Pattern.compile("ownerReferences\\t<\\[\\]OwnerReference>\\n\\s+apiVersion\\t<string> -required-")
+                .matcher(secret).find(), secret);
+        assertTrue(secret.contains("managedFields\t<[]ManagedFieldsEntry>"), secret);
+
+        String event = kubectl.ok("explain", "event.involvedObject").stdout();
+        assertTrue(event.contains("FIELD: involvedObject <ObjectReference>"), event);
+        Result unknown = kubectl.run("explain", "configmap.nosuchfield");
+        assertNotEquals(0, unknown.exitCode(), unknown::toString);
+        assertTrue(unknown.stderr().contains("field \"nosuchfield\" does not exist"), unknown::toString);
+    }
+
+    @Test
+    @Order(19)
+    void applyRefusesAMisspelledFieldUnlessValidationIsOff() throws Exception {
+        String ns = namespace("am-schema");
+        Path manifest = manifest("typo.yaml", configMap("typo", ns, "a: \"1\"") + "dtaa:\n  b: \"2\"\n");
+
+        Result strict = kubectl.run("apply", "-f", manifest.toString());
+        assertNotEquals(0, strict.exitCode(), strict::toString);
+        assertTrue(strict.stderr().contains("Error from server (BadRequest): error when creating \"" + manifest
+                + "\": ConfigMap in version \"v1\" cannot be handled as a ConfigMap: strict decoding error: unknown field \"dtaa\""),
+                strict::toString);
+        assertEquals(1, kubectl.run("-n", ns, "get", "configmap", "typo").exitCode(), "nothing was created");
+
+        Result unvalidated = kubectl.ok("apply", "-f", manifest.toString(), "--validate=false");
+        assertEquals("configmap/typo created", unvalidated.stdout().trim(), unvalidated::toString);
+        assertFalse(unvalidated.stderr().contains("Warning"), unvalidated::toString);
+        JsonNode stored = getJson(ns, "configmap", "typo");
+        assertFalse(stored.has("dtaa"), stored::toString);
+        assertEquals("1", stored.path("data").path("a").asText(), stored::toString);
+
+        Result warned = kubectl.ok("create", "-f", manifest.toString(), "--validate=warn", "--dry-run=server");
+        assertTrue(warned.stderr().contains("Warning: unknown field \"dtaa\""), warned::toString);
+
+        // a patch (kubectl patch sends no fieldValidation: kube's default, Warn): the patched object's unknown field is dropped
+        Result patched = kubectl.ok("-n", ns, "patch", "configmap", "typo", "--type=merge", "-p",
+                "{\"metadata\":{\"labelz\":{\"x\":\"y\"}},\"data\":{\"b\":\"2\"}}");
+        assertTrue(patched.stderr().contains("Warning: unknown field \"metadata.labelz\""), patched::toString);
+        JsonNode after = getJson(ns, "configmap", "typo");
+        assertFalse(after.path("metadata").has("labelz"), after::toString);
+        assertEquals("2", after.path("data").path("b").asText(), after::toString);
+    }
+
     private String namespace(String name) throws Exception {
         kubectl.ok("create", "namespace", name);
         return name;

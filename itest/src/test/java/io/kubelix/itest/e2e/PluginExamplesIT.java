@@ -113,6 +113,18 @@ class PluginExamplesIT {
     }
 
     @Test
+    @Order(3)
+    void theWidgetSchemaIsExplainedAndEnforced() throws Exception {
+        String explained = kubectl.ok("explain", "widget.spec.size").stdout();
+        assertTrue(explained.contains("FIELD: size <integer>"), explained);
+        assertTrue(explained.contains("Size is the number of parts of the widget"), explained);
+        Result typo = kubectl.run("apply", "-f", yaml("typo-widget.yaml",
+                widget("typo", "2").replace("spec:", "spec:\n  colour: red")).toString());
+        assertNotEquals(0, typo.exitCode(), typo::toString);
+        assertTrue(typo.stderr().contains("strict decoding error: unknown field \"spec.colour\""), typo::toString);
+    }
+
+    @Test
     @Order(4)
     void statusChangesOnlyThroughItsSubresource() throws Exception {
         kubectl.ok("patch", "widget", "my-widget", "--subresource=status", "--type=merge", "-p", "{\"status\":{\"ready\":true}}");
