@@ -27,9 +27,22 @@ import java.util.Objects;
  * {@code properties} names is unknown unless the object has {@code additionalProperties} or
  * {@code x-kubernetes-preserve-unknown-fields: true}.
  *
- * <p>A resource bundle usually ships its schemas as a resource (for built-in types, generated at
- * build time) and loads them with {@link #load(InputStream, String)}. The nodes are shared: treat
- * them as read-only.
+ * <p>A resource bundle ships its schemas as a resource and loads them with
+ * {@link #load(InputStream, String)}, then hands them to its store with
+ * {@code StoreSpec.builder(...).schema(...)}. A plugin's own kinds have hand-written schemas (see
+ * the widget example). Built-in kinds' schemas are never written by hand: a bundle of this
+ * repository generates them while it builds by declaring {@code exec-maven-plugin} with the
+ * parent POM's {@code openapi-schemas} execution, whose arguments are the output file and the kube
+ * definition names it needs:
+ * <pre>{@code
+ * <plugin><groupId>org.codehaus.mojo</groupId><artifactId>exec-maven-plugin</artifactId>
+ *   <executions><execution><id>openapi-schemas</id><configuration><arguments>
+ *     <argument>${project.build.outputDirectory}/openapi/schemas.json</argument>
+ *     <argument>io.k8s.api.apps.v1.Deployment</argument>
+ *   </arguments></configuration></execution></executions>
+ * </plugin>
+ * }</pre>
+ * The nodes are shared: treat them as read-only.
  *
  * @param name        the definition name of the kind, such as {@code io.k8s.api.core.v1.ConfigMap}
  *                    (kube's names; a plugin's own types use their own reverse-domain names)
