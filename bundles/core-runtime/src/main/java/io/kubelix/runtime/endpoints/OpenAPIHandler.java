@@ -9,6 +9,7 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
+import java.lang.ref.WeakReference;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -21,8 +22,11 @@ final class OpenAPIHandler {
     private static final String V2 = "/openapi/v2";
     private static final String V3 = "/openapi/v3";
 
-    /** The documents of one route table, with their ETags. */
-    private record Documents(RouteTable routes, Map<String, ObjectNode> v3, Map<String, String> v3Etags,
+    /**
+     * The documents of one route table, with their ETags. The table is held weakly: it holds the
+     * storages of plugins, which an update or removal must be able to unload.
+     */
+    private record Documents(WeakReference<RouteTable> routes, Map<String, ObjectNode> v3, Map<String, String> v3Etags,
                              ObjectNode v3Root, String v3RootEtag, ObjectNode v2, String v2Etag) {
     }
 
@@ -57,7 +61,7 @@ final class OpenAPIHandler {
 
     private Documents documents(RouteTable routes) {
         Documents current = documents;
-        if (current != null && current.routes() == routes) {
+        if (current != null && current.routes().get() == routes) {
             return current;
         }
         Map<String, ObjectNode> v3 = new LinkedHashMap<>();
@@ -72,7 +76,7 @@ final class OpenAPIHandler {
         }
         ObjectNode root = OpenAPIV3.root(v3);
         ObjectNode v2 = OpenAPIV2.of(v3.values(), serverVersion);
-        Documents built = new Documents(routes, v3, etags, root, etag(root), v2, etag(v2));
+        Documents built = new Documents(new WeakReference<>(routes), v3, etags, root, etag(root), v2, etag(v2));
         documents = built;
         return built;
     }
