@@ -1,7 +1,10 @@
 package io.kubelix.runtime.endpoints;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubelix.api.errors.StatusException;
+import io.kubelix.api.errors.StatusReason;
 import io.kubelix.api.schema.GroupVersion;
+import io.kubelix.runtime.codec.MediaType;
 import io.kubelix.runtime.endpoints.openapi.OpenAPIV2;
 import io.kubelix.runtime.endpoints.openapi.OpenAPIV3;
 import org.eclipse.jetty.http.HttpHeader;
@@ -11,11 +14,12 @@ import org.eclipse.jetty.util.Callback;
 
 import java.lang.ref.WeakReference;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * Serves {@code /openapi/v2}, {@code /openapi/v3} and each group version's v3 document, with
- * ETags ({@code If-None-Match} answers 304). The documents are built once per route table: a
+ * ETags ({@code If-None-Match} answers 304), in JSON. The documents are built once per route table: a
  * resource bundle that comes or goes installs a new table, and the next request rebuilds them.
  */
 final class OpenAPIHandler {
@@ -41,6 +45,7 @@ final class OpenAPIHandler {
         if (!path.equals(V2) && !path.equals(V3) && !path.startsWith(V3 + "/")) {
             return false;
         }
+        requireJson(request);
         Documents docs = documents(routes);
         if (path.equals(V2)) {
             write(request, response, callback, docs.v2(), docs.v2Etag());
@@ -57,6 +62,19 @@ final class OpenAPIHandler {
         }
         write(request, response, callback, doc, docs.v3Etags().get(rest));
         return true;
+    }
+
+    /**
+     * The documents are JSON only: a client that accepts only their protobuf form (client-go's
+     * {@code OpenAPISchema()} for v2) is told 406, as kube-openapi answers what it cannot give,
+     * rather than handed bytes it cannot parse.
+     */
+    private static void requireJson(Request request) {
+        List<MediaType> ranges = MediaType.parseAccept(request.getHeaders().get(HttpHeader.ACCEPT));
+        if (!ranges.isEmpty() && ranges.stream().noneMatch(MediaType::isJson)) {
+            throw new StatusException(StatusReason.NOT_ACCEPTABLE, 406,
+                    "only the following media types are accepted: application/json", null, null);
+        }
     }
 
     private Documents documents(RouteTable routes) {

@@ -130,6 +130,21 @@ class OpenAPIHTTPTest {
         assertEquals(404, get("/openapi/v3/apis/nothing.example.com/v1", null).statusCode());
     }
 
+    @Test
+    void onlyJsonIsServed() throws Exception {
+        HttpRequest protobufOnly = HttpRequest.newBuilder(server.base.resolve("/openapi/v2"))
+                .header("Accept", "application/com.github.proto-openapi.spec.v2@v1.0+protobuf").GET().build();
+        HttpResponse<String> refused = client.send(protobufOnly, HttpResponse.BodyHandlers.ofString());
+        assertEquals(406, refused.statusCode(), refused.body());
+        assertEquals("NotAcceptable", JSON.readTree(refused.body()).path("reason").asText());
+
+        HttpRequest either = HttpRequest.newBuilder(server.base.resolve("/openapi/v2"))
+                .header("Accept", "application/com.github.proto-openapi.spec.v2@v1.0+protobuf, application/json;q=0.9").GET().build();
+        HttpResponse<String> json = client.send(either, HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, json.statusCode());
+        assertEquals("2.0", JSON.readTree(json.body()).path("swagger").asText());
+    }
+
     private HttpResponse<String> get(String path, String ifNoneMatch) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(server.base.resolve(path)).GET();
         if (ifNoneMatch != null) {
