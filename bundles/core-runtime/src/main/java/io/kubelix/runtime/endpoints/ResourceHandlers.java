@@ -16,6 +16,7 @@ import io.kubelix.api.registry.Lister;
 import io.kubelix.api.registry.UpdateOptions;
 import io.kubelix.api.registry.UpdateResult;
 import io.kubelix.api.registry.Updater;
+import io.kubelix.api.schema.ResourceSchema;
 import io.kubelix.api.storage.ListResult;
 import io.kubelix.api.storage.Preconditions;
 import io.kubelix.runtime.codec.Codecs;
@@ -122,13 +123,16 @@ final class ResourceHandlers {
             throw Patches.unsupported(patchType);
         }
         FieldValidation.Patch patch = FieldValidation.decodePatch(s, patchType.equals(Patches.JSON_PATCH));
+        // Strategic merge follows the kind's schema: lists merge on their x-kubernetes-patch-merge-key.
+        ResourceSchema schema = s.storage.schema();
         // The update function may run again on a conflict: the last run's warnings are the ones to send.
         AtomicReference<List<String>> warnings = new AtomicReference<>(List.of());
         UpdateResult result = updater.update(s.ctx, s.info.name(), (ctx, old) -> {
             if (old == null) {
                 throw StatusException.notFound(s.groupResource(), s.info.name());
             }
-            ObjectNode patched = Patches.apply(patchType, patch.body(), old, null, null);
+            ObjectNode patched = Patches.apply(patchType, patch.body(), old, schema == null ? null : schema.root(),
+                    schema == null ? null : schema::resolve);
             warnings.set(patch.checkPatched(patched));
             // The object's identity comes from the URL and the endpoint, whatever the patch says.
             String apiVersion = s.kind().groupVersion().apiVersion();

@@ -360,6 +360,27 @@ class ResourceHTTPTest {
     }
 
     @Test
+    void strategicMergeFollowsTheSchemasMergeKeys() throws Exception {
+        send("POST", CM, "{\"metadata\":{\"name\":\"s\",\"ownerReferences\":["
+                + "{\"apiVersion\":\"v1\",\"kind\":\"K\",\"name\":\"a\",\"uid\":\"1\"},"
+                + "{\"apiVersion\":\"v1\",\"kind\":\"K\",\"name\":\"b\",\"uid\":\"2\"}]}}");
+
+        HttpResponse<String> r = send("PATCH", CM + "/s", "{\"metadata\":{\"ownerReferences\":["
+                + "{\"apiVersion\":\"v1\",\"kind\":\"K\",\"name\":\"b-renamed\",\"uid\":\"2\"},"
+                + "{\"apiVersion\":\"v1\",\"kind\":\"K\",\"name\":\"c\",\"uid\":\"3\"}]}}",
+                "application/strategic-merge-patch+json");
+        assertEquals(200, r.statusCode(), r.body());
+        List<String> owners = new java.util.ArrayList<>();
+        JSON.readTree(r.body()).path("metadata").path("ownerReferences").forEach(o -> owners.add(o.path("name").asText()));
+        assertEquals(List.of("a", "b-renamed", "c"), owners, "merged on uid, the schema's x-kubernetes-patch-merge-key");
+
+        send("POST", WIDGETS, "{\"metadata\":{\"name\":\"l\"},\"spec\":{\"items\":[1,2]}}");
+        HttpResponse<String> w = send("PATCH", WIDGETS + "/l", "{\"spec\":{\"items\":[3]}}", "application/strategic-merge-patch+json");
+        assertEquals(200, w.statusCode(), w.body());
+        assertEquals("[3]", JSON.readTree(w.body()).path("spec").path("items").toString(), "without a schema a list is replaced");
+    }
+
+    @Test
     void aResourceWithoutASchemaKeepsUnknownFields() throws Exception {
         HttpResponse<String> r = send("POST", WIDGETS + "?fieldValidation=Strict",
                 "{\"metadata\":{\"name\":\"w\"},\"spec\":{\"anything\":1},\"extra\":true}");

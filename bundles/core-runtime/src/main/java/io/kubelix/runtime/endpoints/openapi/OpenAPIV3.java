@@ -25,8 +25,9 @@ import java.util.Map;
  * that have one ({@link RESTStorage#schema()}), each kind's definition carrying its
  * {@code x-kubernetes-group-version-kind}. Clients use them to learn that the server validates
  * fields ({@code fieldValidation}), which patch types each kind accepts, and what its fields are
- * ({@code kubectl explain}). The documents declare no strategic-merge patch: lists are not merged
- * by their keys yet.
+ * ({@code kubectl explain}). The patch operations do not list the strategic-merge type yet (the
+ * server accepts it), so kubectl builds its apply patches from its compiled-in types, not from
+ * these schemas.
  */
 public final class OpenAPIV3 {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
