@@ -358,7 +358,18 @@ class EtcdDistributionIT {
             assertFalse(f.contains("not a 5xx Status"), f);
         }
         for (EtcdKubelix k : List.of(a, b)) {
-            Set<String> stored = k.get(list).json().path("items").findValues("metadata").stream()
+            // B reconnects to etcd on its own schedule: its LIST answers 503 until it has.
+            Response listed = null;
+            long listDeadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (System.nanoTime() < listDeadline) {
+                listed = k.get(list);
+                if (listed.ok()) {
+                    break;
+                }
+                Thread.sleep(250);
+            }
+            assertTrue(listed.ok(), "LIST after the outage (" + k.pid() + "): " + listed);
+            Set<String> stored = listed.json().path("items").findValues("metadata").stream()
                     .map(m -> m.path("name").asText()).collect(Collectors.toSet());
             List<String> lost = acknowledged.stream().filter(n -> !stored.contains(n)).toList();
             if (!lost.isEmpty()) {

@@ -113,12 +113,20 @@ public final class GenericStore implements StandardStorage {
 
     @Override
     public ListResult list(RequestContext ctx, ListOptions options) {
-        return storage.getList(listKey(ctx), recursive(options));
+        try {
+            return storage.getList(listKey(ctx), recursive(options));
+        } catch (StorageException e) {
+            throw interpret(e, "");
+        }
     }
 
     @Override
     public Watch watch(RequestContext ctx, ListOptions options) {
-        return storage.watch(listKey(ctx), recursive(options));
+        try {
+            return storage.watch(listKey(ctx), recursive(options));
+        } catch (StorageException e) {
+            throw interpret(e, "");
+        }
     }
 
     @Override
