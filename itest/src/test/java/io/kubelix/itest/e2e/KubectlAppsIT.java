@@ -172,8 +172,36 @@ class KubectlAppsIT {
         assertTrue(absent.stderr().contains("NotFound"), absent::toString);
     }
 
+    /**
+     * kubectl apply and set image send strategic merge patches: with the apps/v1 schema the
+     * container is merged on its name, so what the patch does not mention (its ports) stays.
+     */
     @Test
     @Order(6)
+    void applyAndSetImageMergeContainersOnTheirName() throws Exception {
+        Path file = work.resolve("api.yaml");
+        String manifest = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\nspec:\n  selector:\n"
+                + "    matchLabels:\n      app: api\n  template:\n    metadata:\n      labels:\n        app: api\n    spec:\n"
+                + "      containers:\n      - name: api\n        image: IMAGE\n        ports:\n        - containerPort: 8080\n"
+                + "      - name: log\n        image: fluentd:1\n";
+        Files.writeString(file, manifest.replace("IMAGE", "api:1"), StandardCharsets.UTF_8);
+        kubectl.ok("apply", "-f", file.toString());
+        Files.writeString(file, manifest.replace("IMAGE", "api:2"), StandardCharsets.UTF_8);
+        assertEquals("deployment.apps/api configured", kubectl.ok("apply", "-f", file.toString()).stdout().trim());
+        kubectl.ok("set", "image", "deployment/api", "log=fluentd:2");
+
+        JsonNode containers = JSON.readTree(kubectl.ok("get", "deploy", "api", "-o", "json").stdout())
+                .path("spec").path("template").path("spec").path("containers");
+        assertEquals(2, containers.size(), containers::toString);
+        assertEquals("api:2", containers.path(0).path("image").asText(), containers::toString);
+        assertEquals(8080, containers.path(0).path("ports").path(0).path("containerPort").asInt(), containers::toString);
+        assertEquals("TCP", containers.path(0).path("ports").path(0).path("protocol").asText(), containers::toString);
+        assertEquals("fluentd:2", containers.path(1).path("image").asText(), containers::toString);
+        kubectl.ok("delete", "deploy", "api");
+    }
+
+    @Test
+    @Order(7)
     void deleteDeployment() throws Exception {
         assertEquals("deployment.apps \"web\" deleted", kubectl.ok("delete", "deploy", "web").stdout().trim());
         Result gone = kubectl.run("get", "deploy", "web");
@@ -182,7 +210,7 @@ class KubectlAppsIT {
     }
 
     @Test
-    @Order(7)
+    @Order(8)
     void resourceAppsIsHotSwappedThroughPluginsFolder() throws Exception {
         // 1. out: FileInstall uninstalls the bundle, the apps group leaves discovery
         Path aside = server.takePluginOut("resource-apps", work.resolve("aside"));

@@ -89,6 +89,23 @@ public record ResourceSchema(String name, Map<String, ObjectNode> definitions) {
         return of((ObjectNode) schemas, name);
     }
 
+    /**
+     * Reads the definition {@code name} from the OpenAPI document {@code resource} packed with
+     * {@code owner}'s bundle (such as the {@code /openapi/schemas.json} the build generates).
+     *
+     * @throws IllegalStateException when the resource is missing or cannot be read
+     */
+    public static ResourceSchema load(Class<?> owner, String resource, String name) {
+        try (InputStream in = owner.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException(resource + " is missing from the bundle of " + owner.getName());
+            }
+            return load(in, name);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read " + resource + ": " + e.getMessage(), e);
+        }
+    }
+
     /** The definition {@code name} of {@code schemas} (a {@code components.schemas} object) with what it refers to. */
     public static ResourceSchema of(ObjectNode schemas, String name) {
         Map<String, ObjectNode> needed = new LinkedHashMap<>();

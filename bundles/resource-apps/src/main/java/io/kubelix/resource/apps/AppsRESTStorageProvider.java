@@ -12,6 +12,7 @@ import io.kubelix.api.registry.StandardStorage;
 import io.kubelix.api.registry.StoreSpec;
 import io.kubelix.api.registry.TableColumn;
 import io.kubelix.api.schema.GroupResource;
+import io.kubelix.api.schema.ResourceSchema;
 import org.osgi.service.component.annotations.Component;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -93,9 +94,20 @@ public final class AppsRESTStorageProvider implements RESTStorageProvider {
     static StoreSpec controllerRevisionSpec() {
         return StoreSpec.builder(CONTROLLERREVISIONS, "ControllerRevision")
                 .namespaced(true)
+                .schema(schema("ControllerRevision"))
                 .strategy(new ControllerRevisionStrategy())
                 .tableColumns(AppsPrinters.controllerRevisionColumns().toArray(TableColumn[]::new))
                 .build();
+    }
+
+    /**
+     * The OpenAPI schema of an apps/v1 kind, from {@code openapi/schemas.json}, which the build
+     * generates from the Kubernetes Java client (the {@code openapi-schemas} execution in this
+     * bundle's POM). Strategic merge patches merge workloads' containers, ports, volumes... on their
+     * merge keys with it.
+     */
+    static ResourceSchema schema(String kind) {
+        return ResourceSchema.load(AppsRESTStorageProvider.class, "/openapi/schemas.json", "io.k8s.api.apps.v1." + kind);
     }
 
     /** A namespaced workload in category {@code all}, tracking metadata.generation. */
@@ -103,6 +115,7 @@ public final class AppsRESTStorageProvider implements RESTStorageProvider {
                                               List<TableColumn> columns) {
         return StoreSpec.builder(gr, kind)
                 .namespaced(true)
+                .schema(schema(kind))
                 .shortNames(shortName)
                 .categories("all")
                 .nameValidation(NameValidation.DNS1123_SUBDOMAIN)

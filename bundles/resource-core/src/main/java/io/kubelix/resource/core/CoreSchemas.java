@@ -2,9 +2,6 @@ package io.kubelix.resource.core;
 
 import io.kubelix.api.schema.ResourceSchema;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 
 /**
  * The OpenAPI schemas of the core kinds, from {@code openapi/schemas.json} in this bundle, which
@@ -19,13 +16,6 @@ final class CoreSchemas {
 
     /** The schema of a kind of {@code /api/v1}, such as {@code ConfigMap}. */
     static ResourceSchema v1(String kind) {
-        try (InputStream in = CoreSchemas.class.getResourceAsStream(RESOURCE)) {
-            if (in == null) {
-                throw new IllegalStateException(RESOURCE + " is missing from the bundle");
-            }
-            return ResourceSchema.load(in, "io.k8s.api.core.v1." + kind);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return ResourceSchema.load(CoreSchemas.class, RESOURCE, "io.k8s.api.core.v1." + kind);
     }
 }
