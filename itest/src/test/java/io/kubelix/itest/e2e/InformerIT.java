@@ -599,12 +599,20 @@ class InformerIT {
             eof = true;
         }
         List<Long> rvs = new ArrayList<>();
-        for (String l : body.toString(StandardCharsets.UTF_8).split("\n")) {
-            if (!l.isBlank()) {
-                JsonNode e = KubeApi.JSON.readTree(l);
-                if (e.path("type").asText().equals("MODIFIED")) {
-                    rvs.add(KubeApi.rv(e.path("object")));
-                }
+        String[] lines = body.toString(StandardCharsets.UTF_8).split("\n", -1);
+        for (int i = 0; i < lines.length; i++) {
+            String l = lines[i];
+            if (l.isBlank()) {
+                continue;
+            }
+            if (i == lines.length - 1 && eof && !cleanEnd) {
+                // The server aborted the stream (a terminated watcher whose write was stuck): the last
+                // line may be cut short, and what it holds never counted as delivered.
+                break;
+            }
+            JsonNode e = KubeApi.JSON.readTree(l);
+            if (e.path("type").asText().equals("MODIFIED")) {
+                rvs.add(KubeApi.rv(e.path("object")));
             }
         }
         return new Stalled(rvs, cleanEnd, eof);

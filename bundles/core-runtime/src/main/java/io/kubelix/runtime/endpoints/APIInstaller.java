@@ -36,6 +36,8 @@ import java.util.concurrent.ConcurrentHashMap;
 final class APIInstaller {
     private static final Logger LOG = LoggerFactory.getLogger(APIInstaller.class);
     static final Duration DRAIN = Duration.ofSeconds(30);
+    /** How long a stopping provider's bundle waits for the requests running on it. */
+    static final Duration STOP_DRAIN = Duration.ofSeconds(5);
     private static final Duration DRAIN_POLL = Duration.ofMillis(10);
 
     private static final class Installed {
@@ -101,18 +103,39 @@ final class APIInstaller {
     }
 
     /** Uninstalls at once: for providers known to be gone for good. */
-    synchronized void uninstall(RESTStorageProvider provider) {
+    void uninstall(RESTStorageProvider provider) {
         uninstall(provider, Map.of());
     }
 
     /**
      * Uninstalls a provider whose service went away: at once, or, when its bundle is being updated,
-     * when its new revision is installed (or the swap grace period ends).
+     * when its new revision is installed (or the swap grace period ends). Either way it returns only
+     * when the requests running on the provider's storages have finished (at most {@link #STOP_DRAIN}):
+     * the provider's bundle is stopping, and the refresh that follows may discard its class loader,
+     * which a running request could still need.
      */
-    synchronized void uninstall(RESTStorageProvider provider, Map<String, ?> props) {
+    void uninstall(RESTStorageProvider provider, Map<String, ?> props) {
+        List<InFlight> running = markGone(provider, props);
+        long deadline = System.nanoTime() + STOP_DRAIN.toNanos();
+        for (InFlight f : running) {
+            while (!f.idle() && System.nanoTime() < deadline) {
+                try {
+                    Thread.sleep(DRAIN_POLL.toMillis());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+            if (!f.idle()) {
+                LOG.warn("{} requests still running on a stopping API group after {} s", f.active(), STOP_DRAIN.toSeconds());
+            }
+        }
+    }
+
+    private synchronized List<InFlight> markGone(RESTStorageProvider provider, Map<String, ?> props) {
         List<Installed> gone = installed.stream().filter(i -> i.provider == provider && !i.outgoing).toList();
         if (gone.isEmpty()) {
-            return;
+            return List.of();
         }
         if (swaps.restarting(props)) {
             for (Installed i : gone) {
@@ -122,9 +145,10 @@ final class APIInstaller {
                         i.group(), i.name);
                 swaps.afterGrace(() -> expire(i));
             }
-            return;
+        } else {
+            remove(gone);
         }
-        remove(gone);
+        return gone.stream().map(i -> i.inFlight).toList();
     }
 
     private synchronized void expire(Installed i) {

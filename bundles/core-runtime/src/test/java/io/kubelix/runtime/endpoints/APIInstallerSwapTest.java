@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
@@ -23,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -50,9 +52,11 @@ class APIInstallerSwapTest {
         InFlight running = installer.routes().inFlight(v1);
         assertTrue(running.enter(), "a request on the old revision, running when the update starts");
         updating.add(BUNDLE);
-        installer.uninstall(p1, props(10L));
+        CompletableFuture<Void> stopping = CompletableFuture.runAsync(() -> installer.uninstall(p1, props(10L)));
+        await(running::isOutgoing, "new requests wait for the new revision");
         assertSame(v1, installer.routes().lookup(GV, "widgets"), "the route stays while the bundle is updated");
-        assertTrue(running.isOutgoing(), "new requests wait for the new revision");
+        assertThrows(TimeoutException.class, () -> stopping.get(200, TimeUnit.MILLISECONDS),
+                "the bundle's stop waits for the request running on it (a refresh may discard its class loader)");
         CompletableFuture<RouteTable> waiting = CompletableFuture.supplyAsync(() -> {
             try {
                 return installer.awaitSwap(running);
@@ -60,6 +64,8 @@ class APIInstallerSwapTest {
                 throw new IllegalStateException(e);
             }
         });
+        running.exit();
+        stopping.get(10, TimeUnit.SECONDS);
 
         updating.remove(BUNDLE);
         Storage v2 = new Storage();
@@ -68,9 +74,6 @@ class APIInstallerSwapTest {
         assertSame(v2, waiting.get(10, TimeUnit.SECONDS).lookup(GV, "widgets"), "a waiting request gets the new revision");
         assertEquals(1, installer.provided().size(), installer.provided()::toString);
         assertFalse(running.enter(), "a late request on the old route must look it up again");
-        assertEquals(0, v1.destroyed.get(), "the old storage is kept while a request runs on it");
-
-        running.exit();
         await(() -> v1.destroyed.get() == 1, "old storage destroyed once drained");
         assertEquals(0, v2.destroyed.get());
     }
