@@ -544,6 +544,11 @@ class KubectlApiMachineryIT {
         assertEquals("Terminating", terminating.path("status").path("phase").asText(), terminating::toString);
         assertFalse(terminating.path("metadata").path("deletionTimestamp").asText().isEmpty(), terminating::toString);
 
+        Result again = kubectl.run("delete", "namespace", ns, "--wait=false");
+        assertNotEquals(0, again.exitCode(), again::toString);
+        assertTrue(again.stderr().contains("Error from server (Conflict): Operation cannot be fulfilled on namespaces \""
+                + ns + "\": The system is ensuring all content is removed from this namespace."), again::toString);
+
         Result refused = kubectl.run("-n", ns, "create", "configmap", "late");
         assertNotEquals(0, refused.exitCode(), refused::toString);
         assertTrue(refused.stderr().contains("configmaps \"late\" is forbidden: unable to create new content in namespace "

@@ -2,6 +2,7 @@ package io.kubelix.resource.core;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.registry.RESTDeleteStrategy;
 
 /**
@@ -9,8 +10,9 @@ import io.kubelix.api.registry.RESTDeleteStrategy;
  * {@code deletionTimestamp} and {@code status.phase: Terminating}; the namespace controller then
  * removes its content and takes {@code kubernetes} out of {@code spec.finalizers} through
  * {@code namespaces/finalize}, and that update, leaving no finalizer of either kind, removes the
- * namespace. A namespace whose deletion has begun and that has no {@code spec.finalizers} left
- * is removed by the next delete.
+ * namespace. Deleting it again while {@code spec.finalizers} remain is a 409 Conflict, as in
+ * kube; a namespace whose deletion has begun and that has no {@code spec.finalizers} left is
+ * removed by the next delete.
  */
 final class NamespaceDeleteStrategy implements RESTDeleteStrategy {
 
@@ -25,6 +27,12 @@ final class NamespaceDeleteStrategy implements RESTDeleteStrategy {
 
     @Override
     public void prepareForDeletion(ObjectNode ns) {
+        // Terminating is set here, and a namespace only becomes Terminating once its deletion began.
+        if (NamespaceStrategy.PHASE_TERMINATING.equals(ns.path("status").path("phase").asText())) {
+            throw StatusException.conflict(CoreRESTStorageProvider.NAMESPACES, ns.path("metadata").path("name").asText(),
+                    "The system is ensuring all content is removed from this namespace.  Upon completion, this "
+                            + "namespace will automatically be purged by the system.");
+        }
         JsonNode status = ns.get("status");
         ObjectNode statusObject = status instanceof ObjectNode o ? o : ns.putObject("status");
         statusObject.put("phase", NamespaceStrategy.PHASE_TERMINATING);
