@@ -16,6 +16,7 @@ import io.kubelix.api.schema.GroupResource;
 import io.kubelix.api.schema.ResourceSchema;
 import io.kubelix.api.storage.StorageConfig;
 import io.kubelix.api.storage.StorageInterface;
+import io.kubelix.runtime.MemoryTestBackends;
 import io.kubelix.runtime.registry.AdmissionChain;
 import io.kubelix.runtime.registry.StoreFactory;
 import io.kubelix.runtime.request.Requests;
@@ -25,7 +26,6 @@ import io.kubelix.runtime.server.filters.WithRequestInfo;
 import io.kubelix.runtime.storage.cacher.Cacher;
 import io.kubelix.runtime.storage.cacher.CacherOptions;
 import io.kubelix.storage.memory.MemoryStorageBackend;
-import io.kubelix.storage.memory.MemoryStorageConfig;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -33,8 +33,6 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Callback;
 
-import java.lang.annotation.Annotation;
-import java.lang.reflect.Method;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -70,7 +68,7 @@ final class InProcessAPIServer implements AutoCloseable {
 
     /** @param cacherOptions those of the Cacher in front of each resource; null for none */
     InProcessAPIServer(CacherOptions cacherOptions) throws Exception {
-        backend = new MemoryStorageBackend(new Config());
+        backend = MemoryTestBackends.newBackend(1000, 100, 60_000);
         StoreFactory stores = new StoreFactory((gr, prefix) -> {
             StorageInterface storage = backend.forResource(new StorageConfig(gr, prefix));
             return cacherOptions != null ? cachers.computeIfAbsent(prefix, p -> new Cacher(storage, gr, p, cacherOptions))
@@ -123,9 +121,7 @@ final class InProcessAPIServer implements AutoCloseable {
     public void close() throws Exception {
         server.stop();
         cachers.values().forEach(Cacher::stop);
-        Method deactivate = MemoryStorageBackend.class.getDeclaredMethod("deactivate");
-        deactivate.setAccessible(true);
-        deactivate.invoke(backend);
+        MemoryTestBackends.close(backend);
     }
 
     /** A ConfigMap schema as the generator writes them (trimmed); widgets have none. */
@@ -186,25 +182,4 @@ final class InProcessAPIServer implements AutoCloseable {
         }
     }
 
-    private static final class Config implements MemoryStorageConfig {
-        @Override
-        public int event$_$history$_$size() {
-            return 1000;
-        }
-
-        @Override
-        public int watch$_$queue$_$size() {
-            return 100;
-        }
-
-        @Override
-        public long progress$_$notify$_$interval$_$ms() {
-            return 60_000;
-        }
-
-        @Override
-        public Class<? extends Annotation> annotationType() {
-            return MemoryStorageConfig.class;
-        }
-    }
 }

@@ -24,14 +24,12 @@ import io.kubelix.api.storage.ListOptions;
 import io.kubelix.api.storage.Preconditions;
 import io.kubelix.api.storage.StorageConfig;
 import io.kubelix.api.storage.StorageInterface;
+import io.kubelix.runtime.MemoryTestBackends;
 import io.kubelix.storage.memory.MemoryStorageBackend;
-import io.kubelix.storage.memory.MemoryStorageConfig;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.lang.annotation.Annotation;
-import java.lang.reflect.Method;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -66,7 +64,7 @@ class GenericStoreTest {
 
     @BeforeEach
     void setUp() {
-        backend = new MemoryStorageBackend(new TestConfig());
+        backend = MemoryTestBackends.newBackend(1000, 100, 60_000);
         storage = backend.forResource(new StorageConfig(CONFIGMAPS, "/configmaps"));
         admission = new AdmissionChain();
         strategy = new TestStrategy();
@@ -75,9 +73,7 @@ class GenericStoreTest {
 
     @AfterEach
     void tearDown() throws Exception {
-        Method deactivate = MemoryStorageBackend.class.getDeclaredMethod("deactivate");
-        deactivate.setAccessible(true);
-        deactivate.invoke(backend);
+        MemoryTestBackends.close(backend);
     }
 
     @Test
@@ -734,25 +730,4 @@ class GenericStoreTest {
         }
     }
 
-    private static final class TestConfig implements MemoryStorageConfig {
-        @Override
-        public int event$_$history$_$size() {
-            return 1000;
-        }
-
-        @Override
-        public int watch$_$queue$_$size() {
-            return 100;
-        }
-
-        @Override
-        public long progress$_$notify$_$interval$_$ms() {
-            return 60_000;
-        }
-
-        @Override
-        public Class<? extends Annotation> annotationType() {
-            return MemoryStorageConfig.class;
-        }
-    }
 }

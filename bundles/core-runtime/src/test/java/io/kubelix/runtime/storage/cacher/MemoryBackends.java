@@ -1,10 +1,9 @@
 package io.kubelix.runtime.storage.cacher;
 
-import io.kubelix.storage.memory.MemoryStorageBackend;
-import io.kubelix.storage.memory.MemoryStorageConfig;
+import io.kubelix.runtime.MemoryTestBackends;
 
-import java.lang.annotation.Annotation;
-import java.lang.reflect.Method;
+import io.kubelix.storage.memory.MemoryStorageBackend;
+
 
 /** Real memory backends for Cacher tests, with quick progress notifications so the cache stays fresh. */
 final class MemoryBackends {
@@ -18,27 +17,7 @@ final class MemoryBackends {
 
     /** A backend that keeps only the last {@code history} revisions for watches. */
     static MemoryStorageBackend newBackend(int history) {
-        return new MemoryStorageBackend(new MemoryStorageConfig() {
-            @Override
-            public int event$_$history$_$size() {
-                return history;
-            }
-
-            @Override
-            public int watch$_$queue$_$size() {
-                return 100_000;
-            }
-
-            @Override
-            public long progress$_$notify$_$interval$_$ms() {
-                return 100;
-            }
-
-            @Override
-            public Class<? extends Annotation> annotationType() {
-                return MemoryStorageConfig.class;
-            }
-        });
+        return MemoryTestBackends.newBackend(history, 100_000, 100);
     }
 
     /** A Cacher over {@code storage} that has listed and is watching. */
@@ -57,15 +36,6 @@ final class MemoryBackends {
     }
 
     static void close(MemoryStorageBackend backend) {
-        if (backend == null) {
-            return;
-        }
-        try {
-            Method deactivate = MemoryStorageBackend.class.getDeclaredMethod("deactivate");
-            deactivate.setAccessible(true);
-            deactivate.invoke(backend);
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException(e);
-        }
+        MemoryTestBackends.close(backend);
     }
 }
