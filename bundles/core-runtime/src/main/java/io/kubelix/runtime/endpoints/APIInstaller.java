@@ -202,24 +202,19 @@ final class APIInstaller {
     /** Stops new requests on a provider's storages, waits for those in flight, then destroys the storages. */
     private void retire(Installed i) {
         i.inFlight.retire();
-        long deadline = System.nanoTime() + DRAIN.toNanos();
-        Runnable[] check = new Runnable[1];
-        check[0] = () -> {
-            if (i.inFlight.idle() || System.nanoTime() > deadline) {
-                if (!i.inFlight.idle()) {
-                    LOG.warn("API group {} from {}: {} requests still running after {} s; releasing its storage anyway",
-                            i.group(), i.name, i.inFlight.active(), DRAIN.toSeconds());
-                }
-                i.info.versionedResourcesStorageMap().values().forEach(m -> m.values().forEach(RESTStorage::destroy));
-            } else {
-                swaps.later(check[0], DRAIN_POLL);
-            }
-        };
-        if (i.inFlight.idle()) {
-            check[0].run();
-        } else {
-            swaps.later(check[0], DRAIN_POLL);
+        destroyWhenDrained(i, System.nanoTime() + DRAIN.toNanos());
+    }
+
+    private void destroyWhenDrained(Installed i, long deadline) {
+        if (!i.inFlight.idle() && System.nanoTime() < deadline) {
+            swaps.later(() -> destroyWhenDrained(i, deadline), DRAIN_POLL);
+            return;
         }
+        if (!i.inFlight.idle()) {
+            LOG.warn("API group {} from {}: {} requests still running after {} s; releasing its storage anyway",
+                    i.group(), i.name, i.inFlight.active(), DRAIN.toSeconds());
+        }
+        i.info.versionedResourcesStorageMap().values().forEach(m -> m.values().forEach(RESTStorage::destroy));
     }
 
     /** Resolves conflicts per group/version/resource and swaps in the new table. */

@@ -15,6 +15,7 @@ import io.kubelix.api.schema.GroupVersion;
 import io.kubelix.api.storage.ListOptions;
 import io.kubelix.api.storage.ResourceVersionMatch;
 import io.kubelix.api.storage.SelectionPredicate;
+import io.kubelix.api.storage.StorageException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -78,6 +79,9 @@ final class NamespaceController {
                     sync(table, ns.path("metadata").path("name").asText(), finalizer);
                 }
             }
+        } catch (StatusException | StorageException e) {
+            // Expected while storage is unreachable: one line per pass, the next pass tries again.
+            LOG.warn("namespace controller: {}", e.getMessage());
         } catch (RuntimeException e) {
             LOG.warn("namespace controller: {}", e.toString(), e);
         }

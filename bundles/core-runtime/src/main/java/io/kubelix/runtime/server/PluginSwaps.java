@@ -86,14 +86,10 @@ public final class PluginSwaps {
 
     /** Runs {@code expiry} when the grace period of an outgoing service ends. */
     public void afterGrace(Runnable expiry) {
-        try {
-            timer.schedule(expiry, grace.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-            // Shutting down: nothing is served any more.
-        }
+        later(expiry, grace);
     }
 
-    /** Runs {@code task} soon on the swap thread; it must not block. */
+    /** Runs {@code task} after {@code delay} on the swap thread; it must not block. */
     public void later(Runnable task, Duration delay) {
         try {
             timer.schedule(task, delay.toMillis(), TimeUnit.MILLISECONDS);
