@@ -56,7 +56,7 @@ class KubectlApiMachineryIT {
 
     @BeforeAll
     void startServer() throws Exception {
-        Path distribution = Path.of(property("kubelix.itest.distribution"));
+        Path distribution = Path.of(KubelixServer.property("kubelix.itest.distribution"));
         work = Path.of(System.getProperty("kubelix.itest.work", "target/itest-work"), "e2e",
                 "apimachinery-" + System.currentTimeMillis()).toAbsolutePath();
         Files.createDirectories(work.resolve("home"));
@@ -765,9 +765,5 @@ class KubectlApiMachineryIT {
 
     private <T> T await(String what, Callable<T> attempt, java.util.function.Predicate<T> done) throws Exception {
         return server.await(what, POLL_TIMEOUT, attempt, done);
-    }
-
-    private static String property(String key) {
-        return KubelixServer.property(key);
     }
 }

@@ -48,7 +48,7 @@ class KubectlDistributionIT {
 
     @BeforeAll
     void startServer() throws Exception {
-        Path distribution = Path.of(property("kubelix.itest.distribution"));
+        Path distribution = Path.of(KubelixServer.property("kubelix.itest.distribution"));
         work = Path.of(System.getProperty("kubelix.itest.work", "target/itest-work"), "e2e",
                 "kubectl-" + System.currentTimeMillis()).toAbsolutePath();
         Files.createDirectories(work.resolve("home"));
@@ -68,7 +68,7 @@ class KubectlDistributionIT {
     void kubectlVersionShowsNoSkewWarning() throws Exception {
         Result version = kubectl.ok("version");
         assertTrue(version.stdout().contains("Client Version: v1."), version::toString);
-        assertTrue(version.stdout().contains("Server Version: " + property("kubelix.itest.kubernetes-version") + "."), version::toString);
+        assertTrue(version.stdout().contains("Server Version: " + KubelixServer.property("kubelix.itest.kubernetes-version") + "."), version::toString);
         assertFalse(version.stderr().toLowerCase().contains("warning"), version::toString);
         assertFalse(version.stderr().toLowerCase().contains("skew"), version::toString);
     }
@@ -220,9 +220,5 @@ class KubectlDistributionIT {
         } catch (IOException e) {
             return e.toString();
         }
-    }
-
-    private static String property(String key) {
-        return KubelixServer.property(key);
     }
 }

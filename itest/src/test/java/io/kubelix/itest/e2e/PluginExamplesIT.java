@@ -51,18 +51,18 @@ class PluginExamplesIT {
         work = Path.of(System.getProperty("kubelix.itest.work", "target/itest-work"), "e2e",
                 "plugins-" + System.currentTimeMillis()).toAbsolutePath();
         Files.createDirectories(work.resolve("home"));
-        Path root = Path.of(property("kubelix.itest.root")).toAbsolutePath().normalize();
+        Path root = Path.of(KubelixServer.property("kubelix.itest.root")).toAbsolutePath().normalize();
         examples = root.resolve("examples");
-        Path localRepository = Path.of(property("org.ops4j.pax.url.mvn.localRepository"));
-        String version = property("kubelix.itest.version");
+        Path localRepository = Path.of(KubelixServer.property("org.ops4j.pax.url.mvn.localRepository"));
+        String version = KubelixServer.property("kubelix.itest.version");
 
         // 1. The examples, built as a user builds them, against this build's core-api.
-        ExampleBuild.installCoreApi(localRepository, root, Path.of(property("kubelix.itest.bundle.core-api")), version);
+        ExampleBuild.installCoreApi(localRepository, root, Path.of(KubelixServer.property("kubelix.itest.bundle.core-api")), version);
         widgetJar = ExampleBuild.build(examples, "widget-resource", work.resolve("build"), localRepository, version);
         admissionJar = ExampleBuild.build(examples, "admission-deny-label", work.resolve("build"), localRepository, version);
 
         // 2. A distribution of our own.
-        server = KubelixServer.start(Path.of(property("kubelix.itest.distribution.default")), work, READY_TIMEOUT);
+        server = KubelixServer.start(Path.of(KubelixServer.property("kubelix.itest.distribution.default")), work, READY_TIMEOUT);
         kubectl = new Kubectl(System.getProperty("kubelix.itest.kubectl", "kubectl"), server.kubeconfig(), work.resolve("home"));
     }
 
@@ -232,9 +232,5 @@ class PluginExamplesIT {
 
     private <T> T await(String what, Callable<T> attempt, java.util.function.Predicate<T> done) throws Exception {
         return server.await(what, POLL_TIMEOUT, attempt, done);
-    }
-
-    private static String property(String key) {
-        return KubelixServer.property(key);
     }
 }
