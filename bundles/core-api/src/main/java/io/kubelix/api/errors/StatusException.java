@@ -17,6 +17,7 @@ public class StatusException extends RuntimeException {
     private final StatusReason reason;
     private final int code;
     private final Details details;
+    private final String continueToken;
 
     /**
      * metav1.StatusDetails: which object the error is about and the field causes.
@@ -42,10 +43,16 @@ public class StatusException extends RuntimeException {
     }
 
     public StatusException(StatusReason reason, int code, String message, Details details, Throwable cause) {
+        this(reason, code, message, details, cause, null);
+    }
+
+    private StatusException(StatusReason reason, int code, String message, Details details, Throwable cause,
+                            String continueToken) {
         super(Objects.requireNonNull(message, "message"), cause);
         this.reason = Objects.requireNonNull(reason, "reason");
         this.code = code;
         this.details = details;
+        this.continueToken = continueToken;
     }
 
     public StatusReason reason() {
@@ -60,6 +67,14 @@ public class StatusException extends RuntimeException {
     /** The Status' details, or null when it has none. */
     public Details details() {
         return details;
+    }
+
+    /**
+     * The continue token the Status carries in its {@code metadata.continue}, or null: a list's
+     * 410 for an expired continue token offers one that continues at the current revision.
+     */
+    public String continueToken() {
+        return continueToken;
     }
 
     public static StatusException notFound(GroupResource gr, String name) {
@@ -121,6 +136,15 @@ public class StatusException extends RuntimeException {
     /** The watch/list answer for a resourceVersion older than the retained window (410, reason Expired). */
     public static StatusException resourceExpired(String message) {
         return new StatusException(StatusReason.EXPIRED, 410, message, null, null);
+    }
+
+    /**
+     * A 410 Expired whose Status carries {@code continueToken} in its {@code metadata.continue}
+     * (kube's inconsistent-continue answer).
+     */
+    public static StatusException resourceExpired(String message, String continueToken) {
+        return new StatusException(StatusReason.EXPIRED, 410, message, null, null,
+                Objects.requireNonNull(continueToken, "continueToken"));
     }
 
     public static StatusException tooManyRequests(String message, int retryAfterSeconds) {

@@ -18,6 +18,8 @@ import java.util.Base64;
  * @param start    the first key of the next page, relative to the listed directory
  */
 public record ContinueToken(long revision, String start) {
+    /** The revision of a token that continues at the current revision (kube's inconsistent continue). */
+    public static final long LATEST = -1;
     private static final String VERSION = "meta.k8s.io/v1";
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -25,6 +27,16 @@ public record ContinueToken(long revision, String start) {
     public static ContinueToken after(String directory, long revision, String lastKey) {
         String dir = directory.endsWith("/") ? directory : directory + "/";
         return new ContinueToken(revision, lastKey.substring(dir.length()) + "\u0000");
+    }
+
+    /** Whether the next page is read at the current revision rather than at {@link #revision()}. */
+    public boolean latest() {
+        return revision == LATEST;
+    }
+
+    /** The same position, read at the current revision. */
+    public ContinueToken atLatest() {
+        return new ContinueToken(LATEST, start);
     }
 
     public String encode() {
@@ -42,7 +54,7 @@ public record ContinueToken(long revision, String start) {
         try {
             JsonNode json = JSON.readTree(new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8));
             if (json == null || !VERSION.equals(json.path("v").asText()) || !json.path("rv").canConvertToLong()
-                    || json.path("rv").asLong() <= 0 || !json.path("start").isTextual()) {
+                    || !validRevision(json.path("rv").asLong()) || !json.path("start").isTextual()) {
                 throw invalid("not a continue token");
             }
             String start = json.path("start").asText();
@@ -53,6 +65,10 @@ public record ContinueToken(long revision, String start) {
         } catch (IllegalArgumentException | IOException e) {
             throw invalid(e.getMessage());
         }
+    }
+
+    private static boolean validRevision(long rv) {
+        return rv > 0 || rv == LATEST;
     }
 
     private static StatusException invalid(String why) {

@@ -31,9 +31,23 @@ public final class StorageErrors {
         return StatusException.resourceExpired("too old resource version: " + requested + " (" + oldestRetained + ")");
     }
 
-    /** A continue token whose revision is no longer retained. */
+    /** A continue token whose revision is no longer retained, when no other token can be offered. */
     public static StatusException continueExpired() {
         return StatusException.resourceExpired("The provided continue parameter is too old to display a consistent"
                 + " list result. You can start a new list without the continue parameter.");
+    }
+
+    /**
+     * A continue token whose revision is no longer retained (kube's inconsistent continue): the
+     * 410 carries a token that lists the rest from where {@code expired} stopped, at the current
+     * revision, for clients that accept objects changed between the pages.
+     */
+    public static StatusException continueExpired(ContinueToken expired) {
+        return StatusException.resourceExpired("The provided continue parameter is too old to display a consistent"
+                + " list result. You can start a new list without the continue parameter, or use the continue token"
+                + " in this response to retrieve the remainder of the results. Continuing with the provided token"
+                + " results in an inconsistent list - objects that were created, modified, or deleted between the"
+                + " time the first chunk was returned and now may show up in the list.",
+                expired.atLatest().encode());
     }
 }

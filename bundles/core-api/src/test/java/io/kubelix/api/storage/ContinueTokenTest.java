@@ -8,7 +8,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ContinueTokenTest {
     private final ObjectMapper mapper = new ObjectMapper();
@@ -26,6 +28,7 @@ class ContinueTokenTest {
     @Test
     void rejectsWhatIsNotOurs() {
         for (String bad : new String[] {"%%%", "e30", encode("{\"v\":\"meta.k8s.io/v1\",\"rv\":0,\"start\":\"a\"}"),
+                encode("{\"v\":\"meta.k8s.io/v1\",\"rv\":-2,\"start\":\"a\"}"),
                 encode("{\"v\":\"meta.k8s.io/v1\",\"rv\":3,\"start\":\"../a\"}"), encode("[1]")}) {
             assertEquals(400, assertThrows(StatusException.class, () -> ContinueToken.decode(bad)).code(), bad);
         }
@@ -40,6 +43,21 @@ class ContinueTokenTest {
         assertEquals(1, tooLarge.details().retryAfterSeconds());
         assertEquals(410, StorageErrors.tooOldResourceVersion(3, 7).code());
         assertEquals("Expired", StorageErrors.continueExpired().reason().wireName());
+    }
+
+    @Test
+    void anExpiredTokensGoneOffersTheSamePositionAtTheCurrentRevision() {
+        ContinueToken expired = ContinueToken.after("/configmaps", 42, "/configmaps/default/b");
+        StatusException gone = StorageErrors.continueExpired(expired);
+        assertEquals(410, gone.code());
+        assertEquals("Expired", gone.reason().wireName());
+        assertTrue(gone.getMessage().contains("use the continue token in this response"), gone.getMessage());
+
+        ContinueToken offered = ContinueToken.decode(gone.continueToken());
+        assertTrue(offered.latest());
+        assertEquals(ContinueToken.LATEST, offered.revision());
+        assertEquals("default/b\u0000", offered.start());
+        assertFalse(expired.latest());
     }
 
     private static String encode(String json) {

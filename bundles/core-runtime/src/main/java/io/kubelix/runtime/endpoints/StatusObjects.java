@@ -16,6 +16,9 @@ public final class StatusObjects {
     /** The Failure Status for an error. */
     public static ObjectNode failure(StatusException e) {
         ObjectNode s = base("Failure");
+        if (e.continueToken() != null) {
+            ((ObjectNode) s.get("metadata")).put("continue", e.continueToken());
+        }
         s.put("message", e.getMessage());
         s.put("reason", e.reason().wireName());
         StatusException.Details d = e.details();

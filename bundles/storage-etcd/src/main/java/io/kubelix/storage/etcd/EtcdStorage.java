@@ -177,16 +177,16 @@ final class EtcdStorage implements StorageInterface {
                 throw StatusException.badRequest("specifying resource version is not allowed when using continue");
             }
             ContinueToken t = ContinueToken.decode(token);
-            return listPages(dir, dir + t.start(), t.revision(), opts, true);
+            return listPages(dir, dir + t.start(), t.latest() ? 0 : t.revision(), opts, t);
         }
         long requested = VERSIONER.parseResourceVersion(opts.resourceVersion());
         if (opts.resourceVersionMatch() == ResourceVersionMatch.EXACT) {
             if (requested == 0) {
                 throw StatusException.badRequest("resourceVersionMatch \"Exact\" is forbidden for resourceVersion \"0\"");
             }
-            return listPages(dir, dir, requested, opts, false);
+            return listPages(dir, dir, requested, opts, null);
         }
-        ListResult result = listPages(dir, dir, 0, opts, false);
+        ListResult result = listPages(dir, dir, 0, opts, null);
         if (requested > result.resourceVersion()) {
             throw StorageErrors.tooLargeResourceVersion(requested, result.resourceVersion());
         }
@@ -216,9 +216,10 @@ final class EtcdStorage implements StorageInterface {
     /**
      * Reads a page of the directory {@code dir} from {@code fromKey} at {@code revision} (0: the
      * current one, which then pins the following reads), fetching more while the predicate leaves
-     * the page short, as kube's etcd3 GetList does.
+     * the page short, as kube's etcd3 GetList does. {@code continuing} is the continue token read,
+     * or null.
      */
-    private ListResult listPages(String dir, String fromKey, long revision, ListOptions opts, boolean continuing) {
+    private ListResult listPages(String dir, String fromKey, long revision, ListOptions opts, ContinueToken continuing) {
         SelectionPredicate predicate = opts.predicate();
         boolean everything = predicate.matchesEverything();
         long limit = Math.max(0, opts.limit());
@@ -236,7 +237,7 @@ final class EtcdStorage implements StorageInterface {
             try {
                 r = etcd.get(Keys.bytes(start), option, dir, rev);
             } catch (StatusException e) {
-                throw continuing && e.code() == 410 ? StorageErrors.continueExpired() : e;
+                throw continuing != null && e.code() == 410 ? StorageErrors.continueExpired(continuing) : e;
             }
             if (rev == 0) {
                 rev = r.getHeader().getRevision();

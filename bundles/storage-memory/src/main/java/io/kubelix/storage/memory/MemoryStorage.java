@@ -147,6 +147,9 @@ final class MemoryStorage implements StorageInterface {
                 throw StatusException.badRequest("specifying resource version is not allowed when using continue");
             }
             ContinueToken t = ContinueToken.decode(token);
+            if (t.latest()) {
+                return listCurrent(range, range.prefix() + t.start(), opts, 0);
+            }
             if (t.revision() > store.currentRevision()) {
                 throw StatusException.badRequest("continue key is not valid: unknown resource version");
             }
@@ -163,12 +166,17 @@ final class MemoryStorage implements StorageInterface {
             }
             return listAt(range, requested, null, opts, true);
         }
+        return listCurrent(range, null, opts, requested);
+    }
+
+    /** A page at the current revision, from {@code fromKey} (null: the start), at least at {@code minimum}. */
+    private ListResult listCurrent(KeyRange range, String fromKey, ListOptions opts, long minimum) {
         while (true) {
             long current = store.currentRevision();
-            if (requested > current) {
-                throw StorageErrors.tooLargeResourceVersion(requested, current);
+            if (minimum > current) {
+                throw StorageErrors.tooLargeResourceVersion(minimum, current);
             }
-            ListResult result = listAt(range, current, null, opts, false);
+            ListResult result = listAt(range, current, fromKey, opts, false);
             if (result != null) {
                 return result;
             }
@@ -225,7 +233,8 @@ final class MemoryStorage implements StorageInterface {
         long compacted = store.compactedRevision();
         if (rev < compacted) {
             throw opts.continueToken() != null && !opts.continueToken().isEmpty()
-                    ? StorageErrors.continueExpired() : StorageErrors.tooOldResourceVersion(rev, compacted);
+                    ? StorageErrors.continueExpired(ContinueToken.decode(opts.continueToken()))
+                    : StorageErrors.tooOldResourceVersion(rev, compacted);
         }
     }
 

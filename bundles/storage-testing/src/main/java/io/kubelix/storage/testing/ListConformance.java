@@ -171,17 +171,33 @@ public abstract class ListConformance extends UpdateConformance {
     }
 
     @Test
-    void continueTokenOfCompactedRevisionIsExpired() {
+    void continueTokenOfCompactedRevisionIsExpiredAndOffersTheRestAtTheCurrentRevision() {
         for (String n : List.of("a", "b", "c")) {
             create("default", n, "blue");
         }
         ListResult p1 = storage.getList("/configmaps/default", listOpts("", ResourceVersionMatch.UNSET, ALL, 1, null));
+        assertEquals(List.of("a"), names(p1));
         create("default", "d", "blue");
         long now = rv(create("default", "e", "blue"));
         compact(backend, now);
         var e = assertStatus(410, () -> storage.getList("/configmaps/default",
                 listOpts("", ResourceVersionMatch.UNSET, ALL, 1, p1.continueToken())));
         assertEquals(StatusReason.EXPIRED, e.reason());
+        assertNotNull(e.continueToken(), "the 410 offers a token for the rest of the list");
+
+        // The offered token lists the rest, including what was created after the first page, at the current revision.
+        List<String> rest = new ArrayList<>();
+        String token = e.continueToken();
+        long revision = 0;
+        do {
+            ListResult page = storage.getList("/configmaps/default", listOpts("", ResourceVersionMatch.UNSET, ALL, 2, token));
+            assertTrue(revision == 0 || page.resourceVersion() == revision, "the pages after it share one revision");
+            revision = page.resourceVersion();
+            rest.addAll(names(page));
+            token = page.continueToken();
+        } while (token != null);
+        assertEquals(List.of("b", "c", "d", "e"), rest);
+        assertTrue(revision >= now, "read at the current revision");
     }
 
     @Test

@@ -396,7 +396,8 @@ public final class Cacher implements StorageInterface {
         String rv = opts.resourceVersion();
         if (opts.continueToken() != null && !opts.continueToken().isEmpty()) {
             ContinueToken token = ContinueToken.decode(opts.continueToken());
-            return pinned(key, opts, token.revision(), key + "/" + token.start());
+            return token.latest() ? current(key, opts, key + "/" + token.start())
+                    : pinned(key, opts, token.revision(), key + "/" + token.start());
         }
         boolean legacyExact = opts.resourceVersionMatch() == ResourceVersionMatch.UNSET && opts.limit() > 0
                 && !rv.isEmpty() && !rv.equals("0");
@@ -409,6 +410,19 @@ public final class Cacher implements StorageInterface {
         }
         long at = cache.resourceVersion();
         ListPage page = cache.listAt(key, at, null, opts.predicate(), rv.equals("0") ? 0 : opts.limit());
+        return page == null ? fromStorage(key, opts) : fromCache(key, at, page, opts);
+    }
+
+    /**
+     * The rest of a list at the current revision, from {@code from} (the token a 410 for an expired
+     * continue token offers): from the cache once it has caught up, as a consistent list.
+     */
+    private ListResult current(String key, ListOptions opts, String from) {
+        if (!servableFromCache("", ResourceVersionMatch.UNSET)) {
+            return fromStorage(key, opts);
+        }
+        long at = cache.resourceVersion();
+        ListPage page = cache.listAt(key, at, from, opts.predicate(), opts.limit());
         return page == null ? fromStorage(key, opts) : fromCache(key, at, page, opts);
     }
 
