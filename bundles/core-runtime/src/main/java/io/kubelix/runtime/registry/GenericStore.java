@@ -50,11 +50,34 @@ public final class GenericStore implements StandardStorage {
     private final StoreSpec spec;
     private final StorageInterface storage;
     private final AdmissionChain admission;
+    /** What admission sees of this Store's updates; null: the objects themselves. */
+    private final AdmissionView admissionView;
 
     public GenericStore(StoreSpec spec, StorageInterface storage, AdmissionChain admission) {
+        this(spec, storage, admission, null);
+    }
+
+    private GenericStore(StoreSpec spec, StorageInterface storage, AdmissionChain admission, AdmissionView view) {
         this.spec = spec;
         this.storage = storage;
         this.admission = admission;
+        this.admissionView = view;
+    }
+
+    /**
+     * What admission is shown of a subresource's update, where kube's handler admits the
+     * subresource's own kind rather than the parent (a {@code scale} request admits an
+     * {@code autoscaling/v1 Scale}).
+     */
+    interface AdmissionView {
+        /** The kind admission is told it sees. */
+        GroupVersionKind kind();
+
+        /** The object admission sees for {@code parent}. */
+        ObjectNode of(ObjectNode parent);
+
+        /** Carries what mutating admission changed in {@code admitted} (made by {@link #of}) into {@code parent}. */
+        void applyTo(ObjectNode admitted, ObjectNode parent);
     }
 
     /** The resource this Store serves. */
@@ -306,7 +329,12 @@ public final class GenericStore implements StandardStorage {
 
     /** This Store with another update strategy: the Store behind a status subresource. */
     GenericStore withUpdateStrategy(io.kubelix.api.registry.RESTUpdateStrategy strategy) {
-        return new GenericStore(spec.withUpdateStrategy(strategy), storage, admission);
+        return new GenericStore(spec.withUpdateStrategy(strategy), storage, admission, admissionView);
+    }
+
+    /** This Store with its updates shown to admission through {@code view}: the Store behind a scale subresource. */
+    GenericStore withAdmissionView(AdmissionView view) {
+        return new GenericStore(spec, storage, admission, view);
     }
 
     private ObjectNode createdByUpdate(RequestContext ctx, String name, UpdatedObjectInfo objInfo, boolean dryRun) {
@@ -360,7 +388,7 @@ public final class GenericStore implements StandardStorage {
         if (oldMeta.node().hasNonNull("deletionGracePeriodSeconds") && !meta.node().hasNonNull("deletionGracePeriodSeconds")) {
             meta.node().set("deletionGracePeriodSeconds", oldMeta.node().get("deletionGracePeriodSeconds").deepCopy());
         }
-        admission.admit(attributes(Operation.UPDATE, ctx, obj, existing, dryRun));
+        admitUpdate(ctx, obj, existing, dryRun);
         spec.updateStrategy().prepareForUpdate(ctx, obj, existing);
         if (spec.generation() && !specEquals(obj, existing)) {
             meta.generation(oldMeta.generation() + 1);
@@ -372,7 +400,7 @@ public final class GenericStore implements StandardStorage {
             throw invalid(meta.name(), errs);
         }
         spec.updateStrategy().warningsOnUpdate(ctx, obj, existing).forEach(ctx::addWarning);
-        admission.validate(attributes(Operation.UPDATE, ctx, obj, existing, dryRun));
+        validateUpdate(ctx, obj, existing, dryRun);
         spec.createStrategy().canonicalize(obj);
         omitEmpty(Unstructured.wrap(obj).metadata());
         if (Deletion.shouldDeleteDuringUpdate(spec, obj, existing)) {
@@ -466,6 +494,37 @@ public final class GenericStore implements StandardStorage {
             throw StatusException.badRequest("the name of the object (" + given + ") does not match the name on the URL ("
                     + name + ")");
         }
+    }
+
+    /** Mutating admission of an update, through the admission view when this Store has one. */
+    private void admitUpdate(RequestContext ctx, ObjectNode obj, ObjectNode existing, boolean dryRun) {
+        if (admissionView == null) {
+            admission.admit(attributes(Operation.UPDATE, ctx, obj, existing, dryRun));
+            return;
+        }
+        ObjectNode viewed = admissionView.of(obj);
+        ObjectNode before = viewed.deepCopy();
+        admission.admit(viewAttributes(ctx, viewed, obj, existing, dryRun));
+        if (!viewed.equals(before)) {
+            admissionView.applyTo(viewed, obj);
+        }
+    }
+
+    /** Validating admission of an update, through the admission view when this Store has one. */
+    private void validateUpdate(RequestContext ctx, ObjectNode obj, ObjectNode existing, boolean dryRun) {
+        if (admissionView == null) {
+            admission.validate(attributes(Operation.UPDATE, ctx, obj, existing, dryRun));
+        } else {
+            admission.validate(viewAttributes(ctx, admissionView.of(obj), obj, existing, dryRun));
+        }
+    }
+
+    /** The UPDATE attributes of the admission view {@code viewed} of {@code parent}, the parent replacing {@code existing}. */
+    private AdmissionAttributes viewAttributes(RequestContext ctx, ObjectNode viewed, ObjectNode parent,
+                                               ObjectNode existing, boolean dryRun) {
+        AdmissionAttributes a = attributes(Operation.UPDATE, ctx, parent, existing, dryRun);
+        return new AdmissionAttributes(a.operation(), admissionView.kind(), a.resource(), a.subresource(), a.namespace(),
+                a.name(), viewed, admissionView.of(existing), dryRun, ctx);
     }
 
     private AdmissionAttributes attributes(Operation op, RequestContext ctx, ObjectNode obj, ObjectNode old,

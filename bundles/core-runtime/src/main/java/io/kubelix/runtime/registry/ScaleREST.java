@@ -38,7 +38,7 @@ final class ScaleREST implements ScaleStorage {
     private final GroupResource parentResource;
 
     ScaleREST(GenericStore store, GroupResource parentResource, ScaleSubresource paths) {
-        this.store = store;
+        this.store = store.withAdmissionView(new ScaleView());
         this.paths = paths;
         this.parentResource = parentResource;
         this.scaleResource = new GroupResource(parentResource.group(), parentResource.resource() + "/scale");
@@ -92,6 +92,28 @@ final class ScaleREST implements ScaleStorage {
             throw e;
         }
         return new UpdateResult(scaleOf(result.object()), false);
+    }
+
+    /**
+     * Admission of a scale request sees Scales, as kube's handler admits the subresource's kind:
+     * the Scale of the parent as it would be stored, and of the parent before. A mutating plugin
+     * that changes the Scale's {@code spec.replicas} changes the parent's.
+     */
+    private final class ScaleView implements GenericStore.AdmissionView {
+        @Override
+        public GroupVersionKind kind() {
+            return SCALE;
+        }
+
+        @Override
+        public ObjectNode of(ObjectNode parent) {
+            return scaleOf(parent);
+        }
+
+        @Override
+        public void applyTo(ObjectNode admitted, ObjectNode parent) {
+            set(parent, paths.specReplicasPath(), admitted.path("spec").path("replicas").asLong(0));
+        }
     }
 
     /** The checks of kube's update handler and ValidateScale; returns spec.replicas. */
