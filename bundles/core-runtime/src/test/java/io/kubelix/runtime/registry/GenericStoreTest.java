@@ -502,17 +502,8 @@ class GenericStoreTest {
 
     @Test
     void mutatingAdmissionChangesAreStored() {
-        admission.addMutating(new MutatingAdmissionPlugin() {
-            @Override
-            public String name() {
-                return "AddLabel";
-            }
-
-            @Override
-            public void admit(AdmissionAttributes a) {
-                a.object().withObjectProperty("metadata").withObjectProperty("labels").put("admitted", a.operation().name().toLowerCase());
-            }
-        }, Map.of());
+        admission.addMutating(TestAdmissionPlugins.mutating("AddLabel", a -> a.object().withObjectProperty("metadata")
+                .withObjectProperty("labels").put("admitted", a.operation().name().toLowerCase())), Map.of());
 
         store.create(DEFAULT, configMap("a"), CreateOptions.DEFAULT);
         assertEquals("create", store.get(DEFAULT, "a", "").path("metadata").path("labels").path("admitted").asText());
@@ -525,17 +516,8 @@ class GenericStoreTest {
 
     @Test
     void mutatingAdmissionChangesAreValidated() {
-        admission.addMutating(new MutatingAdmissionPlugin() {
-            @Override
-            public String name() {
-                return "BadLabel";
-            }
-
-            @Override
-            public void admit(AdmissionAttributes a) {
-                a.object().withObjectProperty("metadata").withObjectProperty("labels").put("bad key", "x");
-            }
-        }, Map.of());
+        admission.addMutating(TestAdmissionPlugins.mutating("BadLabel", a -> a.object().withObjectProperty("metadata")
+                .withObjectProperty("labels").put("bad key", "x")), Map.of());
 
         StatusException e = assertThrows(StatusException.class,
                 () -> store.create(DEFAULT, configMap("a"), CreateOptions.DEFAULT));
@@ -547,21 +529,13 @@ class GenericStoreTest {
     @Test
     void validatingAdmissionRejectsAndNothingIsStored() {
         List<AdmissionAttributes> seen = new ArrayList<>();
-        admission.addValidating(new ValidatingAdmissionPlugin() {
-            @Override
-            public String name() {
-                return "Deny";
+        admission.addValidating(TestAdmissionPlugins.validating("Deny", a -> {
+            seen.add(a);
+            if (a.object() != null && a.object().path("data").has("forbidden")
+                    || a.operation() == Operation.DELETE) {
+                throw StatusException.forbidden(CONFIGMAPS, a.name(), "denied by Deny");
             }
-
-            @Override
-            public void validate(AdmissionAttributes a) {
-                seen.add(a);
-                if (a.object() != null && a.object().path("data").has("forbidden")
-                        || a.operation() == Operation.DELETE) {
-                    throw StatusException.forbidden(CONFIGMAPS, a.name(), "denied by Deny");
-                }
-            }
-        }, Map.of());
+        }), Map.of());
         ObjectNode bad = configMap("a");
         bad.withObjectProperty("data").put("forbidden", "1");
 
@@ -595,17 +569,7 @@ class GenericStoreTest {
     @Test
     void admissionSeesDryRun() {
         List<Boolean> dryRuns = new ArrayList<>();
-        admission.addValidating(new ValidatingAdmissionPlugin() {
-            @Override
-            public String name() {
-                return "Record";
-            }
-
-            @Override
-            public void validate(AdmissionAttributes a) {
-                dryRuns.add(a.dryRun());
-            }
-        }, Map.of());
+        admission.addValidating(TestAdmissionPlugins.validating("Record", a -> dryRuns.add(a.dryRun())), Map.of());
 
         store.create(DEFAULT, configMap("a"), new CreateOptions(true, null));
         store.create(DEFAULT, configMap("b"), CreateOptions.DEFAULT);
@@ -691,17 +655,7 @@ class GenericStoreTest {
     }
 
     private static MutatingAdmissionPlugin recorder(String name, List<String> order) {
-        return new MutatingAdmissionPlugin() {
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public void admit(AdmissionAttributes a) {
-                order.add(name);
-            }
-        };
+        return TestAdmissionPlugins.mutating(name, a -> order.add(name));
     }
 
     private static final class TestStrategy implements RESTCreateStrategy, RESTUpdateStrategy {

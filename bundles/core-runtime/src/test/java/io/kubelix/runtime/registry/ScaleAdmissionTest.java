@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.admission.AdmissionAttributes;
 import io.kubelix.api.admission.MutatingAdmissionPlugin;
-import io.kubelix.api.admission.ValidatingAdmissionPlugin;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.registry.CreateOptions;
 import io.kubelix.api.registry.RESTCreateStrategy;
@@ -63,17 +62,7 @@ class ScaleAdmissionTest {
     @Test
     void mutatingAndValidatingPluginsSeeScalesOfTheParent() {
         admission.addMutating(recording("record-mutating", mutated, null), Map.of("service.id", 1L));
-        admission.addValidating(new ValidatingAdmissionPlugin() {
-            @Override
-            public String name() {
-                return "record-validating";
-            }
-
-            @Override
-            public void validate(AdmissionAttributes a) {
-                validated.add(a);
-            }
-        }, Map.of("service.id", 2L));
+        admission.addValidating(TestAdmissionPlugins.validating("record-validating", validated::add), Map.of("service.id", 2L));
 
         scale.update(DEFAULT, "web", (ctx, old) -> withReplicas(old, 5), UpdateOptions.DEFAULT);
 
@@ -104,19 +93,11 @@ class ScaleAdmissionTest {
 
     @Test
     void aValidatingPluginsRefusalLeavesTheParentAlone() {
-        admission.addValidating(new ValidatingAdmissionPlugin() {
-            @Override
-            public String name() {
-                return "no-more-than-4";
+        admission.addValidating(TestAdmissionPlugins.validating("no-more-than-4", a -> {
+            if (a.object().path("spec").path("replicas").asLong() > 4) {
+                throw StatusException.forbidden(DEPLOYMENTS, a.name(), "too many replicas");
             }
-
-            @Override
-            public void validate(AdmissionAttributes a) {
-                if (a.object().path("spec").path("replicas").asLong() > 4) {
-                    throw StatusException.forbidden(DEPLOYMENTS, a.name(), "too many replicas");
-                }
-            }
-        }, Map.of("service.id", 2L));
+        }), Map.of("service.id", 2L));
 
         StatusException e = assertThrows(StatusException.class,
                 () -> scale.update(DEFAULT, "web", (ctx, old) -> withReplicas(old, 9), UpdateOptions.DEFAULT));
@@ -131,21 +112,13 @@ class ScaleAdmissionTest {
 
     /** A mutating plugin that records what it sees and, when {@code cap} is set, caps the Scale's replicas. */
     private static MutatingAdmissionPlugin recording(String name, List<AdmissionAttributes> seen, Long cap) {
-        return new MutatingAdmissionPlugin() {
-            @Override
-            public String name() {
-                return name;
+        return TestAdmissionPlugins.mutating(name, a -> {
+            seen.add(new AdmissionAttributes(a.operation(), a.kind(), a.resource(), a.subresource(), a.namespace(),
+                    a.name(), a.object().deepCopy(), a.oldObject().deepCopy(), a.dryRun(), a.context()));
+            if (cap != null && a.object().path("spec").path("replicas").asLong() > cap) {
+                ((ObjectNode) a.object().path("spec")).put("replicas", cap);
             }
-
-            @Override
-            public void admit(AdmissionAttributes a) {
-                seen.add(new AdmissionAttributes(a.operation(), a.kind(), a.resource(), a.subresource(), a.namespace(),
-                        a.name(), a.object().deepCopy(), a.oldObject().deepCopy(), a.dryRun(), a.context()));
-                if (cap != null && a.object().path("spec").path("replicas").asLong() > cap) {
-                    ((ObjectNode) a.object().path("spec")).put("replicas", cap);
-                }
-            }
-        };
+        });
     }
 
     private static ObjectNode withReplicas(ObjectNode scale, long replicas) {
