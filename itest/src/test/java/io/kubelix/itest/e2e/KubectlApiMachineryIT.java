@@ -301,30 +301,41 @@ class KubectlApiMachineryIT {
 
     @Test
     @Order(9)
-    void deleteWithCascadeOrphanWaitsForTheOrphanFinalizer() throws Exception {
+    void deleteWithCascadeOrphanKeepsTheDependentsAndTheDefaultDeletesThem() throws Exception {
         String ns = namespace("am-orphan");
         kubectl.ok("-n", ns, "create", "configmap", "o");
-        Result deleted = kubectl.ok("-n", ns, "delete", "configmap", "o", "--cascade=orphan", "--wait=false");
+        createDependent(ns, "kept", getJson(ns, "configmap", "o"), false, null);
+
+        // kubectl waits until the garbage collector has released the orphan finalizer and the owner is gone
+        Result deleted = kubectl.ok("-n", ns, "delete", "configmap", "o", "--cascade=orphan", "--timeout=30s");
         assertEquals("configmap \"o\" deleted", deleted.stdout().trim(), deleted::toString);
-
-        JsonNode meta = getJson(ns, "configmap", "o").path("metadata");
-        assertFalse(meta.path("deletionTimestamp").asText().isEmpty(), meta::toString);
-        assertEquals(List.of("orphan"), strings(meta.path("finalizers")), meta::toString);
-
-        removeFinalizers(ns, "o");
         assertNotFound(ns, "configmap", "o");
+        JsonNode kept = getJson(ns, "configmap", "kept").path("metadata");
+        assertTrue(kept.path("ownerReferences").isMissingNode(), kept::toString);
+
+        // Background, kubectl's default: the owner goes at once and the collector deletes the dependent.
+        kubectl.ok("-n", ns, "create", "configmap", "b");
+        createDependent(ns, "collected", getJson(ns, "configmap", "b"), false, null);
+        kubectl.ok("-n", ns, "delete", "configmap", "b");
+        await("the garbage collector deletes configmap collected",
+                () -> kubectl.run("-n", ns, "get", "configmap", "collected"), r -> r.stderr().contains("(NotFound)"));
+        getJson(ns, "configmap", "kept");
     }
 
     @Test
     @Order(10)
-    void deleteWithCascadeForegroundWaitsForTheForegroundFinalizer() throws Exception {
+    void deleteWithCascadeForegroundWaitsForTheBlockingDependents() throws Exception {
         String ns = namespace("am-foreground");
         kubectl.ok("-n", ns, "create", "configmap", "f");
+        // The dependent is held by a finalizer of its own, so the owner's wait can be watched.
+        createDependent(ns, "blocking", getJson(ns, "configmap", "f"), true, "example.com/hold");
         kubectl.ok("-n", ns, "delete", "configmap", "f", "--cascade=foreground", "--wait=false");
 
         JsonNode meta = getJson(ns, "configmap", "f").path("metadata");
         assertFalse(meta.path("deletionTimestamp").asText().isEmpty(), meta::toString);
         assertEquals(List.of("foregroundDeletion"), strings(meta.path("finalizers")), meta::toString);
+        await("the garbage collector deletes the blocking dependent", () -> getJson(ns, "configmap", "blocking"),
+                d -> !d.path("metadata").path("deletionTimestamp").asText().isEmpty());
 
         // kubectl wait watches the object (a watch with fieldSelector=metadata.name=f) until it is gone
         Path output = work.resolve("wait-delete.out");
@@ -333,12 +344,14 @@ class KubectlApiMachineryIT {
             await("kubectl wait watching configmap f", () -> {
                 String s = readQuietly(output);
                 if (!wait.isAlive()) {
-                    throw new AssertionError("kubectl wait ended while the finalizer is there:\n" + s);
+                    throw new AssertionError("kubectl wait ended while the dependent is there:\n" + s);
                 }
                 return s;
             }, s -> s.lines().anyMatch(l -> l.contains("fieldSelector=metadata.name%3Df&") && l.contains("watch=true")
                     && l.contains(" 200 OK")));
-            removeFinalizers(ns, "f");
+            assertEquals(List.of("foregroundDeletion"),
+                    strings(getJson(ns, "configmap", "f").path("metadata").path("finalizers")));
+            removeFinalizers(ns, "blocking");
             assertTrue(wait.waitFor(POLL_TIMEOUT.toSeconds(), TimeUnit.SECONDS),
                     () -> "kubectl wait --for=delete did not end:\n" + readQuietly(output));
             assertEquals(0, wait.exitValue(), () -> readQuietly(output));
@@ -347,6 +360,7 @@ class KubectlApiMachineryIT {
             stop(wait);
         }
         assertNotFound(ns, "configmap", "f");
+        assertNotFound(ns, "configmap", "blocking");
     }
 
     @Test
@@ -657,6 +671,16 @@ class KubectlApiMachineryIT {
         args.addAll(List.of("-o", "json"));
         Result r = kubectl.ok(args.toArray(String[]::new));
         return JSON.readTree(r.stdout());
+    }
+
+    /** A configmap owned by {@code owner}, with {@code blockOwnerDeletion} and a finalizer of its own when given. */
+    private void createDependent(String ns, String name, JsonNode owner, boolean block, String finalizer) throws Exception {
+        JsonNode meta = owner.path("metadata");
+        String manifest = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + name + "\n"
+                + (finalizer == null ? "" : "  finalizers: [\"" + finalizer + "\"]\n")
+                + "  ownerReferences:\n  - apiVersion: v1\n    kind: ConfigMap\n    name: " + meta.path("name").asText()
+                + "\n    uid: " + meta.path("uid").asText() + "\n" + (block ? "    blockOwnerDeletion: true\n" : "");
+        kubectl.ok("-n", ns, "create", "-f", manifest(ns + "-" + name + ".yaml", manifest).toString());
     }
 
     private void removeFinalizers(String ns, String name) throws Exception {

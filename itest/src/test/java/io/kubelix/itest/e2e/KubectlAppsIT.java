@@ -21,6 +21,7 @@ import java.util.concurrent.Callable;
 import java.util.function.Predicate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -219,6 +220,10 @@ class KubectlAppsIT {
         Result get = kubectl.run("get", "deploy");
         assertNotEquals(0, get.exitCode(), get::toString);
         kubectl.ok("get", "cm"); // the core group stays
+        assertFalse(openAPIv3Paths().has("apis/apps/v1"), "apps/v1 gone from the OpenAPI v3 index");
+        JsonNode definitions = JSON.readTree(kubectl.ok("get", "--raw", "/openapi/v2").stdout()).path("definitions");
+        assertFalse(definitions.has("io.k8s.api.apps.v1.Deployment"), "Deployment gone from OpenAPI v2");
+        assertTrue(definitions.has("io.k8s.api.core.v1.ConfigMap"), "ConfigMap still in OpenAPI v2");
 
         // 2. back: installed again, with the statefulset stored before
         server.putPluginBack(aside);
@@ -227,6 +232,14 @@ class KubectlAppsIT {
         Result sts = await("statefulset db served again", () -> kubectl.run("get", "sts", "db", "-o", "name"),
                 r -> r.exitCode() == 0);
         assertEquals("statefulset.apps/db", sts.stdout().trim());
+        assertTrue(openAPIv3Paths().has("apis/apps/v1"), "apps/v1 back in the OpenAPI v3 index");
+        assertTrue(JSON.readTree(kubectl.ok("get", "--raw", "/openapi/v2").stdout()).path("definitions")
+                .has("io.k8s.api.apps.v1.Deployment"), "Deployment back in OpenAPI v2");
+        assertTrue(kubectl.ok("explain", "deployment.spec.strategy").stdout().contains("RollingUpdate"));
+    }
+
+    private JsonNode openAPIv3Paths() throws Exception {
+        return JSON.readTree(kubectl.ok("get", "--raw", "/openapi/v3").stdout()).path("paths");
     }
 
     /** A workload of {@code kind} selecting {@code app=<name>}, with {@code extraSpec} lines added to its spec. */

@@ -44,7 +44,8 @@ import java.util.Map;
  * at once, one that goes is removed at once (or, while its bundle is updated, replaced by its new
  * revision); when two serve the same group, version and resource, the higher
  * {@code service.ranking} wins and the shadowed one is logged. It also runs the
- * {@link NamespaceController}, which empties deleted namespaces across every served resource.
+ * {@link NamespaceController}, which empties deleted namespaces across every served resource, and
+ * the {@link GarbageCollector}, which follows owner references across them.
  */
 @Component(service = {DelegationTarget.class, OpenAPIProvider.class, ServedAPIs.class},
         property = Constants.SERVICE_RANKING + ":Integer=" + DelegationTarget.CORE_API_RANKING)
@@ -62,6 +63,7 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
             Math.max(2, Runtime.getRuntime().availableProcessors()), new WatchWriterThreads());
     private final OpenAPIHandler openAPI = new OpenAPIHandler(new VersionInfo().gitVersion());
     private final NamespaceController namespaceController;
+    private final GarbageCollector garbageCollector;
 
     @Activate
     public CoreAPIServer(@Reference StorageFactory storageFactory, @Reference AdmissionChain admission,
@@ -75,6 +77,8 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
         this.installer = new APIInstaller(swaps);
         this.namespaceController = new NamespaceController(installer::routes, Duration.ofSeconds(1));
         namespaceController.start();
+        this.garbageCollector = new GarbageCollector(installer::routes, Duration.ofSeconds(1));
+        garbageCollector.start();
     }
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
@@ -98,6 +102,7 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
     @Deactivate
     void deactivate() {
         namespaceController.stop();
+        garbageCollector.stop();
         watchWriters.shutdownNow();
     }
 

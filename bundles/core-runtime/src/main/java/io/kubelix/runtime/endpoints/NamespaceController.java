@@ -24,9 +24,6 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
@@ -38,33 +35,20 @@ import java.util.function.Supplier;
  * Objects that have finalizers of their own keep the namespace until those are removed; the
  * controller looks again at every pass.
  */
-final class NamespaceController {
+final class NamespaceController extends PeriodicController {
     private static final Logger LOG = LoggerFactory.getLogger(NamespaceController.class);
     private static final GroupVersion CORE_V1 = new GroupVersion("", "v1");
     static final String FINALIZER = "kubernetes";
 
     private final Supplier<RouteTable> routes;
-    private final Duration interval;
-    private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "kubelix-namespace-controller");
-        t.setDaemon(true);
-        return t;
-    });
 
     NamespaceController(Supplier<RouteTable> routes, Duration interval) {
+        super("kubelix-namespace-controller", interval);
         this.routes = routes;
-        this.interval = interval;
-    }
-
-    void start() {
-        executor.scheduleWithFixedDelay(this::syncAll, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
-    }
-
-    void stop() {
-        executor.shutdownNow();
     }
 
     /** One pass over the namespaces being deleted. */
+    @Override
     void syncAll() {
         try {
             RouteTable table = routes.get();

@@ -26,9 +26,8 @@ import java.util.List;
  * finalizers ({@code orphan}, {@code foregroundDeletion}) from the propagation policy, and mark an
  * object that finalizers keep.
  *
- * <p>There is no garbage collector yet: an object given {@code orphan} or
- * {@code foregroundDeletion} stays, marked for deletion, until a client removes that finalizer.
- * The update function may run more than once (on conflicts); each run resets what it records.
+ * <p>An object given {@code orphan} or {@code foregroundDeletion} stays, marked for deletion,
+ * until the garbage collector (or a client) removes that finalizer. The update function may run more than once (on conflicts); each run resets what it records.
  */
 final class Deletion {
     private static final List<String> POLICIES = List.of(DeleteOptions.PROPAGATION_FOREGROUND,

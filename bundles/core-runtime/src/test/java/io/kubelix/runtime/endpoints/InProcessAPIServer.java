@@ -120,6 +120,7 @@ final class InProcessAPIServer implements AutoCloseable {
     @Override
     public void close() throws Exception {
         server.stop();
+        api.deactivate();
         cachers.values().forEach(Cacher::stop);
         MemoryTestBackends.close(backend);
     }
