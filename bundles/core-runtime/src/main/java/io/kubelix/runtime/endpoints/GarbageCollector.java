@@ -13,23 +13,27 @@ import io.kubelix.api.registry.UpdateOptions;
 import io.kubelix.api.registry.Updater;
 import io.kubelix.api.request.RequestContext;
 import io.kubelix.api.schema.GroupResource;
+import io.kubelix.api.registry.Watcher;
 import io.kubelix.api.storage.ListOptions;
+import io.kubelix.api.storage.ListResult;
 import io.kubelix.api.storage.Preconditions;
 import io.kubelix.api.storage.ResourceVersionMatch;
 import io.kubelix.api.storage.SelectionPredicate;
 import io.kubelix.api.storage.StorageException;
+import io.kubelix.api.storage.Watch;
+import io.kubelix.api.storage.WatchEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.ObjLongConsumer;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
@@ -51,14 +55,22 @@ import java.util.function.UnaryOperator;
  * to a namespaced kind, cannot be resolved: such a dependent is left alone, as kube leaves it.
  * An owner is taken for gone only after a read from storage confirms it, never from the watch
  * cache's view alone, and a dependent is acted on only while its references are still those the
- * pass saw. Each pass reads every resource from the watch cache.
+ * pass saw.
+ *
+ * <p>A pass reads every resource from the watch cache, but only when something changed since the
+ * last one: the collector keeps a watch on each served resource and rereads when any has an event,
+ * ended, or is new, and every {@value #RESCAN_SECONDS} seconds regardless.
  */
 final class GarbageCollector extends PeriodicController {
     private static final Logger LOG = LoggerFactory.getLogger(GarbageCollector.class);
     static final String FINALIZER_ORPHAN = "orphan";
     static final String FINALIZER_FOREGROUND = "foregroundDeletion";
+    static final long RESCAN_SECONDS = 30;
 
     private final Supplier<RouteTable> routes;
+    /** A watch on each served resource, opened at the revision of its last read; touched by passes only. */
+    private final Map<RESTStorage, Watch> watches = new IdentityHashMap<>();
+    private long lastRead = System.nanoTime() - TimeUnit.SECONDS.toNanos(RESCAN_SECONDS);
 
     GarbageCollector(Supplier<RouteTable> routes, Duration interval) {
         super("kubelix-garbage-collector", interval);
@@ -69,7 +81,12 @@ final class GarbageCollector extends PeriodicController {
     @Override
     void syncAll() {
         try {
-            Graph graph = Graph.read(routes.get());
+            Map<RESTStorage, GroupResource> served = served(routes.get());
+            if (!changed(served) && System.nanoTime() - lastRead < TimeUnit.SECONDS.toNanos(RESCAN_SECONDS)) {
+                return;
+            }
+            lastRead = System.nanoTime();
+            Graph graph = Graph.read(served, this::watchFrom);
             for (Node node : graph.nodes.values()) {
                 if (node.deleting()) {
                     if (node.hasFinalizer(FINALIZER_ORPHAN)) {
@@ -87,6 +104,71 @@ final class GarbageCollector extends PeriodicController {
             LOG.warn("garbage collector: {}", e.getMessage());
         } catch (RuntimeException e) {
             LOG.warn("garbage collector: {}", e.toString(), e);
+        }
+    }
+
+    @Override
+    void stopped() {
+        watches.values().forEach(Watch::close);
+        watches.clear();
+    }
+
+    /** The resources served (not their subresources), each storage once however many versions serve it. */
+    private static Map<RESTStorage, GroupResource> served(RouteTable table) {
+        Map<RESTStorage, GroupResource> served = new IdentityHashMap<>();
+        for (RouteTable.Group group : table.groups()) {
+            for (Map<String, RESTStorage> resources : group.resources().values()) {
+                for (Map.Entry<String, RESTStorage> e : resources.entrySet()) {
+                    if (!e.getKey().contains("/") && e.getValue() instanceof Lister) {
+                        served.putIfAbsent(e.getValue(), new GroupResource(group.name(), e.getKey()));
+                    }
+                }
+            }
+        }
+        return served;
+    }
+
+    /**
+     * Whether anything may have changed since the last read: a resource is new, its watch has an
+     * event or ended. Watches of resources no longer served are closed.
+     */
+    private boolean changed(Map<RESTStorage, GroupResource> served) {
+        boolean changed = false;
+        for (var it = watches.entrySet().iterator(); it.hasNext(); ) {
+            var e = it.next();
+            if (!served.containsKey(e.getKey())) {
+                e.getValue().close();
+                it.remove();
+            }
+        }
+        for (RESTStorage storage : served.keySet()) {
+            Watch watch = watches.get(storage);
+            if (watch == null) {
+                changed = true;
+                continue;
+            }
+            for (WatchEvent event = watch.poll(); event != null; event = watch.poll()) {
+                changed |= event.type() != WatchEvent.Type.BOOKMARK;
+            }
+            if (watch.done()) {
+                watch.close();
+                watches.remove(storage);
+                changed = true;
+            }
+        }
+        return changed;
+    }
+
+    /** Opens the watch on {@code storage} from the revision it was just read at, unless one is open. */
+    private void watchFrom(RESTStorage storage, long revision) {
+        if (watches.containsKey(storage) || !(storage instanceof Watcher watcher)) {
+            return;
+        }
+        try {
+            watches.put(storage, watcher.watch(RequestContext.system(""), new ListOptions(Long.toString(revision),
+                    ResourceVersionMatch.UNSET, SelectionPredicate.EVERYTHING, true, 0, null, false)));
+        } catch (StatusException | StorageException e) {
+            LOG.debug("garbage collector: no watch on {}: {}", storage.kind(), e.getMessage());
         }
     }
 
@@ -285,26 +367,19 @@ final class GarbageCollector extends PeriodicController {
         /** {@code <group>/<Kind>} to the storage serving that kind. */
         final Map<String, RESTStorage> kinds = new HashMap<>();
 
-        static Graph read(RouteTable table) {
+        /** Reads every served resource from the watch cache, telling {@code read} each one's revision. */
+        static Graph read(Map<RESTStorage, GroupResource> served, ObjLongConsumer<RESTStorage> read) {
             Graph g = new Graph();
             ListOptions fromCache = new ListOptions("0", ResourceVersionMatch.UNSET, SelectionPredicate.EVERYTHING,
                     true, 0, null, false);
-            Set<RESTStorage> seen = Collections.newSetFromMap(new IdentityHashMap<>());
-            for (RouteTable.Group group : table.groups()) {
-                for (Map<String, RESTStorage> served : group.resources().values()) {
-                    for (Map.Entry<String, RESTStorage> e : served.entrySet()) {
-                        RESTStorage storage = e.getValue();
-                        // Subresources share their resource's objects; a storage served at several versions is one.
-                        if (e.getKey().contains("/") || !seen.add(storage) || !(storage instanceof Lister lister)) {
-                            continue;
-                        }
-                        var resource = new GroupResource(group.name(), e.getKey());
-                        g.kinds.putIfAbsent(group.name() + "/" + storage.kind(), storage);
-                        for (ObjectNode obj : lister.list(RequestContext.system(""), fromCache).items()) {
-                            g.add(storage, resource, obj);
-                        }
-                    }
+            for (Map.Entry<RESTStorage, GroupResource> e : served.entrySet()) {
+                RESTStorage storage = e.getKey();
+                g.kinds.putIfAbsent(e.getValue().group() + "/" + storage.kind(), storage);
+                ListResult list = ((Lister) storage).list(RequestContext.system(""), fromCache);
+                for (ObjectNode obj : list.items()) {
+                    g.add(storage, e.getValue(), obj);
                 }
+                read.accept(storage, list.resourceVersion());
             }
             return g;
         }

@@ -29,6 +29,11 @@ abstract class PeriodicController {
 
     final void stop() {
         executor.shutdownNow();
+        stopped();
+    }
+
+    /** Releases what the passes keep between them; called once the schedule has stopped. */
+    void stopped() {
     }
 
     /** One pass; it handles its own errors, since one that escapes would end the schedule. */
