@@ -1,14 +1,12 @@
 package io.kubelix.resource.core;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.kubelix.api.object.LabelSelectors;
 import io.kubelix.api.registry.TableColumn;
 
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The server-side Tables of pod templates and replication controllers, as kube's
@@ -62,16 +60,9 @@ final class ControllerPrinters {
 
     /** labels.FormatLabels: {@code k=v,k2=v2} sorted by key, {@code <none>} when empty. */
     static String formatLabels(JsonNode map) {
-        Map<String, String> sorted = new TreeMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = map.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> e = it.next();
-            sorted.put(e.getKey(), e.getValue().asText());
-        }
-        if (sorted.isEmpty()) {
+        if (!map.isObject() || map.isEmpty()) {
             return "<none>";
         }
-        List<String> parts = new ArrayList<>();
-        sorted.forEach((k, v) -> parts.add(k + "=" + v));
-        return String.join(",", parts);
+        return LabelSelectors.format(JsonNodeFactory.instance.objectNode().set("matchLabels", map));
     }
 }

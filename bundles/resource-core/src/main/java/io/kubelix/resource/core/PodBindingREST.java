@@ -64,6 +64,11 @@ final class PodBindingREST implements NamedCreater {
         String node = Nodes.text(binding.path("target"), "name");
         JsonNode meta = binding.path("metadata");
         pods.update(ctx, name, (c, old) -> bind(old, name, node, meta), new UpdateOptions(options.dryRun(), options.fieldManager()));
+        return success();
+    }
+
+    /** The {@code v1 Status} kube answers a binding or an eviction with: {@code status: Success}. */
+    static ObjectNode success() {
         ObjectNode status = F.objectNode();
         status.put("kind", "Status");
         status.put("apiVersion", "v1");

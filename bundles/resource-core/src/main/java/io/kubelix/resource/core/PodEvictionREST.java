@@ -1,7 +1,6 @@
 package io.kubelix.resource.core;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.registry.CreateOptions;
@@ -23,7 +22,6 @@ import io.kubelix.api.storage.Preconditions;
  * objects, so an eviction here is never refused with 429 for a budget.
  */
 final class PodEvictionREST implements NamedCreater, GroupVersionKindProvider {
-    private static final JsonNodeFactory F = JsonNodeFactory.instance;
     private static final GroupVersionKind EVICTION = new GroupVersionKind("policy", "v1", "Eviction");
 
     private final Getter getter;
@@ -43,12 +41,7 @@ final class PodEvictionREST implements NamedCreater, GroupVersionKindProvider {
         // A missing pod is a 404 before anything is deleted, as kube's getPod answers.
         getter.get(ctx, name, "");
         deleter.delete(ctx, name, deleteOptions);
-        ObjectNode status = F.objectNode();
-        status.put("kind", "Status");
-        status.put("apiVersion", "v1");
-        status.putObject("metadata");
-        status.put("status", "Success");
-        return status;
+        return PodBindingREST.success();
     }
 
     /** The eviction's metav1.DeleteOptions; the request's dryRun or the options' own make it a dry run. */

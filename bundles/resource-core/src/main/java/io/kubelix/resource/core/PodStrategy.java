@@ -44,7 +44,15 @@ final class PodStrategy implements RESTCreateStrategy, RESTUpdateStrategy, RESTD
 
     @Override
     public void prepareForUpdate(RequestContext ctx, ObjectNode obj, ObjectNode old) {
-        PodDefaults.setPodSpecDefaults(spec(obj));
+        ObjectNode spec = spec(obj);
+        PodDefaults.setPodSpecDefaults(spec);
+        // The Priority admission plugin keeps the priority it set on create when an update leaves it out.
+        for (String field : new String[] {"priority", "preemptionPolicy"}) {
+            JsonNode kept = old.path("spec").get(field);
+            if (Nodes.isUnset(spec, field) && kept != null && !kept.isNull()) {
+                spec.set(field, kept.deepCopy());
+            }
+        }
         StatusStrategies.resetStatus(obj, old);
     }
 
