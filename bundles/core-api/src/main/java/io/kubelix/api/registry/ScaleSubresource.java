@@ -13,8 +13,9 @@ import java.util.regex.Pattern;
  * @param statusReplicasPath the observed replicas, such as {@code .status.replicas}; missing reads as 0
  * @param labelSelectorPath  the selector reported as {@code status.selector}, or null for none: a
  *                           metav1.LabelSelector object (a deployment's {@code .spec.selector}) is
- *                           rendered as a selector string, a string (a custom resource's
- *                           {@code .status.selector}) is reported as it is
+ *                           rendered as a selector string, so is a map of labels (a replication
+ *                           controller's {@code .spec.selector}, as {@code a=b,c=d}), and a string (a
+ *                           custom resource's {@code .status.selector}) is reported as it is
  */
 public record ScaleSubresource(String specReplicasPath, String statusReplicasPath, String labelSelectorPath) {
     private static final Pattern PATH = Pattern.compile("(\\.[A-Za-z_][A-Za-z0-9_]*)+");

@@ -3,6 +3,7 @@ package io.kubelix.runtime.endpoints;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.errors.StatusReason;
 import io.kubelix.api.registry.APIGroupInfo;
+import io.kubelix.api.registry.NamedCreater;
 import io.kubelix.api.registry.RESTStorage;
 import io.kubelix.api.registry.RESTStorageProvider;
 import io.kubelix.api.request.RequestInfo;
@@ -179,7 +180,13 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
             case "list" -> ResourceHandlers.list(scope, response, callback);
             case "watch" -> WatchHandler.serve(scope, response, callback, watchWriters,
                     end -> installer.trackWatch(gv, path, end));
-            case "create" -> ResourceHandlers.create(scope, response, callback);
+            case "create" -> {
+                if (storage instanceof NamedCreater && !info.name().isEmpty()) {
+                    NamedCreateHandler.create(scope, storeFactory.admission(), response, callback);
+                } else {
+                    ResourceHandlers.create(scope, response, callback);
+                }
+            }
             case "update" -> ResourceHandlers.update(scope, response, callback);
             case "patch" -> ResourceHandlers.patch(scope, response, callback);
             case "delete" -> ResourceHandlers.delete(scope, response, callback);

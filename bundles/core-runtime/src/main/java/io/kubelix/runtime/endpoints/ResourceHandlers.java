@@ -217,7 +217,7 @@ final class ResourceHandlers {
         return new DeleteOptions(dryRun, grace, preconditions, propagation, orphanDependents);
     }
 
-    private static String fieldManager(RequestScope s) {
+    static String fieldManager(RequestScope s) {
         String m = s.param("fieldManager");
         if (m.length() > 128) {
             throw StatusException.badRequest("fieldManager: Too long: may not be more than 128 bytes");

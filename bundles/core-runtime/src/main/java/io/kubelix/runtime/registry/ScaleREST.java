@@ -185,11 +185,28 @@ final class ScaleREST implements ScaleStorage {
         if (s.isTextual()) {
             return s.asText();
         }
+        if (isLabelSet(s)) {
+            // A map of labels (a replication controller's spec.selector): labels.SelectorFromSet.
+            return LabelSelectors.format(JsonNodeFactory.instance.objectNode().set("matchLabels", s));
+        }
         try {
             return LabelSelectors.format(s);
         } catch (IllegalArgumentException e) {
             return ""; // validation keeps malformed selectors out of storage
         }
+    }
+
+    /** An object of strings only: a label set, where a metav1.LabelSelector holds an object or a list. */
+    private static boolean isLabelSet(JsonNode s) {
+        if (!s.isObject() || s.isEmpty()) {
+            return false;
+        }
+        for (JsonNode v : s) {
+            if (!v.isTextual()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static JsonNode at(JsonNode obj, String path) {

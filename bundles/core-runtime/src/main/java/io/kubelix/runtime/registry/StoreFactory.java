@@ -69,6 +69,11 @@ public final class StoreFactory implements RESTOptionsGetter {
         return new ScaleREST(generic, generic.groupResource(), scale);
     }
 
+    /** The admission chain every Store of this factory runs; the handlers of NamedCreater subresources run it too. */
+    public AdmissionChain admission() {
+        return admission;
+    }
+
     @Override
     public StorageInterface storage(String resourcePrefix) {
         // Raw storage is never behind the watch cache: its keys need not follow the Store's scheme.

@@ -56,6 +56,8 @@ final class InProcessAPIServer implements AutoCloseable {
     final Map<String, Cacher> cachers = new java.util.concurrent.ConcurrentHashMap<>();
     final URI base;
     final CoreAPIServer api;
+    /** The admission chain of every Store and subresource served. */
+    final AdmissionChain admission = new AdmissionChain();
 
     InProcessAPIServer() throws Exception {
         this(false);
@@ -73,7 +75,7 @@ final class InProcessAPIServer implements AutoCloseable {
             StorageInterface storage = backend.forResource(new StorageConfig(gr, prefix));
             return cacherOptions != null ? cachers.computeIfAbsent(prefix, p -> new Cacher(storage, gr, p, cacherOptions))
                     : storage;
-        }, new AdmissionChain());
+        }, admission);
         api = new CoreAPIServer(stores, PluginSwaps.none());
         api.addProvider(provider("", "v1", getter -> Map.of("configmaps",
                 getter.newStore(StoreSpec.builder(GroupResource.of("", "configmaps"), "ConfigMap").shortNames("cm")

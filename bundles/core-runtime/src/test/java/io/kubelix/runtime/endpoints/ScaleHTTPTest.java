@@ -61,6 +61,17 @@ class ScaleHTTPTest {
     }
 
     @Test
+    void aSelectorThatIsAMapOfLabelsIsReportedAsASelectorString() throws Exception {
+        // A replication controller's spec.selector is a label set, not a metav1.LabelSelector.
+        send("POST", WIDGETS, "{\"metadata\":{\"name\":\"m\"},\"spec\":{\"replicas\":1,"
+                + "\"selector\":{\"tier\":\"b\",\"app\":\"m\"}}}", "application/json");
+
+        JsonNode scale = JSON.readTree(send("GET", WIDGETS + "/m/scale", null, null).body());
+
+        assertEquals("app=m,tier=b", scale.path("status").path("selector").asText());
+    }
+
+    @Test
     void putSetsTheParentsReplicasAndBumpsItsGeneration() throws Exception {
         send("POST", WIDGETS, WIDGET, "application/json");
 

@@ -98,6 +98,10 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
         v1.put(CONFIGMAPS.resource(), configMaps);
         v1.put(SECRETS.resource(), secrets);
         v1.put(EVENTS.resource(), events);
+        PodStorage.install(restOptionsGetter, v1);
+        PodTemplateStorage.install(restOptionsGetter, v1);
+        ReplicationControllerStorage.install(restOptionsGetter, v1);
+        NodeStorage.install(restOptionsGetter, v1);
 
         namespaceStore = namespaces;
         namespaceStoreBuilt.complete(namespaces);

@@ -117,7 +117,9 @@ final class SchemaGenerator {
             props.put(f.name(), property(f, javaFields.get(f.name())));
         }
         javaFields.forEach((json, jf) -> {
-            if (!props.containsKey(json)) {
+            // A model field of a type with no protobuf message is newer than the protobuf's API level
+            // (such as NodeStatus.features): kube-apiserver at that level does not serve it.
+            if (!props.containsKey(json) && !newerThanProtobuf(jf)) {
                 props.put(json, javaProperty(jf));
             }
         });
@@ -137,6 +139,15 @@ final class SchemaGenerator {
             def.put("x-kubernetes-map-type", mapType);
         }
         return sorted(def);
+    }
+
+    private boolean newerThanProtobuf(Field f) {
+        Type type = f.getGenericType();
+        if (type instanceof ParameterizedType pt) {
+            Type[] args = pt.getActualTypeArguments();
+            type = args[args.length - 1];
+        }
+        return type instanceof Class<?> c && c.getName().startsWith(MODELS) && protoNameOfModel(c) == null;
     }
 
     private ObjectNode property(ProtoSources.Field f, Field java) {

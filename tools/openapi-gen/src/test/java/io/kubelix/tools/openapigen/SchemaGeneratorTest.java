@@ -44,6 +44,16 @@ class SchemaGeneratorTest {
     }
 
     @Test
+    void aModelFieldNewerThanTheProtobufIsLeftOut() throws IOException {
+        // The Java client's NodeStatus has "features", whose type has no message at the protobuf's API level.
+        ObjectNode node = (ObjectNode) OpenAPIGen.generate(List.of("io.k8s.api.core.v1.NodeStatus"),
+                SchemaGeneratorTest.class.getClassLoader()).path("components").path("schemas");
+        JsonNode props = node.path("io.k8s.api.core.v1.NodeStatus").path("properties");
+        assertTrue(props.has("conditions"));
+        assertFalse(props.has("features"));
+    }
+
+    @Test
     void objectMetaListsCarryKubesMergeAndListExtensions() {
         JsonNode p = schemas.get(META + "ObjectMeta").path("properties");
         JsonNode owners = p.path("ownerReferences");

@@ -9,6 +9,7 @@ import io.kubelix.api.registry.Getter;
 import io.kubelix.api.registry.GroupVersionKindProvider;
 import io.kubelix.api.registry.GracefulDeleter;
 import io.kubelix.api.registry.Lister;
+import io.kubelix.api.registry.NamedCreater;
 import io.kubelix.api.registry.RESTStorage;
 import io.kubelix.api.registry.Updater;
 import io.kubelix.api.registry.Watcher;
@@ -38,7 +39,7 @@ public final class DiscoveryDocuments {
     /** The verbs a storage supports, as discovery lists them. */
     public static List<String> verbs(RESTStorage s) {
         List<String> verbs = new ArrayList<>();
-        if (s instanceof Creater) {
+        if (s instanceof Creater || s instanceof NamedCreater) {
             verbs.add("create");
         }
         if (s instanceof GracefulDeleter) {
