@@ -39,6 +39,7 @@ class CoreRESTStorageProviderTest {
     /** Records each StoreSpec and answers with a FakeStore for it. */
     static final class RecordingOptionsGetter implements RESTOptionsGetter {
         final Map<String, FakeStore> stores = new LinkedHashMap<>();
+        final MemoryRanges ranges = new MemoryRanges();
 
         @Override
         public StandardStorage newStore(StoreSpec spec) {
@@ -49,7 +50,7 @@ class CoreRESTStorageProviderTest {
 
         @Override
         public StorageInterface storage(String resourcePrefix) {
-            throw new UnsupportedOperationException();
+            return ranges.storage(resourcePrefix);
         }
 
         @Override
@@ -95,6 +96,7 @@ class CoreRESTStorageProviderTest {
     @AfterEach
     void deactivate() {
         provider.deactivate();
+        getter.ranges.close();
     }
 
     private static List<String> headers(StoreSpec spec) {
@@ -107,8 +109,13 @@ class CoreRESTStorageProviderTest {
         APIGroupInfo info = provider.newRESTStorage(getter);
         assertEquals("", info.groupName());
         assertEquals(List.of("v1"), info.prioritizedVersions());
-        assertEquals(List.of("namespaces", "namespaces/status", "namespaces/finalize", "configmaps", "secrets", "events"),
+        assertEquals(List.of("namespaces", "namespaces/status", "namespaces/finalize", "configmaps", "secrets", "events",
+                        "services", "services/status", "endpoints", "serviceaccounts", "persistentvolumes",
+                        "persistentvolumes/status", "persistentvolumeclaims", "persistentvolumeclaims/status",
+                        "resourcequotas", "resourcequotas/status", "limitranges"),
                 List.copyOf(info.versionedResourcesStorageMap().get("v1").keySet()));
+        assertInstanceOf(ServiceREST.class, info.versionedResourcesStorageMap().get("v1").get("services"),
+                "services allocate cluster IPs and node ports around their Store");
         assertSame(getter.stores.get("configmaps"), info.versionedResourcesStorageMap().get("v1").get("configmaps"));
         List<RESTUpdateStrategy> subresources = getter.statusStrategies.get("namespaces");
         assertInstanceOf(NamespaceStatusStrategy.class, subresources.get(0),
@@ -120,8 +127,11 @@ class CoreRESTStorageProviderTest {
     @Test
     void everyKindCarriesItsGeneratedSchema() {
         provider.newRESTStorage(getter);
-        Map<String, String> kinds = Map.of("namespaces", "Namespace", "configmaps", "ConfigMap", "secrets", "Secret",
-                "events", "Event");
+        Map<String, String> kinds = Map.ofEntries(Map.entry("namespaces", "Namespace"), Map.entry("configmaps", "ConfigMap"),
+                Map.entry("secrets", "Secret"), Map.entry("events", "Event"), Map.entry("services", "Service"),
+                Map.entry("endpoints", "Endpoints"), Map.entry("serviceaccounts", "ServiceAccount"),
+                Map.entry("persistentvolumes", "PersistentVolume"), Map.entry("persistentvolumeclaims", "PersistentVolumeClaim"),
+                Map.entry("resourcequotas", "ResourceQuota"), Map.entry("limitranges", "LimitRange"));
         kinds.forEach((resource, kind) -> {
             ResourceSchema schema = getter.stores.get(resource).spec.schema();
             assertEquals("io.k8s.api.core.v1." + kind, schema.name());
