@@ -16,6 +16,7 @@ import io.kubelix.api.schema.GroupResource;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,6 +60,9 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
     private volatile StandardStorage namespaceStore;
     private final CompletableFuture<StandardStorage> namespaceStoreBuilt = new CompletableFuture<>();
     private SystemNamespaces systemNamespaces;
+    /** The service IP and node port ranges (--service-cluster-ip-range, --service-node-port-range). */
+    @Reference
+    private ServiceNetworkConfig serviceNetwork;
 
     @Activate
     public CoreRESTStorageProvider() {
@@ -102,6 +106,10 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
         PodTemplateStorage.install(restOptionsGetter, v1);
         ReplicationControllerStorage.install(restOptionsGetter, v1);
         NodeStorage.install(restOptionsGetter, v1);
+        ServiceSpecs.install(v1, restOptionsGetter, serviceNetwork != null ? serviceNetwork : ServiceNetworkConfig.defaults(),
+                executor);
+        VolumeSpecs.install(v1, restOptionsGetter);
+        QuotaSpecs.install(v1, restOptionsGetter);
 
         namespaceStore = namespaces;
         namespaceStoreBuilt.complete(namespaces);

@@ -41,6 +41,7 @@ class CoreRESTStorageProviderTest {
     /** Records each StoreSpec and answers with a FakeStore for it. */
     static final class RecordingOptionsGetter implements RESTOptionsGetter {
         final Map<String, FakeStore> stores = new LinkedHashMap<>();
+        final MemoryRanges ranges = new MemoryRanges();
 
         @Override
         public StandardStorage newStore(StoreSpec spec) {
@@ -51,7 +52,7 @@ class CoreRESTStorageProviderTest {
 
         @Override
         public StorageInterface storage(String resourcePrefix) {
-            throw new UnsupportedOperationException();
+            return ranges.storage(resourcePrefix);
         }
 
         @Override
@@ -135,6 +136,7 @@ class CoreRESTStorageProviderTest {
     @AfterEach
     void deactivate() {
         provider.deactivate();
+        getter.ranges.close();
     }
 
     private static List<String> headers(StoreSpec spec) {
@@ -149,6 +151,12 @@ class CoreRESTStorageProviderTest {
         assertEquals(List.of("v1"), info.prioritizedVersions());
         assertEquals(List.of("namespaces", "namespaces/status", "namespaces/finalize", "configmaps", "secrets", "events"),
                 List.copyOf(info.versionedResourcesStorageMap().get("v1").keySet()).subList(0, 6));
+        assertTrue(info.versionedResourcesStorageMap().get("v1").keySet().containsAll(List.of(
+                "services", "services/status", "endpoints", "serviceaccounts", "persistentvolumes",
+                "persistentvolumes/status", "persistentvolumeclaims", "persistentvolumeclaims/status",
+                "resourcequotas", "resourcequotas/status", "limitranges")));
+        assertInstanceOf(ServiceREST.class, info.versionedResourcesStorageMap().get("v1").get("services"),
+                "services allocate cluster IPs and node ports around their Store");
         assertSame(getter.stores.get("configmaps"), info.versionedResourcesStorageMap().get("v1").get("configmaps"));
         List<RESTUpdateStrategy> subresources = getter.statusStrategies.get("namespaces");
         assertInstanceOf(NamespaceStatusStrategy.class, subresources.get(0),
@@ -160,8 +168,11 @@ class CoreRESTStorageProviderTest {
     @Test
     void everyKindCarriesItsGeneratedSchema() {
         provider.newRESTStorage(getter);
-        Map<String, String> kinds = Map.of("namespaces", "Namespace", "configmaps", "ConfigMap", "secrets", "Secret",
-                "events", "Event");
+        Map<String, String> kinds = Map.ofEntries(Map.entry("namespaces", "Namespace"), Map.entry("configmaps", "ConfigMap"),
+                Map.entry("secrets", "Secret"), Map.entry("events", "Event"), Map.entry("services", "Service"),
+                Map.entry("endpoints", "Endpoints"), Map.entry("serviceaccounts", "ServiceAccount"),
+                Map.entry("persistentvolumes", "PersistentVolume"), Map.entry("persistentvolumeclaims", "PersistentVolumeClaim"),
+                Map.entry("resourcequotas", "ResourceQuota"), Map.entry("limitranges", "LimitRange"));
         kinds.forEach((resource, kind) -> {
             ResourceSchema schema = getter.stores.get(resource).spec.schema();
             assertEquals("io.k8s.api.core.v1." + kind, schema.name());

@@ -114,12 +114,21 @@ final class SchemaGenerator {
         Map<String, ObjectNode> props = new TreeMap<>();
         Map<String, Field> javaFields = model == null ? Map.of() : javaFields(model);
         for (ProtoSources.Field f : msg.fields().values()) {
+            ProtoSources.Message inline = inlined(f, javaFields);
+            if (inline != null) {
+                // Go embeds it with `json:",inline"` (a PersistentVolumeSpec's PersistentVolumeSource, a
+                // Volume's VolumeSource): its fields are the object's own, as the Java model has them.
+                for (ProtoSources.Field g : inline.fields().values()) {
+                    props.put(g.name(), property(g, javaFields.get(g.name())));
+                }
+                continue;
+            }
             props.put(f.name(), property(f, javaFields.get(f.name())));
         }
         javaFields.forEach((json, jf) -> {
-            // A model field of a type with no protobuf message is newer than the protobuf's API level
-            // (such as NodeStatus.features): kube-apiserver at that level does not serve it.
-            if (!props.containsKey(json) && !newerThanProtobuf(jf)) {
+            // A model-only field whose type has no protobuf message is newer than the protobuf's API level
+            // (NodeStatus.features, fields beside inlined structs): kube-apiserver at that level does not serve it.
+            if (!props.containsKey(json) && mapped(jf)) {
                 props.put(json, javaProperty(jf));
             }
         });
@@ -141,13 +150,32 @@ final class SchemaGenerator {
         return sorted(def);
     }
 
-    private boolean newerThanProtobuf(Field f) {
-        Type type = f.getGenericType();
-        if (type instanceof ParameterizedType pt) {
-            Type[] args = pt.getActualTypeArguments();
-            type = args[args.length - 1];
+    /**
+     * The message of a field Go inlines: one of a message type that the Java model does not have
+     * under its name, while the model has fields of that message (not always all: the client drops
+     * some deprecated ones).
+     */
+    private ProtoSources.Message inlined(ProtoSources.Field f, Map<String, Field> javaFields) {
+        if (javaFields.isEmpty() || javaFields.containsKey(f.name()) || f.repeated() || f.mapKey() != null
+                || !f.type().startsWith(".k8s.io.")) {
+            return null;
         }
-        return type instanceof Class<?> c && c.getName().startsWith(MODELS) && protoNameOfModel(c) == null;
+        ProtoSources.Message m = proto.message(f.type().substring(1));
+        return m != null && m.fields().keySet().stream().anyMatch(javaFields::containsKey) ? m : null;
+    }
+
+    /**
+     * Whether a model-only field has a type the generator can describe. The model may carry fields
+     * newer than the protobuf sources (beyond this API level) with types of their own; those are
+     * left out.
+     */
+    private boolean mapped(Field f) {
+        try {
+            javaProperty(f);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 
     private ObjectNode property(ProtoSources.Field f, Field java) {
@@ -358,7 +386,8 @@ final class SchemaGenerator {
         for (String candidate : List.of(group + version + kind, version + kind)) {
             try {
                 Class<?> c = Class.forName(MODELS + candidate, true, models);
-                if (javaFields(c).keySet().containsAll(msg.fields().keySet())) {
+                Map<String, Field> fields = javaFields(c);
+                if (msg.fields().values().stream().allMatch(f -> fields.containsKey(f.name()) || inlined(f, fields) != null)) {
                     return c;
                 }
             } catch (ClassNotFoundException e) {

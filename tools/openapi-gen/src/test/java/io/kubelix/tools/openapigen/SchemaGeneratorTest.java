@@ -23,7 +23,7 @@ class SchemaGeneratorTest {
     static void generate() throws IOException {
         ClassLoader loader = SchemaGeneratorTest.class.getClassLoader();
         schemas = (ObjectNode) OpenAPIGen.generate(List.of("io.k8s.api.core.v1.ConfigMap", "io.k8s.api.core.v1.Secret",
-                "io.k8s.api.core.v1.Namespace", "io.k8s.api.core.v1.PodSpec"), loader).path("components").path("schemas");
+                "io.k8s.api.core.v1.Namespace", "io.k8s.api.core.v1.PodSpec", "io.k8s.api.core.v1.PersistentVolume"), loader).path("components").path("schemas");
     }
 
     @Test
@@ -41,6 +41,19 @@ class SchemaGeneratorTest {
         assertEquals("byte", p.path("binaryData").path("additionalProperties").path("format").asText());
         assertEquals("boolean", p.path("immutable").path("type").asText());
         assertFalse(cm.has("required"));
+    }
+
+    /** Go's `json:",inline"` embedded structs: their fields are the object's own, as kube publishes them. */
+    @Test
+    void inlinedVolumeSourcesAreFieldsOfTheirParent() {
+        JsonNode pv = schemas.get("io.k8s.api.core.v1.PersistentVolumeSpec").path("properties");
+        assertTrue(pv.path("hostPath").toString().contains("\"#/components/schemas/io.k8s.api.core.v1.HostPathVolumeSource\""),
+                pv::toString);
+        assertTrue(pv.has("csi") && pv.has("nfs") && pv.has("capacity"), pv::toString);
+        assertFalse(pv.has("persistentVolumeSource"));
+        JsonNode volume = schemas.get("io.k8s.api.core.v1.Volume").path("properties");
+        assertTrue(volume.has("name") && volume.has("configMap") && volume.has("emptyDir"), volume::toString);
+        assertFalse(volume.has("volumeSource"));
     }
 
     @Test

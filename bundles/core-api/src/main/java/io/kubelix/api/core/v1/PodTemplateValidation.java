@@ -147,8 +147,8 @@ public final class PodTemplateValidation {
         return port >= 1 && port <= 65535;
     }
 
-    /** apimachinery's IsValidPortName: an IANA_SVC_NAME. */
-    static List<String> isValidPortName(String port) {
+    /** apimachinery's IsValidPortName: an IANA_SVC_NAME (a named port, such as a service's targetPort). */
+    public static List<String> isValidPortName(String port) {
         List<String> errs = new ArrayList<>();
         if (port.length() > 15) {
             errs.add("must be no more than 15 characters");

@@ -6,7 +6,7 @@
  * JSON form of the v1 types.
  */
 @Export
-@Version("1.0.0")
+@Version("1.1.0")
 package io.kubelix.api.core.v1;
 
 import org.osgi.annotation.bundle.Export;

@@ -1,0 +1,126 @@
+package io.kubelix.resource.core;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubelix.api.registry.Lister;
+import io.kubelix.api.request.RequestContext;
+import io.kubelix.api.storage.ListOptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
+
+/**
+ * kube's service IP and node port repair controllers (pkg/registry/core/service/ipallocator/controller,
+ * portallocator/controller): on start and then every {@link #INTERVAL}, the allocation records are
+ * compared with the stored services. An item a service holds but the record lacks (a record from
+ * before a range change, or lost) is marked again; an item the record holds but no service uses
+ * (a server that died between allocating and writing) is released once it has been seen unused in
+ * {@link #LEAK_PASSES} passes, so a create that is still in flight keeps what it took.
+ */
+final class ServiceRepair {
+    static final Duration INTERVAL = Duration.ofMinutes(3);
+    static final int LEAK_PASSES = 3;
+    private static final Logger LOG = LoggerFactory.getLogger(ServiceRepair.class);
+
+    private final Lister services;
+    private final ServiceAllocators allocators;
+    private final Map<Integer, Integer> leakedIPs = new HashMap<>();
+    private final Map<Integer, Integer> leakedPorts = new HashMap<>();
+    private ScheduledFuture<?> task;
+
+    ServiceRepair(Lister services, ServiceAllocators allocators) {
+        this.services = services;
+        this.allocators = allocators;
+    }
+
+    /** Runs a pass now and every {@link #INTERVAL} on {@code executor}. */
+    synchronized void start(ScheduledExecutorService executor) {
+        task = executor.scheduleWithFixedDelay(this::runLogged, 0, INTERVAL.toSeconds(), TimeUnit.SECONDS);
+    }
+
+    synchronized void stop() {
+        if (task != null) {
+            task.cancel(false);
+            task = null;
+        }
+    }
+
+    private void runLogged() {
+        try {
+            runOnce();
+        } catch (RuntimeException e) {
+            LOG.warn("service allocation repair: could not check the allocations: {}", e.toString());
+        }
+    }
+
+    /**
+     * One pass over both records. The records are read before the services, and written only if
+     * unchanged since, so an allocation or release made meanwhile is never undone (the next pass
+     * sees it).
+     */
+    synchronized void runOnce() {
+        RangeAllocator.Snapshot ipRecord = allocators.ipAllocator().snapshot();
+        RangeAllocator.Snapshot portRecord = allocators.nodePortAllocator().snapshot();
+        BitSet usedIPs = new BitSet();
+        BitSet usedPorts = new BitSet();
+        NodePortRange ports = allocators.portRange();
+        for (ObjectNode svc : services.list(RequestContext.system(""), ListOptions.recursiveAll()).items()) {
+            JsonNode spec = svc.path("spec");
+            if (!ServiceDefaults.EXTERNAL_NAME.equals(spec.path("type").asText())) {
+                for (String ip : ServiceAllocators.clusterIPs(spec)) {
+                    int offset = allocators.cidr().offsetOf(ip);
+                    if (offset >= 0) {
+                        usedIPs.set(offset);
+                    }
+                }
+            }
+            for (int p : ServiceAllocators.nodePortsOf(spec, true)) {
+                if (ports.contains(p)) {
+                    usedPorts.set(p - ports.base());
+                }
+            }
+        }
+        reconcile(allocators.ipAllocator(), ipRecord, usedIPs, leakedIPs, "cluster IP", allocators.cidr()::addressAt);
+        reconcile(allocators.nodePortAllocator(), portRecord, usedPorts, leakedPorts, "node port",
+                o -> String.valueOf(ports.base() + o));
+    }
+
+    private static void reconcile(RangeAllocator allocator, RangeAllocator.Snapshot record, BitSet used,
+                                  Map<Integer, Integer> leaks, String what, IntFunction<String> label) {
+        BitSet recorded = record.bits();
+        BitSet unused = (BitSet) recorded.clone();
+        unused.andNot(used);
+        leaks.keySet().removeIf(item -> !unused.get(item));
+        BitSet release = new BitSet();
+        unused.stream().forEach(item -> {
+            if (leaks.merge(item, 1, Integer::sum) >= LEAK_PASSES) {
+                release.set(item);
+            }
+        });
+        BitSet missing = (BitSet) used.clone();
+        missing.andNot(recorded);
+        if (missing.isEmpty() && release.isEmpty()) {
+            return;
+        }
+        BitSet repaired = (BitSet) recorded.clone();
+        repaired.or(used);
+        repaired.andNot(release);
+        if (!allocator.replace(record, repaired)) {
+            LOG.debug("service allocation repair: the {} record changed during the pass; checking again next pass", what);
+            return;
+        }
+        release.stream().forEach(leaks::remove);
+        missing.stream().forEach(item -> LOG.info("service allocation repair: {} {} is used by a service but was not "
+                + "recorded as allocated; recorded it", what, label.apply(item)));
+        release.stream().forEach(item -> LOG.info("service allocation repair: {} {} was allocated but no service uses it; "
+                + "released it", what, label.apply(item)));
+    }
+}

@@ -1,0 +1,77 @@
+package io.kubelix.resource.core;
+
+import io.kubelix.api.registry.NameValidation;
+import io.kubelix.api.registry.RESTOptionsGetter;
+import io.kubelix.api.registry.RESTStorage;
+import io.kubelix.api.registry.StandardStorage;
+import io.kubelix.api.registry.StoreSpec;
+import io.kubelix.api.registry.TableColumn;
+import io.kubelix.api.schema.GroupResource;
+
+import java.util.Map;
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * The Stores of services (with {@code status}, the allocators and their repair), endpoints and
+ * service accounts, as {@link CoreRESTStorageProvider} serves them.
+ */
+final class ServiceSpecs {
+    static final GroupResource SERVICES = GroupResource.of("", "services");
+    static final GroupResource ENDPOINTS = GroupResource.of("", "endpoints");
+    static final GroupResource SERVICE_ACCOUNTS = GroupResource.of("", "serviceaccounts");
+
+    private ServiceSpecs() {
+    }
+
+    /**
+     * Adds services, {@code services/status}, endpoints and serviceaccounts to {@code v1}, and
+     * starts the services' allocation repair on {@code executor} (stopped with the services' Store).
+     */
+    static void install(Map<String, RESTStorage> v1, RESTOptionsGetter getter, ServiceNetworkConfig network,
+                        ScheduledExecutorService executor) {
+        ServiceAllocators allocators = new ServiceAllocators(getter.storage(ServiceAllocators.RANGES_PREFIX),
+                network.cidr(), network.nodePorts());
+        StandardStorage services = getter.newStore(serviceSpec(network.cidr().family()));
+        ServiceRepair repair = new ServiceRepair(services, allocators);
+        v1.put(SERVICES.resource(), new ServiceREST(services, allocators, repair));
+        v1.put(SERVICES.resource() + "/status", getter.newStatusStore(services, new ServiceStatusStrategy()));
+        v1.put(ENDPOINTS.resource(), getter.newStore(endpointsSpec()));
+        v1.put(SERVICE_ACCOUNTS.resource(), getter.newStore(serviceAccountSpec()));
+        repair.start(executor);
+    }
+
+    static StoreSpec serviceSpec(String clusterFamily) {
+        return StoreSpec.builder(SERVICES, "Service")
+                .schema(CoreSchemas.v1("Service"))
+                .namespaced(true)
+                .shortNames("svc")
+                .categories("all")
+                .nameValidation(NameValidation.DNS1123_LABEL)
+                .strategy(new ServiceStrategy(clusterFamily))
+                .tableColumns(ServicePrinters.serviceColumns().toArray(TableColumn[]::new))
+                .build();
+    }
+
+    static StoreSpec endpointsSpec() {
+        return StoreSpec.builder(ENDPOINTS, "Endpoints")
+                .singularName("endpoints")
+                .schema(CoreSchemas.v1("Endpoints"))
+                .namespaced(true)
+                .shortNames("ep")
+                .nameValidation(NameValidation.DNS1123_SUBDOMAIN)
+                .strategy(new EndpointsStrategy())
+                .tableColumns(ServicePrinters.endpointsColumns().toArray(TableColumn[]::new))
+                .build();
+    }
+
+    static StoreSpec serviceAccountSpec() {
+        return StoreSpec.builder(SERVICE_ACCOUNTS, "ServiceAccount")
+                .schema(CoreSchemas.v1("ServiceAccount"))
+                .namespaced(true)
+                .shortNames("sa")
+                .nameValidation(NameValidation.DNS1123_SUBDOMAIN)
+                .strategy(new ServiceAccountStrategy())
+                .tableColumns(ServicePrinters.serviceAccountColumns().toArray(TableColumn[]::new))
+                .build();
+    }
+}
