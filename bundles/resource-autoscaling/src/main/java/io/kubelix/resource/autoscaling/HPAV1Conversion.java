@@ -52,6 +52,9 @@ final class HPAV1Conversion implements StorageConversion {
         if (status1 != null && status1.isObject()) {
             ObjectNode status = v2.putObject("status");
             copy(status1, status, "observedGeneration", "lastScaleTime", "currentReplicas", "desiredReplicas");
+            if (status.path("currentReplicas").asInt(0) == 0) {
+                status.remove("currentReplicas"); // omitempty in v2
+            }
             ArrayNode current = mapper.createArrayNode();
             if (status1.hasNonNull("currentCPUUtilizationPercentage")) {
                 ObjectNode metric = current.addObject().put("type", "Resource");

@@ -36,6 +36,8 @@ class HPAV1ConversionTest {
 
         ObjectNode stored = conversion.toStorage(h);
         assertEquals("autoscaling/v2", stored.path("apiVersion").asText());
+        assertEquals(HPAStrategyTest.<ObjectNode>json("{'desiredReplicas':0}"), stored.path("status"),
+                "a zero currentReplicas is omitted in v2");
         assertEquals(80, stored.path("spec").path("metrics").get(0).path("resource").path("target")
                 .path("averageUtilization").asInt());
         assertEquals(List.of("web", "Deployment/web", "cpu: <unknown>/80%", "1", 5L, 0L), cells(v1.tableColumns(), h));
@@ -79,6 +81,16 @@ class HPAV1ConversionTest {
         List<String> names = new java.util.ArrayList<>();
         o.fieldNames().forEachRemaining(names::add);
         return names;
+    }
+
+    /** The Store fills uid and creationTimestamp on the metadata node it held before the strategy ran. */
+    @Test
+    void aConvertedStrategyKeepsTheObjectsMetadataNode() {
+        ObjectNode h = autoscale();
+        ObjectNode meta = (ObjectNode) h.path("metadata");
+        AutoscalingRESTStorageProvider.v1Spec(conversion).createStrategy().prepareForCreate(CTX, h);
+        meta.put("uid", "u-1");
+        assertEquals("u-1", h.path("metadata").path("uid").asText());
     }
 
     @Test
