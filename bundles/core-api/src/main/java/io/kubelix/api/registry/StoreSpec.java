@@ -35,13 +35,15 @@ import java.util.function.Function;
  *                       event reaches only the watchers of its object's old and new value and those without
  *                       such a selector (kube's indexed trigger, as pods declare for {@code spec.nodeName})
  * @param schema         the OpenAPI schema of the objects (see {@link RESTStorage#schema()}); null for none
+ * @param storageConversion how the objects are stored when another resource's shape is kept under
+ *                       {@code resourcePrefix} (see {@link StorageConversion}); null when stored as served
  */
 public record StoreSpec(GroupResource groupResource, String kind, String singularName, boolean namespaced,
                         List<String> shortNames, List<String> categories, NameValidation nameValidation,
                         String resourcePrefix, RESTCreateStrategy createStrategy, RESTUpdateStrategy updateStrategy,
                         List<TableColumn> tableColumns, Map<String, Function<ObjectNode, String>> selectableFields,
                         RESTDeleteStrategy deleteStrategy, boolean generation, String indexedField,
-                        ResourceSchema schema) {
+                        ResourceSchema schema, StorageConversion storageConversion) {
     /** kube-apiserver's default delete strategy: background garbage collection, no graceful deletion. */
     private static final RESTDeleteStrategy DEFAULT_DELETE_STRATEGY = new RESTDeleteStrategy() {
     };
@@ -63,6 +65,18 @@ public record StoreSpec(GroupResource groupResource, String kind, String singula
             throw new IllegalArgumentException("indexed field " + indexedField + " is not a selectable field of "
                     + groupResource);
         }
+    }
+
+    /** A spec stored as served (the form before storage conversions existed). */
+    public StoreSpec(GroupResource groupResource, String kind, String singularName, boolean namespaced,
+                     List<String> shortNames, List<String> categories, NameValidation nameValidation,
+                     String resourcePrefix, RESTCreateStrategy createStrategy, RESTUpdateStrategy updateStrategy,
+                     List<TableColumn> tableColumns, Map<String, Function<ObjectNode, String>> selectableFields,
+                     RESTDeleteStrategy deleteStrategy, boolean generation, String indexedField,
+                     ResourceSchema schema) {
+        this(groupResource, kind, singularName, namespaced, shortNames, categories, nameValidation, resourcePrefix,
+                createStrategy, updateStrategy, tableColumns, selectableFields, deleteStrategy, generation, indexedField,
+                schema, null);
     }
 
     /** A spec without a schema (the form before schemas existed). */
@@ -99,7 +113,7 @@ public record StoreSpec(GroupResource groupResource, String kind, String singula
     public StoreSpec withUpdateStrategy(RESTUpdateStrategy strategy) {
         return new StoreSpec(groupResource, kind, singularName, namespaced, shortNames, categories, nameValidation,
                 resourcePrefix, createStrategy, strategy, tableColumns, selectableFields, deleteStrategy, generation,
-                indexedField, schema);
+                indexedField, schema, storageConversion);
     }
 
     public static Builder builder(GroupResource groupResource, String kind) {
@@ -124,6 +138,7 @@ public record StoreSpec(GroupResource groupResource, String kind, String singula
         private boolean generation;
         private String indexedField;
         private ResourceSchema schema;
+        private StorageConversion storageConversion;
 
         private Builder(GroupResource groupResource, String kind) {
             this.groupResource = groupResource;
@@ -217,10 +232,20 @@ public record StoreSpec(GroupResource groupResource, String kind, String singula
             return this;
         }
 
+        /**
+         * Objects stored under another resource's {@code resourcePrefix} in that resource's shape,
+         * converted by {@code conversion} on every write and read (see {@link StorageConversion}).
+         */
+        public Builder storedAs(String resourcePrefix, StorageConversion conversion) {
+            this.resourcePrefix = resourcePrefix;
+            this.storageConversion = conversion;
+            return this;
+        }
+
         public StoreSpec build() {
             return new StoreSpec(groupResource, kind, singularName, namespaced, shortNames, categories,
                     nameValidation, resourcePrefix, createStrategy, updateStrategy, tableColumns, selectableFields,
-                    deleteStrategy, generation, indexedField, schema);
+                    deleteStrategy, generation, indexedField, schema, storageConversion);
         }
     }
 }

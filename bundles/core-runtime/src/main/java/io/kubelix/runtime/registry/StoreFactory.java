@@ -9,6 +9,7 @@ import io.kubelix.api.registry.StatusStorage;
 import io.kubelix.api.registry.StoreSpec;
 import io.kubelix.api.schema.GroupResource;
 import io.kubelix.api.storage.StorageInterface;
+import io.kubelix.runtime.storage.ConvertingStorage;
 import io.kubelix.runtime.storage.StorageFactory;
 import io.kubelix.runtime.storage.cacher.Cacher;
 
@@ -40,11 +41,17 @@ public final class StoreFactory implements RESTOptionsGetter {
         this.admission = admission;
     }
 
-    /** A Store for {@code spec}; a watch cache in front of its storage indexes watchers by the spec's indexed field. */
+    /**
+     * A Store for {@code spec}; a watch cache in front of its storage indexes watchers by the spec's indexed field.
+     * A spec with a storage conversion shares the storage of the resource under its prefix, which keeps its own
+     * watch cache index, and sees it through a {@link ConvertingStorage}.
+     */
     @Override
     public StandardStorage newStore(StoreSpec spec) {
         StorageInterface storage = storages.apply(spec.groupResource(), spec.resourcePrefix());
-        if (storage instanceof Cacher cacher) {
+        if (spec.storageConversion() != null) {
+            storage = new ConvertingStorage(storage, spec.storageConversion());
+        } else if (storage instanceof Cacher cacher) {
             String field = spec.indexedField();
             cacher.indexBy(field, field == null ? null : spec.selectableFields().get(field));
         }

@@ -66,6 +66,8 @@ final class SchemaGenerator {
 
     private final ProtoSources proto;
     private final ClassLoader models;
+    /** Model class name prefixes ({@code V2}, {@code EventsV1}) of types without protobuf messages → their definitions' package. */
+    private final Map<String, String> modelPackages = new LinkedHashMap<>();
 
     SchemaGenerator(ProtoSources proto, ClassLoader models) {
         this.proto = proto;
@@ -94,7 +96,11 @@ final class SchemaGenerator {
     ObjectNode definition(String name) {
         ProtoSources.Message msg = proto.message(protoName(name));
         if (msg == null) {
-            throw new IllegalArgumentException("no protobuf message for " + name + " (" + protoName(name) + ")");
+            Class<?> model = modelClass(protoName(name), Map.of());
+            if (model == null) {
+                throw new IllegalArgumentException("no protobuf message for " + name + " (" + protoName(name) + ")");
+            }
+            return modelDefinition(name, model);
         }
         ObjectNode def = F.objectNode();
         Class<?> model = modelClass(msg);
@@ -176,6 +182,48 @@ final class SchemaGenerator {
         } catch (IllegalArgumentException e) {
             return false;
         }
+    }
+
+    /**
+     * The definition of a type the protobuf sources lack (a group or version newer than them, such as
+     * autoscaling/v2 or events.k8s.io/v1), from its model class alone: fields, types, descriptions and
+     * required fields, without the Go markers. The model classes it refers to that lack a message too
+     * are named after it: {@code V2MetricSpec} beside {@code V2HorizontalPodAutoscaler} is
+     * {@code io.k8s.api.autoscaling.v2.MetricSpec}.
+     */
+    private ObjectNode modelDefinition(String name, Class<?> model) {
+        String kind = name.substring(name.lastIndexOf('.') + 1);
+        String simple = model.getSimpleName();
+        if (simple.endsWith(kind)) {
+            modelPackages.putIfAbsent(simple.substring(0, simple.length() - kind.length()),
+                    name.substring(0, name.lastIndexOf('.')));
+        }
+        ObjectNode def = F.objectNode();
+        ApiModel doc = model.getAnnotation(ApiModel.class);
+        if (doc != null && !doc.description().isEmpty()) {
+            def.put("description", doc.description());
+        }
+        Map<String, ObjectNode> props = new TreeMap<>();
+        javaFields(model).forEach((json, jf) -> props.put(json, javaProperty(jf)));
+        if (!props.isEmpty()) {
+            ObjectNode p = def.putObject("properties");
+            props.forEach(p::set);
+        }
+        List<String> required = required(model, new ProtoSources.Message(name, List.of(), Map.of()));
+        if (!required.isEmpty()) {
+            ArrayNode r = def.putArray("required");
+            required.forEach(r::add);
+        }
+        def.put("type", "object");
+        return sorted(def);
+    }
+
+    /** The definition name of a model class without a protobuf message, by the packages {@link #modelDefinition} saw; or null. */
+    private String modelOnlyName(Class<?> model) {
+        String simple = model.getSimpleName();
+        return modelPackages.entrySet().stream().filter(e -> simple.startsWith(e.getKey()))
+                .max(java.util.Comparator.comparingInt(e -> e.getKey().length()))
+                .map(e -> e.getValue() + "." + simple.substring(e.getKey().length())).orElse(null);
     }
 
     private ObjectNode property(ProtoSources.Field f, Field java) {
@@ -309,6 +357,10 @@ final class SchemaGenerator {
             if (proto != null) {
                 return s.put("$ref", REF_PREFIX + definitionName(proto));
             }
+            String modelOnly = modelOnlyName(c);
+            if (modelOnly != null) {
+                return s.put("$ref", REF_PREFIX + modelOnly);
+            }
         }
         throw new IllegalArgumentException("field " + f + " has no protobuf counterpart and an unmapped type");
     }
@@ -379,15 +431,19 @@ final class SchemaGenerator {
      * client prefixes the group to tell same-named kinds apart; null when none has every field.
      */
     private Class<?> modelClass(ProtoSources.Message msg) {
-        String[] parts = msg.name().split("\\.");
+        return modelClass(msg.name(), msg.fields());
+    }
+
+    private Class<?> modelClass(String protoName, Map<String, ProtoSources.Field> fields) {
+        String[] parts = protoName.split("\\.");
         String kind = parts[parts.length - 1];
         String version = capitalize(parts[parts.length - 2]);
         String group = capitalize(parts[parts.length - 3]);
         for (String candidate : List.of(group + version + kind, version + kind)) {
             try {
                 Class<?> c = Class.forName(MODELS + candidate, true, models);
-                Map<String, Field> fields = javaFields(c);
-                if (msg.fields().values().stream().allMatch(f -> fields.containsKey(f.name()) || inlined(f, fields) != null)) {
+                Map<String, Field> java = javaFields(c);
+                if (fields.values().stream().allMatch(f -> java.containsKey(f.name()) || inlined(f, java) != null)) {
                     return c;
                 }
             } catch (ClassNotFoundException e) {

@@ -1,0 +1,111 @@
+package io.kubelix.resource.scheduling;
+
+import io.kubelix.api.registry.APIGroupInfo;
+import io.kubelix.api.registry.NameValidation;
+import io.kubelix.api.registry.RESTOptionsGetter;
+import io.kubelix.api.registry.RESTStorage;
+import io.kubelix.api.registry.RESTStorageProvider;
+import io.kubelix.api.registry.StandardStorage;
+import io.kubelix.api.registry.StoreSpec;
+import io.kubelix.api.registry.TableColumn;
+import io.kubelix.api.schema.GroupResource;
+import io.kubelix.api.schema.ResourceSchema;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The scheduling.k8s.io group's RESTStorageProvider: {@code /apis/scheduling.k8s.io/v1}
+ * priorityclasses (cluster-scoped, short name {@code pc}). Once the Store is built, kube's two
+ * system priority classes are created on the provider's own thread.
+ */
+@Component(service = RESTStorageProvider.class)
+public final class SchedulingRESTStorageProvider implements RESTStorageProvider {
+    static final String GROUP = "scheduling.k8s.io";
+    static final String VERSION = "v1";
+    static final GroupResource PRIORITY_CLASSES = GroupResource.of(GROUP, "priorityclasses");
+
+    private static final Logger LOG = LoggerFactory.getLogger(SchedulingRESTStorageProvider.class);
+
+    private final ScheduledExecutorService executor;
+    private SystemPriorityClasses systemClasses;
+
+    @Activate
+    public SchedulingRESTStorageProvider() {
+        this(Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "kubelix-system-priority-classes");
+            t.setDaemon(true);
+            return t;
+        }));
+    }
+
+    /** For tests: the executor that runs {@link SystemPriorityClasses}. */
+    SchedulingRESTStorageProvider(ScheduledExecutorService executor) {
+        this.executor = executor;
+    }
+
+    @Override
+    public String groupName() {
+        return GROUP;
+    }
+
+    @Override
+    public APIGroupInfo newRESTStorage(RESTOptionsGetter getter) {
+        AtomicReference<StandardStorage> self = new AtomicReference<>();
+        StandardStorage priorityClasses = getter.newStore(priorityClassSpec(new PriorityClassStrategy(self::get)));
+        self.set(priorityClasses);
+        synchronized (this) {
+            if (systemClasses != null) {
+                systemClasses.stop();
+            }
+            systemClasses = new SystemPriorityClasses(priorityClasses, executor);
+            systemClasses.start();
+        }
+        LOG.info("built scheduling.k8s.io/v1 storage: [priorityclasses]");
+        Map<String, RESTStorage> v1 = Map.of(PRIORITY_CLASSES.resource(), priorityClasses);
+        return new APIGroupInfo(GROUP, List.of(VERSION), Map.of(VERSION, v1));
+    }
+
+    @Deactivate
+    void deactivate() {
+        synchronized (this) {
+            if (systemClasses != null) {
+                systemClasses.stop();
+                systemClasses = null;
+            }
+        }
+        executor.shutdownNow();
+    }
+
+    static StoreSpec priorityClassSpec(PriorityClassStrategy strategy) {
+        return StoreSpec.builder(PRIORITY_CLASSES, "PriorityClass")
+                .namespaced(false)
+                .schema(ResourceSchema.load(SchedulingRESTStorageProvider.class, "/openapi/schemas.json",
+                        "io.k8s.api.scheduling.v1.PriorityClass"))
+                .shortNames("pc")
+                .nameValidation(NameValidation.DNS1123_SUBDOMAIN)
+                .strategy(strategy)
+                .tableColumns(priorityClassColumns().toArray(TableColumn[]::new))
+                .build();
+    }
+
+    /** kube's PriorityClass columns: NAME, VALUE, GLOBAL-DEFAULT, AGE, PREEMPTIONPOLICY. */
+    static List<TableColumn> priorityClassColumns() {
+        return List.of(TableColumn.nameColumn(),
+                new TableColumn("Value", "integer", "", "The value of this priority class: the priority that pods of "
+                        + "this class receive.", 0, o -> o.path("value").asLong(0)),
+                new TableColumn("Global-Default", "boolean", "", "Whether this class is the default priority of pods "
+                        + "that name no priority class.", 0, o -> o.path("globalDefault").asBoolean(false)),
+                TableColumn.ageColumn(),
+                new TableColumn("PreemptionPolicy", "string", "", "The policy for preempting pods with lower "
+                        + "priority.", 0, o -> o.path("preemptionPolicy").asText("")));
+    }
+}
