@@ -64,6 +64,10 @@ final class SchemaGenerator {
             "io.kubernetes.client.custom.IntOrString", "io.k8s.apimachinery.pkg.util.intstr.IntOrString",
             "io.kubernetes.client.custom.Quantity", "io.k8s.apimachinery.pkg.api.resource.Quantity");
 
+    /** The group and version a model class name starts with: {@code V1}, {@code DiscoveryV1}, {@code V1beta1}. */
+    private static final java.util.regex.Pattern MODEL_VERSION_PREFIX =
+            java.util.regex.Pattern.compile("^(?:[A-Z][a-z]+)?V[0-9]+(?:(?:alpha|beta)[0-9]+)?(?=[A-Z])");
+
     private final ProtoSources proto;
     private final ClassLoader models;
 
@@ -94,7 +98,7 @@ final class SchemaGenerator {
     ObjectNode definition(String name) {
         ProtoSources.Message msg = proto.message(protoName(name));
         if (msg == null) {
-            throw new IllegalArgumentException("no protobuf message for " + name + " (" + protoName(name) + ")");
+            return modelOnlyDefinition(name);
         }
         ObjectNode def = F.objectNode();
         Class<?> model = modelClass(msg);
@@ -137,6 +141,53 @@ final class SchemaGenerator {
             def.put("x-kubernetes-map-type", mapType);
         }
         return sorted(def);
+    }
+
+    /**
+     * The definition of a type the protobuf sources lack (groups newer than them, such as
+     * coordination.k8s.io/v1 and discovery.k8s.io/v1), from its Java model alone: fields, types,
+     * descriptions and required fields, without the {@code x-kubernetes-*} markers. Model types it
+     * refers to that have no protobuf message either are named in the same API package.
+     */
+    private ObjectNode modelOnlyDefinition(String name) {
+        Class<?> model = modelClass(name);
+        if (model == null) {
+            throw new IllegalArgumentException("no protobuf message and no model class for " + name);
+        }
+        String pkg = name.substring(0, name.lastIndexOf('.') + 1);
+        ObjectNode def = F.objectNode();
+        if (model.getAnnotation(ApiModel.class) != null && !model.getAnnotation(ApiModel.class).description().isEmpty()) {
+            def.put("description", model.getAnnotation(ApiModel.class).description());
+        }
+        Map<String, ObjectNode> props = new TreeMap<>();
+        javaFields(model).forEach((json, jf) -> props.put(json, javaProperty(jf, pkg)));
+        if (!props.isEmpty()) {
+            ObjectNode p = def.putObject("properties");
+            props.forEach(p::set);
+        }
+        List<String> required = required(model, new ProtoSources.Message(protoName(name), List.of(), Map.of()));
+        if (!required.isEmpty()) {
+            ArrayNode r = def.putArray("required");
+            required.forEach(r::add);
+        }
+        def.put("type", "object");
+        return sorted(def);
+    }
+
+    /** The model class of a definition name, by the names {@link #modelClass(ProtoSources.Message)} tries. */
+    private Class<?> modelClass(String name) {
+        String[] parts = name.split("\\.");
+        String kind = parts[parts.length - 1];
+        String version = capitalize(parts[parts.length - 2]);
+        String group = capitalize(parts[parts.length - 3]);
+        for (String candidate : List.of(group + version + kind, version + kind)) {
+            try {
+                return Class.forName(MODELS + candidate, true, models);
+            } catch (ClassNotFoundException e) {
+                // try the next form
+            }
+        }
+        return null;
     }
 
     private ObjectNode property(ProtoSources.Field f, Field java) {
@@ -233,7 +284,12 @@ final class SchemaGenerator {
      * the protobuf sources), from the Java model: its type, and no markers.
      */
     private ObjectNode javaProperty(Field f) {
-        ObjectNode s = javaType(f.getGenericType(), f);
+        return javaProperty(f, null);
+    }
+
+    /** As {@link #javaProperty(Field)}; model types without a protobuf message are named in {@code pkg} when given. */
+    private ObjectNode javaProperty(Field f, String pkg) {
+        ObjectNode s = javaType(f.getGenericType(), f, pkg);
         ApiModelProperty doc = doc(f);
         if (doc != null && !doc.value().isEmpty()) {
             s.put("description", doc.value());
@@ -247,14 +303,14 @@ final class SchemaGenerator {
         return sorted(s);
     }
 
-    private ObjectNode javaType(Type type, Field f) {
+    private ObjectNode javaType(Type type, Field f, String pkg) {
         ObjectNode s = F.objectNode();
         if (type instanceof ParameterizedType pt && pt.getRawType() == List.class) {
-            s.set("items", javaElement(pt.getActualTypeArguments()[0], f));
+            s.set("items", javaElement(pt.getActualTypeArguments()[0], f, pkg));
             return s.put("type", "array");
         }
         if (type instanceof ParameterizedType pt && pt.getRawType() == Map.class) {
-            s.set("additionalProperties", javaElement(pt.getActualTypeArguments()[1], f));
+            s.set("additionalProperties", javaElement(pt.getActualTypeArguments()[1], f, pkg));
             return s.put("type", "object");
         }
         String scalar = JAVA_SCALARS.get(type.getTypeName());
@@ -270,12 +326,15 @@ final class SchemaGenerator {
             if (proto != null) {
                 return s.put("$ref", REF_PREFIX + definitionName(proto));
             }
+            if (pkg != null) {
+                return s.put("$ref", REF_PREFIX + pkg + MODEL_VERSION_PREFIX.matcher(c.getSimpleName()).replaceFirst(""));
+            }
         }
         throw new IllegalArgumentException("field " + f + " has no protobuf counterpart and an unmapped type");
     }
 
-    private ObjectNode javaElement(Type type, Field f) {
-        ObjectNode s = javaType(type, f);
+    private ObjectNode javaElement(Type type, Field f, String pkg) {
+        ObjectNode s = javaType(type, f, pkg);
         if (s.has("$ref")) {
             ObjectNode wrapped = F.objectNode();
             wrapped.putArray("allOf").addObject().set("$ref", s.get("$ref"));

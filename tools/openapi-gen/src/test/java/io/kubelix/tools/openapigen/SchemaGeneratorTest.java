@@ -140,4 +140,21 @@ class SchemaGeneratorTest {
         a.forEach(n -> out.add(n.asText()));
         return out;
     }
+
+    @Test
+    void aKindMissingFromTheProtobufSourcesComesFromItsModel() throws IOException {
+        JsonNode generated = OpenAPIGen.generate(List.of("io.k8s.api.discovery.v1.EndpointSlice"),
+                SchemaGeneratorTest.class.getClassLoader()).path("components").path("schemas");
+        JsonNode slice = generated.get("io.k8s.api.discovery.v1.EndpointSlice");
+        assertEquals(List.of("addressType", "endpoints"), texts(slice.path("required")));
+        JsonNode endpoints = slice.path("properties").path("endpoints");
+        assertEquals("#/components/schemas/io.k8s.api.discovery.v1.Endpoint", endpoints.path("items").path("allOf").get(0)
+                .path("$ref").asText());
+        assertEquals("#/components/schemas/io.k8s.api.discovery.v1.EndpointPort", slice.path("properties").path("ports")
+                .path("items").path("allOf").get(0).path("$ref").asText());
+        assertEquals("#/components/schemas/" + META + "ObjectMeta", slice.path("properties").path("metadata").path("$ref")
+                .asText());
+        assertEquals("array", generated.path("io.k8s.api.discovery.v1.Endpoint").path("properties").path("addresses")
+                .path("type").asText());
+    }
 }
