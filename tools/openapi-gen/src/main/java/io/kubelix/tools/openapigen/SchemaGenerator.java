@@ -117,12 +117,13 @@ final class SchemaGenerator {
         }
         Map<String, ObjectNode> props = new TreeMap<>();
         Map<String, Field> javaFields = model == null ? Map.of() : javaFields(model);
-        for (ProtoSources.Field f : msg.fields().values()) {
+        for (ProtoSources.Field f : jsonFields(msg, javaFields.keySet()).values()) {
             props.put(f.name(), property(f, javaFields.get(f.name())));
         }
+        String pkg = name.substring(0, name.lastIndexOf('.') + 1);
         javaFields.forEach((json, jf) -> {
             if (!props.containsKey(json)) {
-                props.put(json, javaProperty(jf));
+                props.put(json, javaProperty(jf, pkg));
             }
         });
         List<String> required = required(model, msg);
@@ -281,13 +282,9 @@ final class SchemaGenerator {
 
     /**
      * A field the protobuf message lacks (TypeMeta's apiVersion and kind, and fields newer than
-     * the protobuf sources), from the Java model: its type, and no markers.
+     * the protobuf sources), from the Java model: its type, and no markers. A model type without a
+     * protobuf message is named in {@code pkg}, the API package of the definition being built.
      */
-    private ObjectNode javaProperty(Field f) {
-        return javaProperty(f, null);
-    }
-
-    /** As {@link #javaProperty(Field)}; model types without a protobuf message are named in {@code pkg} when given. */
     private ObjectNode javaProperty(Field f, String pkg) {
         ObjectNode s = javaType(f.getGenericType(), f, pkg);
         ApiModelProperty doc = doc(f);
@@ -406,7 +403,8 @@ final class SchemaGenerator {
         for (String candidate : List.of(group + version + kind, version + kind)) {
             try {
                 Class<?> c = Class.forName(MODELS + candidate, true, models);
-                if (javaFields(c).keySet().containsAll(msg.fields().keySet())) {
+                Set<String> fields = javaFields(c).keySet();
+                if (fields.containsAll(jsonFields(msg, fields).keySet())) {
                     return c;
                 }
             } catch (ClassNotFoundException e) {
@@ -414,6 +412,26 @@ final class SchemaGenerator {
             }
         }
         return null;
+    }
+
+    /**
+     * A message's fields as its JSON has them: a field holding a Go struct embedded with
+     * {@code json:",inline"} (an IngressRule's IngressRuleValue, a Volume's VolumeSource) is a
+     * message field in protobuf, and is replaced by that message's fields when the model lacks the
+     * field itself but has all of those.
+     */
+    private Map<String, ProtoSources.Field> jsonFields(ProtoSources.Message msg, Set<String> modelFields) {
+        Map<String, ProtoSources.Field> out = new LinkedHashMap<>();
+        for (ProtoSources.Field f : msg.fields().values()) {
+            ProtoSources.Message embedded = !f.repeated() && f.mapKey() == null && f.type().startsWith(".k8s.io.")
+                    && !modelFields.isEmpty() && !modelFields.contains(f.name()) ? proto.message(f.type().substring(1)) : null;
+            if (embedded != null && !embedded.fields().isEmpty() && modelFields.containsAll(embedded.fields().keySet())) {
+                embedded.fields().values().forEach(e -> out.putIfAbsent(e.name(), e));
+            } else {
+                out.putIfAbsent(f.name(), f);
+            }
+        }
+        return out;
     }
 
     private static Map<String, Field> javaFields(Class<?> c) {

@@ -157,4 +157,17 @@ class SchemaGeneratorTest {
         assertEquals("array", generated.path("io.k8s.api.discovery.v1.Endpoint").path("properties").path("addresses")
                 .path("type").asText());
     }
+
+    @Test
+    void inlineEmbeddedStructsAreFlattenedAsTheirJson() throws IOException {
+        JsonNode generated = OpenAPIGen.generate(List.of("io.k8s.api.networking.v1.Ingress", "io.k8s.api.core.v1.Volume"),
+                SchemaGeneratorTest.class.getClassLoader()).path("components").path("schemas");
+        JsonNode rule = generated.path("io.k8s.api.networking.v1.IngressRule").path("properties");
+        assertEquals(List.of("host", "http"), names(rule));
+        assertEquals("#/components/schemas/io.k8s.api.networking.v1.HTTPIngressRuleValue",
+                rule.path("http").path("$ref").asText(rule.path("http").path("allOf").path(0).path("$ref").asText()));
+        JsonNode volume = generated.path("io.k8s.api.core.v1.Volume").path("properties");
+        assertTrue(volume.has("configMap") && volume.has("emptyDir") && volume.has("name"), volume::toString);
+        assertFalse(volume.has("volumeSource"), volume::toString);
+    }
 }
