@@ -51,31 +51,27 @@ final class IngressClassValidation {
         return errs;
     }
 
+    /** validateIngressClassParametersReference: the reference, a supported scope, a namespace exactly for scope Namespace. */
     private static List<FieldError> parameters(JsonNode params, String path) {
-        List<FieldError> errs = new ArrayList<>();
-        JsonNode apiGroup = params.get("apiGroup");
-        if (apiGroup != null && apiGroup.isTextual()) {
-            NameValidators.isDNS1123Subdomain(apiGroup.asText()).forEach(m ->
-                    errs.add(FieldError.invalid(path + ".apiGroup", apiGroup.asText(), m)));
+        List<FieldError> errs = new ArrayList<>(IngressValidation.typedLocalObjectReference(params, path));
+        JsonNode scope = params.get("scope");
+        if (scope == null || scope.isNull()) {
+            errs.add(FieldError.required(path + ".scope", ""));
+            return errs;
         }
-        if (params.path("kind").asText("").isEmpty()) {
-            errs.add(FieldError.required(path + ".kind", "kind is required"));
-        }
-        if (params.path("name").asText("").isEmpty()) {
-            errs.add(FieldError.required(path + ".name", "name is required"));
-        }
-        String scope = params.path("scope").asText("");
-        boolean hasNamespace = !params.path("namespace").asText("").isEmpty();
-        if (!SCOPES.contains(scope)) {
-            errs.add(FieldError.notSupported(path + ".scope", scope, SCOPES));
-        } else if (scope.equals("Namespace") && !hasNamespace) {
-            errs.add(FieldError.required(path + ".namespace", "`parameters.scope` is set to 'Namespace'"));
-        } else if (scope.equals("Cluster") && hasNamespace) {
+        JsonNode namespace = params.get("namespace");
+        boolean hasNamespace = namespace != null && !namespace.isNull();
+        if (!SCOPES.contains(scope.asText())) {
+            errs.add(FieldError.notSupported(path + ".scope", scope.asText(), SCOPES));
+        } else if (scope.asText().equals("Namespace")) {
+            if (!hasNamespace) {
+                errs.add(FieldError.required(path + ".namespace", "`parameters.scope` is set to 'Namespace'"));
+            } else {
+                NameValidators.isDNS1123Label(namespace.asText()).forEach(m ->
+                        errs.add(FieldError.invalid(path + ".namespace", namespace.asText(), m)));
+            }
+        } else if (hasNamespace) {
             errs.add(FieldError.forbidden(path + ".namespace", "`parameters.scope` is set to 'Cluster'"));
-        }
-        if (hasNamespace) {
-            String ns = params.path("namespace").asText();
-            NameValidators.isDNS1123Label(ns).forEach(m -> errs.add(FieldError.invalid(path + ".namespace", ns, m)));
         }
         return errs;
     }

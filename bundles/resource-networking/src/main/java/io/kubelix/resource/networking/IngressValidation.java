@@ -30,22 +30,22 @@ final class IngressValidation {
 
     /** ValidateIngressCreate: the spec, and not both the class field and the class annotation. */
     static List<FieldError> create(ObjectNode ingress) {
-        List<FieldError> errs = new ArrayList<>(spec(ingress.path("spec"), "spec"));
+        List<FieldError> errs = new ArrayList<>(spec(ingress.path("spec"), "spec", false));
         errs.addAll(classAnnotation(ingress));
         return errs;
     }
 
-    /** ValidateIngressUpdate: the spec; the class annotation only when the class or annotation changed. */
+    /**
+     * ValidateIngressUpdate: the spec, with TLS secret names left unchecked when the stored ingress
+     * already has an invalid one (kube keeps such objects updatable).
+     */
     static List<FieldError> update(ObjectNode ingress, ObjectNode old) {
-        List<FieldError> errs = new ArrayList<>(spec(ingress.path("spec"), "spec"));
-        JsonNode annotation = ingress.path("metadata").path("annotations").get(CLASS_ANNOTATION);
-        JsonNode oldAnnotation = old.path("metadata").path("annotations").get(CLASS_ANNOTATION);
-        boolean changed = !String.valueOf(annotation).equals(String.valueOf(oldAnnotation))
-                || !ingress.path("spec").path("ingressClassName").equals(old.path("spec").path("ingressClassName"));
-        if (changed) {
-            errs.addAll(classAnnotation(ingress));
+        boolean allowInvalidSecretName = false;
+        for (JsonNode tls : old.path("spec").path("tls")) {
+            String secret = tls.path("secretName").asText("");
+            allowInvalidSecretName |= !secret.isEmpty() && !NameValidators.isDNS1123Subdomain(secret).isEmpty();
         }
-        return errs;
+        return spec(ingress.path("spec"), "spec", allowInvalidSecretName);
     }
 
     private static List<FieldError> classAnnotation(ObjectNode ingress) {
@@ -58,7 +58,7 @@ final class IngressValidation {
     }
 
     /** ValidateIngressSpec. */
-    static List<FieldError> spec(JsonNode spec, String path) {
+    static List<FieldError> spec(JsonNode spec, String path, boolean allowInvalidSecretName) {
         List<FieldError> errs = new ArrayList<>();
         JsonNode rules = spec.get("rules");
         boolean hasDefault = spec.hasNonNull("defaultBackend");
@@ -69,10 +69,10 @@ final class IngressValidation {
         if (hasDefault) {
             errs.addAll(backend(spec.get("defaultBackend"), path + ".defaultBackend"));
         }
-        if (rules != null) {
+        if (rules != null && !rules.isEmpty()) {
             errs.addAll(rules(rules, path + ".rules"));
         }
-        errs.addAll(tls(spec.path("tls"), path + ".tls"));
+        errs.addAll(tls(spec.path("tls"), path + ".tls", allowInvalidSecretName));
         JsonNode className = spec.get("ingressClassName");
         if (className != null && className.isTextual()) {
             NameValidators.isDNS1123Subdomain(className.asText()).forEach(m ->
@@ -91,15 +91,11 @@ final class IngressValidation {
                 if (NetworkAddresses.parseIP(host) != null) {
                     errs.add(FieldError.invalid(hostPath, host, "must be a DNS name, not an IP address"));
                 }
-                if (host.contains("*")) {
-                    wildcardErrors(host).forEach(m -> errs.add(FieldError.invalid(hostPath, host, m)));
-                    continue;
-                }
-                NameValidators.isDNS1123Subdomain(host).forEach(m -> errs.add(FieldError.invalid(hostPath, host, m)));
+                List<String> msgs = host.contains("*") ? wildcardErrors(host) : NameValidators.isDNS1123Subdomain(host);
+                msgs.forEach(m -> errs.add(FieldError.invalid(hostPath, host, m)));
             }
-            // kube reports every rule's HTTP errors under the first rule's path
             if (rule.hasNonNull("http")) {
-                errs.addAll(http(rule.get("http"), path + "[0].http"));
+                errs.addAll(http(rule.get("http"), path + "[" + i + "].http"));
             }
         }
         return errs;
@@ -166,18 +162,7 @@ final class IngressValidation {
         }
         if (resource) {
             JsonNode r = backend.get("resource");
-            if (r.path("kind").asText("").isEmpty()) {
-                errs.add(FieldError.required(path + ".resource.kind", "kind is required"));
-            }
-            if (r.path("name").asText("").isEmpty()) {
-                errs.add(FieldError.required(path + ".resource.name", "name is required"));
-            }
-            JsonNode apiGroup = r.get("apiGroup");
-            if (apiGroup != null && apiGroup.isTextual()) {
-                NameValidators.isDNS1123Subdomain(apiGroup.asText()).forEach(m ->
-                        errs.add(FieldError.invalid(path + ".resource.apiGroup", apiGroup.asText(), m)));
-            }
-            return errs;
+            return typedLocalObjectReference(r, path + ".resource");
         }
         if (!service) {
             errs.add(FieldError.invalid(path, "", "resource or service backend is required"));
@@ -207,17 +192,38 @@ final class IngressValidation {
         return errs;
     }
 
-    private static List<FieldError> tls(JsonNode tls, String path) {
+    /** validateIngressTypedLocalObjectReference: an optional API group, a kind and a name usable in a path. */
+    static List<FieldError> typedLocalObjectReference(JsonNode ref, String path) {
+        List<FieldError> errs = new ArrayList<>();
+        JsonNode apiGroup = ref.get("apiGroup");
+        if (apiGroup != null && apiGroup.isTextual()) {
+            NameValidators.isDNS1123Subdomain(apiGroup.asText()).forEach(m ->
+                    errs.add(FieldError.invalid(path + ".apiGroup", apiGroup.asText(), m)));
+        }
+        for (String field : new String[] {"kind", "name"}) {
+            String value = ref.path(field).asText("");
+            if (value.isEmpty()) {
+                errs.add(FieldError.required(path + "." + field, field + " is required"));
+            } else {
+                NameValidators.isValidPathSegmentName(value).forEach(m -> errs.add(FieldError.invalid(path + "." + field, value, m)));
+            }
+        }
+        return errs;
+    }
+
+    private static List<FieldError> tls(JsonNode tls, String path, boolean allowInvalidSecretName) {
         List<FieldError> errs = new ArrayList<>();
         for (int i = 0; i < tls.size(); i++) {
             String p = path + "[" + i + "]";
-            for (JsonNode h : tls.get(i).path("hosts")) {
-                String host = h.asText("");
+            JsonNode hosts = tls.get(i).path("hosts");
+            for (int j = 0; j < hosts.size(); j++) {
+                String host = hosts.get(j).asText("");
+                String hostPath = p + ".hosts[" + j + "]";
                 List<String> msgs = host.contains("*") ? wildcardErrors(host) : NameValidators.isDNS1123Subdomain(host);
-                msgs.forEach(m -> errs.add(FieldError.invalid(p + ".hosts", host, m)));
+                msgs.forEach(m -> errs.add(FieldError.invalid(hostPath, host, m)));
             }
             String secret = tls.get(i).path("secretName").asText("");
-            if (!secret.isEmpty()) {
+            if (!secret.isEmpty() && !allowInvalidSecretName) {
                 NameValidators.isDNS1123Subdomain(secret).forEach(m -> errs.add(FieldError.invalid(p + ".secretName", secret, m)));
             }
         }

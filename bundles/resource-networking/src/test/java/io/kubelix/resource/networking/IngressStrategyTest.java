@@ -71,6 +71,18 @@ class IngressStrategyTest {
     }
 
     @Test
+    void errorsNameTheirRuleAndTlsHost() {
+        ObjectNode i = json("{'metadata':{'name':'x'},'spec':{'tls':[{'hosts':['a.com','Bad_Host']}],'rules':["
+                + "{'host':'a.com','http':{'paths':[{'path':'/','pathType':'Prefix','backend':{'service':{'name':'s','port':{'number':80}}}}]}},"
+                + "{'host':'*.b.com','http':{'paths':[]}}]}}");
+        List<String> errs = create(strategy, i);
+        assertEquals("spec.rules[1].http.paths: Required value", errs.get(0));
+        assertTrue(errs.get(1).startsWith("spec.tls[0].hosts[1]: Invalid value: \"Bad_Host\": a lowercase RFC 1123 subdomain"),
+                errs::toString);
+        assertEquals(2, errs.size(), errs::toString);
+    }
+
+    @Test
     void theClassFieldAndAnnotationAreExclusive() {
         ObjectNode i = ingress();
         ((ObjectNode) i.path("spec")).put("ingressClassName", "nginx");
