@@ -64,10 +64,12 @@ final class SchemaGenerator {
             "io.kubernetes.client.custom.IntOrString", "io.k8s.apimachinery.pkg.util.intstr.IntOrString",
             "io.kubernetes.client.custom.Quantity", "io.k8s.apimachinery.pkg.api.resource.Quantity");
 
+    /** The group and version a model class name starts with: {@code V1}, {@code DiscoveryV1}, {@code V1beta1}. */
+    private static final java.util.regex.Pattern MODEL_VERSION_PREFIX =
+            java.util.regex.Pattern.compile("^(?:[A-Z][a-z]+)?V[0-9]+(?:(?:alpha|beta)[0-9]+)?(?=[A-Z])");
+
     private final ProtoSources proto;
     private final ClassLoader models;
-    /** Model class name prefixes ({@code V2}, {@code EventsV1}) of types without protobuf messages → their definitions' package. */
-    private final Map<String, String> modelPackages = new LinkedHashMap<>();
 
     SchemaGenerator(ProtoSources proto, ClassLoader models) {
         this.proto = proto;
@@ -96,11 +98,7 @@ final class SchemaGenerator {
     ObjectNode definition(String name) {
         ProtoSources.Message msg = proto.message(protoName(name));
         if (msg == null) {
-            Class<?> model = modelClass(protoName(name), Map.of());
-            if (model == null) {
-                throw new IllegalArgumentException("no protobuf message for " + name + " (" + protoName(name) + ")");
-            }
-            return modelDefinition(name, model);
+            return modelOnlyDefinition(name);
         }
         ObjectNode def = F.objectNode();
         Class<?> model = modelClass(msg);
@@ -119,23 +117,13 @@ final class SchemaGenerator {
         }
         Map<String, ObjectNode> props = new TreeMap<>();
         Map<String, Field> javaFields = model == null ? Map.of() : javaFields(model);
-        for (ProtoSources.Field f : msg.fields().values()) {
-            ProtoSources.Message inline = inlined(f, javaFields);
-            if (inline != null) {
-                // Go embeds it with `json:",inline"` (a PersistentVolumeSpec's PersistentVolumeSource, a
-                // Volume's VolumeSource): its fields are the object's own, as the Java model has them.
-                for (ProtoSources.Field g : inline.fields().values()) {
-                    props.put(g.name(), property(g, javaFields.get(g.name())));
-                }
-                continue;
-            }
-            props.put(f.name(), property(f, javaFields.get(f.name())));
-        }
+        Map<String, ProtoSources.Field> fields = model == null ? msg.fields() : jsonFields(msg, javaFields);
+        fields.forEach((json, f) -> props.put(json, property(f, javaFields.get(json))));
         javaFields.forEach((json, jf) -> {
             // A model-only field whose type has no protobuf message is newer than the protobuf's API level
-            // (NodeStatus.features, fields beside inlined structs): kube-apiserver at that level does not serve it.
+            // (NodeStatus.features): kube-apiserver at that level does not serve it.
             if (!props.containsKey(json) && mapped(jf)) {
-                props.put(json, javaProperty(jf));
+                props.put(json, javaProperty(jf, null));
             }
         });
         List<String> required = required(model, msg);
@@ -156,28 +144,10 @@ final class SchemaGenerator {
         return sorted(def);
     }
 
-    /**
-     * The message of a field Go inlines: one of a message type that the Java model does not have
-     * under its name, while the model has fields of that message (not always all: the client drops
-     * some deprecated ones).
-     */
-    private ProtoSources.Message inlined(ProtoSources.Field f, Map<String, Field> javaFields) {
-        if (javaFields.isEmpty() || javaFields.containsKey(f.name()) || f.repeated() || f.mapKey() != null
-                || !f.type().startsWith(".k8s.io.")) {
-            return null;
-        }
-        ProtoSources.Message m = proto.message(f.type().substring(1));
-        return m != null && m.fields().keySet().stream().anyMatch(javaFields::containsKey) ? m : null;
-    }
-
-    /**
-     * Whether a model-only field has a type the generator can describe. The model may carry fields
-     * newer than the protobuf sources (beyond this API level) with types of their own; those are
-     * left out.
-     */
+    /** Whether a model-only field has a type with a protobuf counterpart (or a scalar one) to describe it by. */
     private boolean mapped(Field f) {
         try {
-            javaProperty(f);
+            javaProperty(f, null);
             return true;
         } catch (IllegalArgumentException e) {
             return false;
@@ -185,31 +155,28 @@ final class SchemaGenerator {
     }
 
     /**
-     * The definition of a type the protobuf sources lack (a group or version newer than them, such as
-     * autoscaling/v2 or events.k8s.io/v1), from its model class alone: fields, types, descriptions and
-     * required fields, without the Go markers. The model classes it refers to that lack a message too
-     * are named after it: {@code V2MetricSpec} beside {@code V2HorizontalPodAutoscaler} is
-     * {@code io.k8s.api.autoscaling.v2.MetricSpec}.
+     * The definition of a type the protobuf sources lack (groups and versions newer than them, such as
+     * coordination.k8s.io/v1, discovery.k8s.io/v1, autoscaling/v2 and events.k8s.io/v1), from its Java model alone: fields, types,
+     * descriptions and required fields, without the {@code x-kubernetes-*} markers. Model types it
+     * refers to that have no protobuf message either are named in the same API package.
      */
-    private ObjectNode modelDefinition(String name, Class<?> model) {
-        String kind = name.substring(name.lastIndexOf('.') + 1);
-        String simple = model.getSimpleName();
-        if (simple.endsWith(kind)) {
-            modelPackages.putIfAbsent(simple.substring(0, simple.length() - kind.length()),
-                    name.substring(0, name.lastIndexOf('.')));
+    private ObjectNode modelOnlyDefinition(String name) {
+        Class<?> model = modelClass(name);
+        if (model == null) {
+            throw new IllegalArgumentException("no protobuf message and no model class for " + name);
         }
+        String pkg = name.substring(0, name.lastIndexOf('.') + 1);
         ObjectNode def = F.objectNode();
-        ApiModel doc = model.getAnnotation(ApiModel.class);
-        if (doc != null && !doc.description().isEmpty()) {
-            def.put("description", doc.description());
+        if (model.getAnnotation(ApiModel.class) != null && !model.getAnnotation(ApiModel.class).description().isEmpty()) {
+            def.put("description", model.getAnnotation(ApiModel.class).description());
         }
         Map<String, ObjectNode> props = new TreeMap<>();
-        javaFields(model).forEach((json, jf) -> props.put(json, javaProperty(jf)));
+        javaFields(model).forEach((json, jf) -> props.put(json, javaProperty(jf, pkg)));
         if (!props.isEmpty()) {
             ObjectNode p = def.putObject("properties");
             props.forEach(p::set);
         }
-        List<String> required = required(model, new ProtoSources.Message(name, List.of(), Map.of()));
+        List<String> required = required(model, new ProtoSources.Message(protoName(name), List.of(), Map.of()));
         if (!required.isEmpty()) {
             ArrayNode r = def.putArray("required");
             required.forEach(r::add);
@@ -218,12 +185,20 @@ final class SchemaGenerator {
         return sorted(def);
     }
 
-    /** The definition name of a model class without a protobuf message, by the packages {@link #modelDefinition} saw; or null. */
-    private String modelOnlyName(Class<?> model) {
-        String simple = model.getSimpleName();
-        return modelPackages.entrySet().stream().filter(e -> simple.startsWith(e.getKey()))
-                .max(java.util.Comparator.comparingInt(e -> e.getKey().length()))
-                .map(e -> e.getValue() + "." + simple.substring(e.getKey().length())).orElse(null);
+    /** The model class of a definition name, by the names {@link #modelClass(ProtoSources.Message)} tries. */
+    private Class<?> modelClass(String name) {
+        String[] parts = name.split("\\.");
+        String kind = parts[parts.length - 1];
+        String version = capitalize(parts[parts.length - 2]);
+        String group = capitalize(parts[parts.length - 3]);
+        for (String candidate : List.of(group + version + kind, version + kind)) {
+            try {
+                return Class.forName(MODELS + candidate, true, models);
+            } catch (ClassNotFoundException e) {
+                // try the next form
+            }
+        }
+        return null;
     }
 
     private ObjectNode property(ProtoSources.Field f, Field java) {
@@ -317,10 +292,11 @@ final class SchemaGenerator {
 
     /**
      * A field the protobuf message lacks (TypeMeta's apiVersion and kind, and fields newer than
-     * the protobuf sources), from the Java model: its type, and no markers.
+     * the protobuf sources), from the Java model: its type, and no markers. A model type without a
+     * protobuf message is named in {@code pkg}, the API package of the definition being built.
      */
-    private ObjectNode javaProperty(Field f) {
-        ObjectNode s = javaType(f.getGenericType(), f);
+    private ObjectNode javaProperty(Field f, String pkg) {
+        ObjectNode s = javaType(f.getGenericType(), f, pkg);
         ApiModelProperty doc = doc(f);
         if (doc != null && !doc.value().isEmpty()) {
             s.put("description", doc.value());
@@ -334,14 +310,14 @@ final class SchemaGenerator {
         return sorted(s);
     }
 
-    private ObjectNode javaType(Type type, Field f) {
+    private ObjectNode javaType(Type type, Field f, String pkg) {
         ObjectNode s = F.objectNode();
         if (type instanceof ParameterizedType pt && pt.getRawType() == List.class) {
-            s.set("items", javaElement(pt.getActualTypeArguments()[0], f));
+            s.set("items", javaElement(pt.getActualTypeArguments()[0], f, pkg));
             return s.put("type", "array");
         }
         if (type instanceof ParameterizedType pt && pt.getRawType() == Map.class) {
-            s.set("additionalProperties", javaElement(pt.getActualTypeArguments()[1], f));
+            s.set("additionalProperties", javaElement(pt.getActualTypeArguments()[1], f, pkg));
             return s.put("type", "object");
         }
         String scalar = JAVA_SCALARS.get(type.getTypeName());
@@ -357,16 +333,15 @@ final class SchemaGenerator {
             if (proto != null) {
                 return s.put("$ref", REF_PREFIX + definitionName(proto));
             }
-            String modelOnly = modelOnlyName(c);
-            if (modelOnly != null) {
-                return s.put("$ref", REF_PREFIX + modelOnly);
+            if (pkg != null) {
+                return s.put("$ref", REF_PREFIX + pkg + MODEL_VERSION_PREFIX.matcher(c.getSimpleName()).replaceFirst(""));
             }
         }
         throw new IllegalArgumentException("field " + f + " has no protobuf counterpart and an unmapped type");
     }
 
-    private ObjectNode javaElement(Type type, Field f) {
-        ObjectNode s = javaType(type, f);
+    private ObjectNode javaElement(Type type, Field f, String pkg) {
+        ObjectNode s = javaType(type, f, pkg);
         if (s.has("$ref")) {
             ObjectNode wrapped = F.objectNode();
             wrapped.putArray("allOf").addObject().set("$ref", s.get("$ref"));
@@ -431,11 +406,7 @@ final class SchemaGenerator {
      * client prefixes the group to tell same-named kinds apart; null when none has every field.
      */
     private Class<?> modelClass(ProtoSources.Message msg) {
-        return modelClass(msg.name(), msg.fields());
-    }
-
-    private Class<?> modelClass(String protoName, Map<String, ProtoSources.Field> fields) {
-        String[] parts = protoName.split("\\.");
+        String[] parts = msg.name().split("\\.");
         String kind = parts[parts.length - 1];
         String version = capitalize(parts[parts.length - 2]);
         String group = capitalize(parts[parts.length - 3]);
@@ -443,7 +414,16 @@ final class SchemaGenerator {
             try {
                 Class<?> c = Class.forName(MODELS + candidate, true, models);
                 Map<String, Field> java = javaFields(c);
-                if (fields.values().stream().allMatch(f -> java.containsKey(f.name()) || inlined(f, java) != null)) {
+                if (java.keySet().containsAll(msg.fields().keySet())) {
+                    return c;
+                }
+                // Renamed or inline fields: only when what the model has beyond them is plain (TypeMeta's
+                // strings) or of types newer than the protobuf sources (a Volume's image source); a struct
+                // protobuf knows there means the model is another type.
+                Map<String, ProtoSources.Field> resolved = jsonFields(msg, java);
+                if (resolved != null && java.entrySet().stream().filter(e -> !resolved.containsKey(e.getKey()))
+                        .allMatch(e -> JAVA_SCALARS.containsKey(e.getValue().getGenericType().getTypeName())
+                                || newerThanProtobuf(e.getValue()))) {
                     return c;
                 }
             } catch (ClassNotFoundException e) {
@@ -451,6 +431,74 @@ final class SchemaGenerator {
             }
         }
         return null;
+    }
+
+    /**
+     * Whether a model field's type (or element type) is a model class that no protobuf message is
+     * named like: a type newer than the protobuf sources. By name only, since matching models to
+     * messages by their fields comes back here.
+     */
+    private boolean newerThanProtobuf(Field f) {
+        Type type = f.getGenericType();
+        if (type instanceof ParameterizedType pt) {
+            Type[] args = pt.getActualTypeArguments();
+            type = args[args.length - 1];
+        }
+        if (!(type instanceof Class<?> c) || !c.getName().startsWith(MODELS)) {
+            return false;
+        }
+        String suffix = "." + MODEL_VERSION_PREFIX.matcher(c.getSimpleName()).replaceFirst("");
+        return proto.messages().keySet().stream().noneMatch(n -> n.endsWith(suffix));
+    }
+
+    /**
+     * A message's fields by their JSON names in the model {@code java}, or null when the model
+     * lacks one. Kube's protobuf names a few fields otherwise than their JSON (the {@code Webhooks}
+     * of webhook configurations, the {@code Expression} of a policy's validation), and carries a
+     * Go struct embedded with {@code json:",inline"} as one field (a Volume's VolumeSource, a
+     * PersistentVolumeSpec's PersistentVolumeSource, an IngressRule's IngressRuleValue): its fields
+     * then stand in the message itself. The Java client drops some deprecated fields of such
+     * structs; kube still serves them, so they stay, under their protobuf names.
+     */
+    private Map<String, ProtoSources.Field> jsonFields(ProtoSources.Message msg, Map<String, Field> java) {
+        Map<String, ProtoSources.Field> out = new LinkedHashMap<>();
+        for (ProtoSources.Field f : msg.fields().values()) {
+            if (java.containsKey(f.name())) {
+                out.putIfAbsent(f.name(), f);
+                continue;
+            }
+            String renamed = java.keySet().stream().filter(n -> n.equalsIgnoreCase(f.name())).findFirst().orElse(null);
+            if (renamed != null) {
+                out.putIfAbsent(renamed, f);
+                continue;
+            }
+            ProtoSources.Message embedded = embedded(f, java);
+            if (embedded == null) {
+                return null;
+            }
+            inline(embedded, java, out);
+        }
+        return out;
+    }
+
+    /** The message of {@code f} when it is a struct some of whose fields the model has as its own. */
+    private ProtoSources.Message embedded(ProtoSources.Field f, Map<String, Field> java) {
+        ProtoSources.Message m = !f.repeated() && f.mapKey() == null && f.type().startsWith(".k8s.io.")
+                ? proto.message(f.type().substring(1)) : null;
+        return m != null && m.fields().keySet().stream().anyMatch(java::containsKey) ? m : null;
+    }
+
+    /** Adds the fields of an inlined struct to {@code out}, by their model names when the model has them. */
+    private void inline(ProtoSources.Message embedded, Map<String, Field> java, Map<String, ProtoSources.Field> out) {
+        for (ProtoSources.Field e : embedded.fields().values()) {
+            ProtoSources.Message nested = java.containsKey(e.name()) ? null : embedded(e, java);
+            if (nested != null) {
+                inline(nested, java, out);
+            } else {
+                String json = java.keySet().stream().filter(n -> n.equalsIgnoreCase(e.name())).findFirst().orElse(e.name());
+                out.putIfAbsent(json, e);
+            }
+        }
     }
 
     private static Map<String, Field> javaFields(Class<?> c) {

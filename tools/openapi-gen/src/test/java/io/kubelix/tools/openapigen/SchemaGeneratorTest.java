@@ -163,4 +163,34 @@ class SchemaGeneratorTest {
         a.forEach(n -> out.add(n.asText()));
         return out;
     }
+
+    @Test
+    void aKindMissingFromTheProtobufSourcesComesFromItsModel() throws IOException {
+        JsonNode generated = OpenAPIGen.generate(List.of("io.k8s.api.discovery.v1.EndpointSlice"),
+                SchemaGeneratorTest.class.getClassLoader()).path("components").path("schemas");
+        JsonNode slice = generated.get("io.k8s.api.discovery.v1.EndpointSlice");
+        assertEquals(List.of("addressType", "endpoints"), texts(slice.path("required")));
+        JsonNode endpoints = slice.path("properties").path("endpoints");
+        assertEquals("#/components/schemas/io.k8s.api.discovery.v1.Endpoint", endpoints.path("items").path("allOf").get(0)
+                .path("$ref").asText());
+        assertEquals("#/components/schemas/io.k8s.api.discovery.v1.EndpointPort", slice.path("properties").path("ports")
+                .path("items").path("allOf").get(0).path("$ref").asText());
+        assertEquals("#/components/schemas/" + META + "ObjectMeta", slice.path("properties").path("metadata").path("$ref")
+                .asText());
+        assertEquals("array", generated.path("io.k8s.api.discovery.v1.Endpoint").path("properties").path("addresses")
+                .path("type").asText());
+    }
+
+    @Test
+    void inlineEmbeddedStructsAreFlattenedAsTheirJson() throws IOException {
+        JsonNode generated = OpenAPIGen.generate(List.of("io.k8s.api.networking.v1.Ingress", "io.k8s.api.core.v1.Volume"),
+                SchemaGeneratorTest.class.getClassLoader()).path("components").path("schemas");
+        JsonNode rule = generated.path("io.k8s.api.networking.v1.IngressRule").path("properties");
+        assertEquals(List.of("host", "http"), names(rule));
+        assertEquals("#/components/schemas/io.k8s.api.networking.v1.HTTPIngressRuleValue",
+                rule.path("http").path("$ref").asText(rule.path("http").path("allOf").path(0).path("$ref").asText()));
+        JsonNode volume = generated.path("io.k8s.api.core.v1.Volume").path("properties");
+        assertTrue(volume.has("configMap") && volume.has("emptyDir") && volume.has("name"), volume::toString);
+        assertFalse(volume.has("volumeSource"), volume::toString);
+    }
 }

@@ -42,7 +42,17 @@ public final class ProtobufCodec {
 
     /** Messages whose number and bool fields are all Go value types with omitempty: zero means unset. */
     private static final java.util.Set<String> OMIT_ZERO_SCALARS = java.util.Set.of(
-            "k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta", "k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta");
+            "k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta", "k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",
+            "k8s.io.api.networking.v1.ServiceBackendPort");
+    /**
+     * The message fields that hold a Go struct embedded with {@code json:",inline"}: in JSON the
+     * embedded struct's fields sit in the outer object (an ingress rule's {@code http}, a volume's
+     * {@code configMap}), so they are merged into it.
+     */
+    private static final java.util.Set<String> INLINE_FIELDS = java.util.Set.of(
+            "k8s.io.api.core.v1.Volume.volumeSource", "k8s.io.api.core.v1.PersistentVolumeSpec.persistentVolumeSource",
+            "k8s.io.api.core.v1.Probe.handler", "k8s.io.api.core.v1.EphemeralContainer.ephemeralContainerCommon",
+            "k8s.io.api.networking.v1.IngressRule.ingressRuleValue");
 
     private final ProtobufTypes types = new ProtobufTypes();
 
@@ -119,7 +129,9 @@ public final class ProtobufCodec {
             if (omitZero && v != null && (v.isNumber() && v.asLong() == 0 || v.isBoolean() && !v.asBoolean())) {
                 continue;
             }
-            if (v != null) {
+            if (v instanceof ObjectNode inline && INLINE_FIELDS.contains(fd.getFullName())) {
+                o.setAll(inline);
+            } else if (v != null) {
                 o.set(fd.getName(), v);
             }
         }

@@ -8,6 +8,7 @@ import io.kubelix.api.errors.StatusReason;
 import io.kubernetes.client.proto.Meta;
 import io.kubernetes.client.proto.Runtime;
 import io.kubernetes.client.proto.V1;
+import io.kubernetes.client.proto.V1Networking;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -185,6 +186,30 @@ class ProtobufCodecTest {
     }
 
     /** ObjectMeta as Go marshals it: every string and number field written, Time zero. */
+    @Test
+    void inlineEmbeddedStructsSitInTheirOuterObject() {
+        // what kubectl create ingress web --rule=foo.com/=svc:http sends
+        V1Networking.Ingress ing = V1Networking.Ingress.newBuilder()
+                .setMetadata(goObjectMeta("web", "default"))
+                .setSpec(V1Networking.IngressSpec.newBuilder().addRules(V1Networking.IngressRule.newBuilder()
+                        .setHost("foo.com")
+                        .setIngressRuleValue(V1Networking.IngressRuleValue.newBuilder().setHttp(
+                                V1Networking.HTTPIngressRuleValue.newBuilder().addPaths(V1Networking.HTTPIngressPath.newBuilder()
+                                        .setPath("/").setPathType("Prefix")
+                                        .setBackend(V1Networking.IngressBackend.newBuilder().setService(
+                                                V1Networking.IngressServiceBackend.newBuilder().setName("svc").setPort(
+                                                        V1Networking.ServiceBackendPort.newBuilder().setName("http")
+                                                                .setNumber(0)))))))))
+                .build();
+
+        JsonNode rule = codec.decode(body("networking.k8s.io/v1", "Ingress", ing.toByteArray())).path("spec").path("rules").path(0);
+
+        assertEquals("foo.com", rule.path("host").asText(), rule::toString);
+        assertFalse(rule.has("ingressRuleValue"), rule::toString);
+        JsonNode port = rule.path("http").path("paths").path(0).path("backend").path("service").path("port");
+        assertEquals("{\"name\":\"http\"}", port.toString(), "an omitempty port number of 0 is unset");
+    }
+
     private static Meta.ObjectMeta.Builder goObjectMeta(String name, String namespace) {
         return Meta.ObjectMeta.newBuilder()
                 .setName(name)
