@@ -113,9 +113,8 @@ final class SchemaGenerator {
         }
         Map<String, ObjectNode> props = new TreeMap<>();
         Map<String, Field> javaFields = model == null ? Map.of() : javaFields(model);
-        for (ProtoSources.Field f : msg.fields().values()) {
-            props.put(f.name(), property(f, javaFields.get(f.name())));
-        }
+        Map<String, ProtoSources.Field> fields = model == null ? msg.fields() : jsonFields(msg, javaFields);
+        fields.forEach((json, f) -> props.put(json, property(f, javaFields.get(json))));
         javaFields.forEach((json, jf) -> {
             if (!props.containsKey(json)) {
                 props.put(json, javaProperty(jf));
@@ -347,7 +346,15 @@ final class SchemaGenerator {
         for (String candidate : List.of(group + version + kind, version + kind)) {
             try {
                 Class<?> c = Class.forName(MODELS + candidate, true, models);
-                if (javaFields(c).keySet().containsAll(msg.fields().keySet())) {
+                Map<String, Field> java = javaFields(c);
+                if (java.keySet().containsAll(msg.fields().keySet())) {
+                    return c;
+                }
+                // Renamed or inline fields: only when what the model has beyond them is plain
+                // (TypeMeta's strings); a struct there means protobuf is older than the model.
+                Map<String, ProtoSources.Field> resolved = jsonFields(msg, java);
+                if (resolved != null && java.entrySet().stream().filter(e -> !resolved.containsKey(e.getKey()))
+                        .allMatch(e -> JAVA_SCALARS.containsKey(e.getValue().getGenericType().getTypeName()))) {
                     return c;
                 }
             } catch (ClassNotFoundException e) {
@@ -355,6 +362,36 @@ final class SchemaGenerator {
             }
         }
         return null;
+    }
+
+    /**
+     * A message's fields by their JSON names in the model {@code java}, or null when the model
+     * lacks one. Kube's protobuf names a few fields otherwise than their JSON (the {@code Webhooks}
+     * of webhook configurations, the {@code Expression} of a policy's validation), and carries a
+     * struct embedded inline in JSON as one field ({@code ruleWithOperations} of
+     * NamedRuleWithOperations): its fields then stand in the message itself.
+     */
+    private Map<String, ProtoSources.Field> jsonFields(ProtoSources.Message msg, Map<String, Field> java) {
+        Map<String, ProtoSources.Field> out = new LinkedHashMap<>();
+        for (ProtoSources.Field f : msg.fields().values()) {
+            if (java.containsKey(f.name())) {
+                out.put(f.name(), f);
+                continue;
+            }
+            String renamed = java.keySet().stream().filter(n -> n.equalsIgnoreCase(f.name())).findFirst().orElse(null);
+            if (renamed != null) {
+                out.put(renamed, f);
+                continue;
+            }
+            ProtoSources.Message embedded = !f.repeated() && f.mapKey() == null && f.type().startsWith(".k8s.io.")
+                    ? proto.message(f.type().substring(1)) : null;
+            Map<String, ProtoSources.Field> inline = embedded == null ? null : jsonFields(embedded, java);
+            if (inline == null) {
+                return null;
+            }
+            inline.forEach(out::putIfAbsent);
+        }
+        return out;
     }
 
     private static Map<String, Field> javaFields(Class<?> c) {
