@@ -29,10 +29,11 @@ class DistributionsIT {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = ';', value = {
-            "default; authn-token authz-authenticated resource-apps resource-core storage-etcd storage-memory; false; true",
+            "default; authn-token authz-authenticated resource-admissionregistration resource-apps resource-core resource-rbac "
+                    + "storage-etcd storage-memory; false; true",
             "minimal; authn-token authz-authenticated resource-core storage-memory; false; false",
-            "full; admission-deny-label authn-token authz-authenticated resource-apps resource-core storage-etcd storage-memory "
-                    + "widget-resource; true; true"})
+            "full; admission-deny-label authn-token authz-authenticated resource-admissionregistration resource-apps resource-core "
+                    + "resource-rbac storage-etcd storage-memory widget-resource; true; true"})
     void startsWithItsPluginsAndServesKubectl(String name, String plugins, boolean examples, boolean apps) throws Exception {
         Path distribution = Path.of(KubelixServer.property("kubelix.itest.distribution." + name));
         Path work = Path.of(System.getProperty("kubelix.itest.work", "target/itest-work"), "e2e",
@@ -53,6 +54,9 @@ class DistributionsIT {
             assertTrue(resources.containsAll(List.of("configmaps", "namespaces", "secrets", "events")), resources::toString);
             assertEquals(examples, resources.contains("widgets.sample.kubelix.io"), resources::toString);
             assertEquals(apps, resources.contains("deployments.apps"), resources::toString);
+            assertEquals(apps, resources.contains("clusterroles.rbac.authorization.k8s.io"), resources::toString);
+            assertEquals(apps, resources.contains("validatingwebhookconfigurations.admissionregistration.k8s.io"),
+                    resources::toString);
             if (examples) {
                 // the example admission plugin is active in the full distribution
                 Result labelled = kubectl.run("label", "cm", "hello", "kubelix.io/forbidden=true");
