@@ -27,13 +27,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class DistributionsIT {
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
 
+    /** The API group plugins of the default and full distributions. */
+    private static final String GROUP_PLUGINS = "resource-admissionregistration resource-apps resource-autoscaling "
+            + "resource-batch resource-coordination resource-core resource-discovery resource-events resource-networking "
+            + "resource-policy resource-rbac resource-scheduling resource-storage";
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = ';', value = {
-            "default; authn-token authz-authenticated resource-apps resource-autoscaling resource-core resource-events "
-                    + "resource-scheduling resource-storage storage-etcd storage-memory; false; true",
+            "default; authn-token authz-authenticated " + GROUP_PLUGINS + " storage-etcd storage-memory; false; true",
             "minimal; authn-token authz-authenticated resource-core storage-memory; false; false",
-            "full; admission-deny-label authn-token authz-authenticated resource-apps resource-autoscaling resource-core "
-                    + "resource-events resource-scheduling resource-storage storage-etcd storage-memory widget-resource; true; true"})
+            "full; admission-deny-label authn-token authz-authenticated " + GROUP_PLUGINS
+                    + " storage-etcd storage-memory widget-resource; true; true"})
     void startsWithItsPluginsAndServesKubectl(String name, String plugins, boolean examples, boolean apps) throws Exception {
         Path distribution = Path.of(KubelixServer.property("kubelix.itest.distribution." + name));
         Path work = Path.of(System.getProperty("kubelix.itest.work", "target/itest-work"), "e2e",
@@ -55,7 +59,11 @@ class DistributionsIT {
             assertEquals(examples, resources.contains("widgets.sample.kubelix.io"), resources::toString);
             assertEquals(apps, resources.contains("deployments.apps"), resources::toString);
             assertEquals(apps, resources.containsAll(List.of("horizontalpodautoscalers.autoscaling",
-                    "priorityclasses.scheduling.k8s.io", "storageclasses.storage.k8s.io", "events.events.k8s.io")),
+                    "priorityclasses.scheduling.k8s.io", "storageclasses.storage.k8s.io", "events.events.k8s.io",
+                    "jobs.batch", "leases.coordination.k8s.io", "endpointslices.discovery.k8s.io",
+                    "ingresses.networking.k8s.io", "poddisruptionbudgets.policy")), resources::toString);
+            assertEquals(apps, resources.contains("clusterroles.rbac.authorization.k8s.io"), resources::toString);
+            assertEquals(apps, resources.contains("validatingwebhookconfigurations.admissionregistration.k8s.io"),
                     resources::toString);
             if (examples) {
                 // the example admission plugin is active in the full distribution

@@ -139,6 +139,27 @@ class SchemaGeneratorTest {
                 "+listMapKey=protocol", "+optional")).get("listMapKey"));
     }
 
+    /**
+     * kube's protobuf names the webhooks of a configuration {@code Webhooks} and a validation's
+     * expression {@code Expression}, and carries the inline rule of a NamedRuleWithOperations as one
+     * field: the definitions still have kube's JSON names.
+     */
+    @Test
+    void protobufNamesAndInlineStructsBecomeKubesJsonFields() throws IOException {
+        JsonNode defs = OpenAPIGen.generate(List.of("io.k8s.api.admissionregistration.v1.ValidatingWebhookConfiguration",
+                "io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicy"), SchemaGeneratorTest.class.getClassLoader())
+                .path("components").path("schemas");
+        String v1 = "io.k8s.api.admissionregistration.v1.";
+        assertEquals(List.of("apiVersion", "kind", "metadata", "webhooks"),
+                names(defs.path(v1 + "ValidatingWebhookConfiguration").path("properties")));
+        assertEquals("name", defs.path(v1 + "ValidatingWebhookConfiguration").path("properties").path("webhooks")
+                .path("x-kubernetes-patch-merge-key").asText());
+        assertEquals(List.of("expression", "message", "messageExpression", "reason"),
+                names(defs.path(v1 + "Validation").path("properties")));
+        assertEquals(List.of("apiGroups", "apiVersions", "operations", "resourceNames", "resources", "scope"),
+                names(defs.path(v1 + "NamedRuleWithOperations").path("properties")));
+    }
+
     @Test
     void anUnknownTypeIsAnError() {
         assertThrows(IllegalArgumentException.class, () -> OpenAPIGen.generate(List.of("io.k8s.api.core.v1.NoSuchKind"),

@@ -1,0 +1,100 @@
+package io.kubelix.resource.admissionregistration;
+
+import io.kubelix.api.registry.APIGroupInfo;
+import io.kubelix.api.registry.RESTCreateStrategy;
+import io.kubelix.api.registry.RESTOptionsGetter;
+import io.kubelix.api.registry.RESTStorage;
+import io.kubelix.api.registry.RESTStorageProvider;
+import io.kubelix.api.registry.RESTUpdateStrategy;
+import io.kubelix.api.registry.StandardStorage;
+import io.kubelix.api.registry.StoreSpec;
+import io.kubelix.api.registry.TableColumn;
+import io.kubelix.api.schema.GroupResource;
+import io.kubelix.api.schema.ResourceSchema;
+import org.osgi.service.component.annotations.Component;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The admissionregistration.k8s.io group's RESTStorageProvider: {@code
+ * /apis/admissionregistration.k8s.io/v1} mutatingwebhookconfigurations,
+ * validatingwebhookconfigurations, validatingadmissionpolicies (with {@code status}) and
+ * validatingadmissionpolicybindings, all cluster-scoped and in category {@code api-extensions}, as
+ * in kube. Objects only: the webhooks are not called and the policies are not enforced.
+ */
+@Component(service = RESTStorageProvider.class)
+public final class AdmissionRegistrationRESTStorageProvider implements RESTStorageProvider {
+    static final String GROUP = "admissionregistration.k8s.io";
+    static final String VERSION = "v1";
+    static final GroupResource MUTATING_WEBHOOKS = GroupResource.of(GROUP, "mutatingwebhookconfigurations");
+    static final GroupResource VALIDATING_WEBHOOKS = GroupResource.of(GROUP, "validatingwebhookconfigurations");
+    static final GroupResource POLICIES = GroupResource.of(GROUP, "validatingadmissionpolicies");
+    static final GroupResource POLICY_BINDINGS = GroupResource.of(GROUP, "validatingadmissionpolicybindings");
+
+    private static final Logger LOG = LoggerFactory.getLogger(AdmissionRegistrationRESTStorageProvider.class);
+
+    @Override
+    public String groupName() {
+        return GROUP;
+    }
+
+    @Override
+    public APIGroupInfo newRESTStorage(RESTOptionsGetter getter) {
+        Map<String, RESTStorage> v1 = new LinkedHashMap<>();
+        v1.put(VALIDATING_WEBHOOKS.resource(), getter.newStore(validatingWebhookSpec()));
+        v1.put(MUTATING_WEBHOOKS.resource(), getter.newStore(mutatingWebhookSpec()));
+        StandardStorage policies = getter.newStore(policySpec());
+        v1.put(POLICIES.resource(), policies);
+        v1.put(POLICIES.resource() + "/status", getter.newStatusStore(policies, new PolicyStatusStrategy()));
+        v1.put(POLICY_BINDINGS.resource(), getter.newStore(policyBindingSpec()));
+        LOG.info("built {}/{} storage: {}", GROUP, VERSION, v1.keySet());
+        return new APIGroupInfo(GROUP, List.of(VERSION), Map.of(VERSION, v1));
+    }
+
+    static StoreSpec mutatingWebhookSpec() {
+        return spec(MUTATING_WEBHOOKS, "MutatingWebhookConfiguration", WebhookConfigurationStrategy.mutating(),
+                AdmissionPrinters.webhookConfigurationColumns());
+    }
+
+    static StoreSpec validatingWebhookSpec() {
+        return spec(VALIDATING_WEBHOOKS, "ValidatingWebhookConfiguration", WebhookConfigurationStrategy.validating(),
+                AdmissionPrinters.webhookConfigurationColumns());
+    }
+
+    static StoreSpec policySpec() {
+        return spec(POLICIES, "ValidatingAdmissionPolicy", new ValidatingAdmissionPolicyStrategy(),
+                AdmissionPrinters.policyColumns());
+    }
+
+    static StoreSpec policyBindingSpec() {
+        return spec(POLICY_BINDINGS, "ValidatingAdmissionPolicyBinding", new ValidatingAdmissionPolicyBindingStrategy(),
+                AdmissionPrinters.bindingColumns());
+    }
+
+    /**
+     * The OpenAPI schema of an admissionregistration/v1 kind, from {@code openapi/schemas.json},
+     * which the build generates from the Kubernetes Java client (the {@code openapi-schemas}
+     * execution in this bundle's POM).
+     */
+    static ResourceSchema schema(String kind) {
+        return ResourceSchema.load(AdmissionRegistrationRESTStorageProvider.class, "/openapi/schemas.json",
+                "io.k8s.api.admissionregistration.v1." + kind);
+    }
+
+    /** A cluster-scoped resource in category api-extensions whose generation follows changes outside metadata and status. */
+    private static <S extends RESTCreateStrategy & RESTUpdateStrategy> StoreSpec spec(GroupResource gr, String kind,
+                                                                                       S strategy, List<TableColumn> columns) {
+        return StoreSpec.builder(gr, kind)
+                .namespaced(false)
+                .schema(schema(kind))
+                .categories("api-extensions")
+                .strategy(strategy)
+                .generation(true)
+                .tableColumns(columns.toArray(TableColumn[]::new))
+                .build();
+    }
+}

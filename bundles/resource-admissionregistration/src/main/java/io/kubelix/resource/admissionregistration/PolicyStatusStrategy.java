@@ -1,0 +1,26 @@
+package io.kubelix.resource.admissionregistration;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubelix.api.errors.FieldError;
+import io.kubelix.api.registry.RESTUpdateStrategy;
+import io.kubelix.api.registry.StatusStrategies;
+import io.kubelix.api.request.RequestContext;
+
+import java.util.List;
+
+/**
+ * The {@code status} subresource of validatingadmissionpolicies: only the status changes. There is
+ * no type-checking controller here, so the status is what its writer gives.
+ */
+final class PolicyStatusStrategy implements RESTUpdateStrategy {
+
+    @Override
+    public void prepareForUpdate(RequestContext ctx, ObjectNode obj, ObjectNode old) {
+        StatusStrategies.keepOnlyStatus(obj, old);
+    }
+
+    @Override
+    public List<FieldError> validateUpdate(RequestContext ctx, ObjectNode obj, ObjectNode old) {
+        return List.of();
+    }
+}

@@ -1,0 +1,145 @@
+package io.kubelix.resource.admissionregistration;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubelix.api.errors.FieldError;
+import io.kubelix.api.registry.RESTCreateStrategy;
+import io.kubelix.api.registry.RESTUpdateStrategy;
+import io.kubelix.api.registry.StatusStrategies;
+import io.kubelix.api.request.RequestContext;
+import io.kubelix.api.validation.GoSyntax;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * kube's validatingadmissionpolicy strategy: failurePolicy Fail and matchConstraints defaults,
+ * the status kept from the stored object, and kube's validation of the fields users write (match
+ * constraints with at least one resource rule, at least one validation or audit annotation, each
+ * with an expression, known reasons, one-line messages, a complete paramKind, named variables).
+ * CEL expressions are stored without being compiled.
+ */
+final class ValidatingAdmissionPolicyStrategy implements RESTCreateStrategy, RESTUpdateStrategy {
+    static final List<String> REASONS = List.of("Forbidden", "Invalid", "RequestEntityTooLarge", "Unauthorized");
+    private static final Pattern CEL_IDENTIFIER = Pattern.compile("[_a-zA-Z][_a-zA-Z0-9]*");
+
+    @Override
+    public void prepareForCreate(RequestContext ctx, ObjectNode obj) {
+        obj.remove("status");
+        setDefaults(obj);
+    }
+
+    @Override
+    public void prepareForUpdate(RequestContext ctx, ObjectNode obj, ObjectNode old) {
+        StatusStrategies.resetStatus(obj, old);
+        setDefaults(obj);
+    }
+
+    static void setDefaults(ObjectNode obj) {
+        if (obj.get("spec") instanceof ObjectNode spec) {
+            WebhookConfigurationStrategy.putIfAbsent(spec, "failurePolicy", "Fail");
+            MatchResources.setDefaults(spec.get("matchConstraints"));
+        }
+    }
+
+    @Override
+    public List<FieldError> validate(RequestContext ctx, ObjectNode obj) {
+        List<FieldError> errs = new ArrayList<>();
+        JsonNode spec = obj.path("spec");
+        JsonNode failurePolicy = spec.get("failurePolicy");
+        if (failurePolicy == null || failurePolicy.isNull()) {
+            errs.add(FieldError.required("spec.failurePolicy", ""));
+        } else {
+            errs.addAll(RuleValidation.oneOf(failurePolicy, "spec.failurePolicy", WebhookConfigurationStrategy.FAILURE_POLICIES));
+        }
+        errs.addAll(paramKind(spec.get("paramKind")));
+        JsonNode match = spec.get("matchConstraints");
+        if (match == null || match.isNull()) {
+            errs.add(FieldError.required("spec.matchConstraints", ""));
+        } else {
+            errs.addAll(MatchResources.validate(match, "spec.matchConstraints"));
+            if (match.path("resourceRules").isEmpty()) {
+                errs.add(FieldError.required("spec.matchConstraints.resourceRules", ""));
+            }
+        }
+        if (spec.path("validations").isEmpty() && spec.path("auditAnnotations").isEmpty()) {
+            errs.add(FieldError.required("spec.validations", "validations or auditAnnotations must contain at least one item"));
+        }
+        int i = 0;
+        for (JsonNode v : spec.path("validations")) {
+            errs.addAll(validation(v, "spec.validations[" + i++ + "]"));
+        }
+        i = 0;
+        for (JsonNode a : spec.path("auditAnnotations")) {
+            String p = "spec.auditAnnotations[" + i++ + "]";
+            if (a.path("key").asText("").isEmpty()) {
+                errs.add(FieldError.required(p + ".key", ""));
+            }
+            if (a.path("valueExpression").asText("").isBlank()) {
+                errs.add(FieldError.required(p + ".valueExpression", "valueExpression is not specified"));
+            }
+        }
+        i = 0;
+        for (JsonNode v : spec.path("variables")) {
+            String p = "spec.variables[" + i++ + "]";
+            String name = v.path("name").asText("");
+            if (name.isEmpty()) {
+                errs.add(FieldError.required(p + ".name", "name is not specified"));
+            } else if (!CEL_IDENTIFIER.matcher(name).matches()) {
+                errs.add(FieldError.invalid(p + ".name", name, "name is not a valid CEL identifier"));
+            }
+            if (v.path("expression").asText("").isBlank()) {
+                errs.add(FieldError.required(p + ".expression", "expression is not specified"));
+            }
+        }
+        return errs;
+    }
+
+    @Override
+    public List<FieldError> validateUpdate(RequestContext ctx, ObjectNode obj, ObjectNode old) {
+        return validate(ctx, obj);
+    }
+
+    private static List<FieldError> paramKind(JsonNode kind) {
+        List<FieldError> errs = new ArrayList<>();
+        if (kind == null || kind.isNull()) {
+            return errs;
+        }
+        if (kind.path("kind").asText("").isEmpty()) {
+            errs.add(FieldError.required("spec.paramKind.kind", ""));
+        }
+        String apiVersion = kind.path("apiVersion").asText("");
+        if (apiVersion.isEmpty()) {
+            errs.add(FieldError.required("spec.paramKind.apiVersion", ""));
+        } else if (apiVersion.chars().filter(c -> c == '/').count() > 1) {
+            errs.add(FieldError.invalid("spec.paramKind.apiVersion", apiVersion, "unexpected GroupVersion string: " + apiVersion));
+        }
+        return errs;
+    }
+
+    /** A string as Go's %q prints it, line breaks escaped, as kube's field error shows such a message. */
+    static GoSyntax goQuoted(String s) {
+        return new GoSyntax("\"" + s.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n")
+                .replace("\r", "\\r").replace("\t", "\\t") + "\"");
+    }
+
+    private static List<FieldError> validation(JsonNode v, String p) {
+        List<FieldError> errs = new ArrayList<>();
+        if (v.path("expression").asText("").isBlank()) {
+            errs.add(FieldError.required(p + ".expression", "expression is not specified"));
+        }
+        String messageExpression = v.path("messageExpression").asText("");
+        if (!messageExpression.isEmpty() && messageExpression.isBlank()) {
+            errs.add(FieldError.invalid(p + ".messageExpression", messageExpression, "must be non-empty if specified"));
+        }
+        String message = v.path("message").asText("");
+        if (!message.isEmpty() && message.isBlank()) {
+            errs.add(FieldError.invalid(p + ".message", message, "message must be non-empty if specified"));
+        } else if (message.strip().contains("\n") || message.strip().contains("\r")) {
+            errs.add(FieldError.invalid(p + ".message", goQuoted(message), "message must not contain line breaks"));
+        }
+        errs.addAll(RuleValidation.oneOf(v.get("reason"), p + ".reason", REASONS));
+        return errs;
+    }
+}

@@ -1,0 +1,78 @@
+package io.kubelix.resource.admissionregistration;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static io.kubelix.resource.admissionregistration.Fixtures.CTX;
+import static io.kubelix.resource.admissionregistration.Fixtures.create;
+import static io.kubelix.resource.admissionregistration.Fixtures.json;
+import static io.kubelix.resource.admissionregistration.Fixtures.update;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+class ValidatingAdmissionPolicyStrategyTest {
+    private final ValidatingAdmissionPolicyStrategy strategy = new ValidatingAdmissionPolicyStrategy();
+
+    /** The replica limit policy of kube's documentation. */
+    static ObjectNode replicaLimit() {
+        return json("{'apiVersion':'admissionregistration.k8s.io/v1','kind':'ValidatingAdmissionPolicy',"
+                + "'metadata':{'name':'demo-policy.example.com'},'spec':{'matchConstraints':{'resourceRules':[{"
+                + "'apiGroups':['apps'],'apiVersions':['v1'],'operations':['CREATE','UPDATE'],'resources':['deployments']}]},"
+                + "'validations':[{'expression':'object.spec.replicas <= 5'}]}}");
+    }
+
+    @Test
+    void defaultsFailurePolicyAndMatchConstraints() {
+        ObjectNode p = replicaLimit();
+        p.putObject("status").put("observedGeneration", 7);
+        assertEquals(List.of(), create(strategy, p));
+        assertEquals("Fail", p.path("spec").path("failurePolicy").asText());
+        assertEquals(json("{'resourceRules':[{'apiGroups':['apps'],'apiVersions':['v1'],'operations':['CREATE','UPDATE'],"
+                + "'resources':['deployments'],'scope':'*'}],'matchPolicy':'Equivalent','namespaceSelector':{},"
+                + "'objectSelector':{}}"), p.path("spec").path("matchConstraints"));
+        assertEquals(false, p.has("status"), "a client cannot create a status");
+    }
+
+    @Test
+    void requiresMatchConstraintsAndAValidation() {
+        ObjectNode p = json("{'metadata':{'name':'p'},'spec':{}}");
+        assertEquals(List.of("spec.matchConstraints: Required value",
+                "spec.validations: Required value: validations or auditAnnotations must contain at least one item"),
+                create(strategy, p));
+
+        ObjectNode noRules = json("{'metadata':{'name':'p'},'spec':{'matchConstraints':{},'validations':[{'expression':' ',"
+                + "'reason':'Teapot','message':'a\\nb'}]}}");
+        assertEquals(List.of("spec.matchConstraints.resourceRules: Required value",
+                "spec.validations[0].expression: Required value: expression is not specified",
+                "spec.validations[0].message: Invalid value: \"a\\nb\": message must not contain line breaks",
+                "spec.validations[0].reason: Unsupported value: \"Teapot\": supported values: \"Forbidden\", \"Invalid\", "
+                        + "\"RequestEntityTooLarge\", \"Unauthorized\""), create(strategy, noRules));
+    }
+
+    @Test
+    void paramKindNeedsApiVersionAndKind() {
+        ObjectNode p = replicaLimit();
+        ((ObjectNode) p.get("spec")).putObject("paramKind").put("apiVersion", "rules.example.com/v1");
+        assertEquals(List.of("spec.paramKind.kind: Required value"), create(strategy, p));
+    }
+
+    @Test
+    void updatesKeepTheStatusAndTheStatusSubresourceKeepsTheSpec() {
+        ObjectNode old = replicaLimit();
+        create(strategy, old);
+        old.putObject("status").put("observedGeneration", 1);
+
+        ObjectNode put = old.deepCopy();
+        put.putObject("status").put("observedGeneration", 9);
+        assertEquals(List.of(), update(strategy, put, old));
+        assertEquals(1, put.path("status").path("observedGeneration").asInt());
+
+        ObjectNode status = old.deepCopy();
+        status.withObject("/spec").put("failurePolicy", "Ignore");
+        status.putObject("status").put("observedGeneration", 2);
+        new PolicyStatusStrategy().prepareForUpdate(CTX, status, old);
+        assertEquals("Fail", status.path("spec").path("failurePolicy").asText());
+        assertEquals(2, status.path("status").path("observedGeneration").asInt());
+    }
+}

@@ -1,0 +1,149 @@
+package io.kubelix.resource.rbac;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubelix.api.object.LabelSelectors;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * kube's bootstrap policy (plugin/pkg/auth/authorizer/rbac/bootstrappolicy): the default cluster
+ * roles (cluster-admin, admin, edit, view, the aggregate-to roles, system:basic-user,
+ * system:discovery, system:public-info-viewer) and their bindings, from {@code bootstrap/policy.json},
+ * each labelled {@code kubernetes.io/bootstrapping=rbac-defaults} and annotated
+ * {@code rbac.authorization.kubernetes.io/autoupdate: "true"}.
+ *
+ * <p>admin, edit and view are aggregated roles. kube leaves their rules to the aggregation
+ * controller; this server has none, so their rules here are already the union of the bootstrap
+ * roles their selectors pick (view's into edit's, edit's into admin's), as the controller would
+ * make them.
+ */
+final class BootstrapPolicy {
+    static final String BOOTSTRAPPING_LABEL = "kubernetes.io/bootstrapping";
+    static final String BOOTSTRAPPING_VALUE = "rbac-defaults";
+    static final String AUTOUPDATE_ANNOTATION = "rbac.authorization.kubernetes.io/autoupdate";
+
+    private final List<ObjectNode> clusterRoles;
+    private final List<ObjectNode> clusterRoleBindings;
+
+    private BootstrapPolicy(List<ObjectNode> clusterRoles, List<ObjectNode> clusterRoleBindings) {
+        this.clusterRoles = clusterRoles;
+        this.clusterRoleBindings = clusterRoleBindings;
+    }
+
+    /** The policy this bundle ships. */
+    static BootstrapPolicy load(ObjectMapper mapper) {
+        try (InputStream in = BootstrapPolicy.class.getResourceAsStream("/bootstrap/policy.json")) {
+            if (in == null) {
+                throw new IllegalStateException("bootstrap/policy.json is missing from the bundle");
+            }
+            JsonNode policy = mapper.readTree(in);
+            List<ObjectNode> roles = new ArrayList<>();
+            policy.path("clusterRoles").forEach(r -> roles.add(clusterRole(mapper, r)));
+            aggregate(roles);
+            List<ObjectNode> bindings = new ArrayList<>();
+            policy.path("clusterRoleBindings").forEach(b -> bindings.add(clusterRoleBinding(mapper, b)));
+            return new BootstrapPolicy(List.copyOf(roles), List.copyOf(bindings));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read bootstrap/policy.json", e);
+        }
+    }
+
+    /** Fresh copies of the cluster roles. */
+    List<ObjectNode> clusterRoles() {
+        return clusterRoles.stream().map(ObjectNode::deepCopy).toList();
+    }
+
+    /** Fresh copies of the cluster role bindings. */
+    List<ObjectNode> clusterRoleBindings() {
+        return clusterRoleBindings.stream().map(ObjectNode::deepCopy).toList();
+    }
+
+    private static ObjectNode clusterRole(ObjectMapper mapper, JsonNode def) {
+        ObjectNode role = object(mapper, "ClusterRole", def);
+        if (def.has("aggregationRule")) {
+            role.set("aggregationRule", def.get("aggregationRule").deepCopy());
+        }
+        role.set("rules", def.has("rules") ? def.get("rules").deepCopy() : mapper.createArrayNode());
+        return role;
+    }
+
+    private static ObjectNode clusterRoleBinding(ObjectMapper mapper, JsonNode def) {
+        ObjectNode binding = object(mapper, "ClusterRoleBinding", def);
+        ObjectNode ref = binding.putObject("roleRef");
+        ref.put("apiGroup", RbacValidation.GROUP).put("kind", "ClusterRole").put("name", def.path("role").asText());
+        binding.set("subjects", def.path("subjects").deepCopy());
+        return binding;
+    }
+
+    private static ObjectNode object(ObjectMapper mapper, String kind, JsonNode def) {
+        ObjectNode obj = mapper.createObjectNode();
+        obj.put("apiVersion", RbacValidation.GROUP + "/v1").put("kind", kind);
+        ObjectNode meta = obj.putObject("metadata");
+        meta.put("name", def.path("name").asText());
+        meta.putObject("annotations").put(AUTOUPDATE_ANNOTATION, "true");
+        ObjectNode labels = meta.putObject("labels");
+        labels.put(BOOTSTRAPPING_LABEL, BOOTSTRAPPING_VALUE);
+        if (def.get("labels") instanceof ObjectNode extra) {
+            labels.setAll(extra.deepCopy());
+        }
+        return obj;
+    }
+
+    /**
+     * Fills each aggregated role's rules with the rules of the roles its selectors pick, until
+     * nothing changes (view is picked by edit's selector, edit by admin's).
+     */
+    static void aggregate(List<ObjectNode> roles) {
+        Map<String, ObjectNode> byName = new LinkedHashMap<>();
+        roles.forEach(r -> byName.put(r.path("metadata").path("name").asText(), r));
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            for (ObjectNode role : roles) {
+                JsonNode selectors = role.path("aggregationRule").path("clusterRoleSelectors");
+                if (selectors.isEmpty()) {
+                    continue;
+                }
+                ArrayNode rules = (ArrayNode) role.get("rules");
+                for (ObjectNode other : byName.values()) {
+                    if (other == role || !matchesAny(selectors, other.path("metadata").path("labels"))) {
+                        continue;
+                    }
+                    for (JsonNode rule : other.path("rules")) {
+                        if (!contains(rules, rule)) {
+                            rules.add(rule.deepCopy());
+                            changed = true;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private static boolean matchesAny(JsonNode selectors, JsonNode labels) {
+        for (JsonNode selector : selectors) {
+            if (LabelSelectors.matches(selector, labels)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean contains(ArrayNode rules, JsonNode rule) {
+        for (JsonNode r : rules) {
+            if (r.equals(rule)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

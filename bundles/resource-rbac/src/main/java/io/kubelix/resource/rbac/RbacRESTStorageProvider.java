@@ -1,0 +1,135 @@
+package io.kubelix.resource.rbac;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.kubelix.api.registry.APIGroupInfo;
+import io.kubelix.api.registry.NameValidation;
+import io.kubelix.api.registry.RESTOptionsGetter;
+import io.kubelix.api.registry.RESTStorage;
+import io.kubelix.api.registry.RESTStorageProvider;
+import io.kubelix.api.registry.StandardStorage;
+import io.kubelix.api.registry.StoreSpec;
+import io.kubelix.api.registry.TableColumn;
+import io.kubelix.api.schema.GroupResource;
+import io.kubelix.api.schema.ResourceSchema;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * The rbac.authorization.k8s.io group's RESTStorageProvider (kube's rbac RESTStorageProvider):
+ * {@code /apis/rbac.authorization.k8s.io/v1} roles and rolebindings (namespaced), clusterroles and
+ * clusterrolebindings (cluster-scoped). Once the Stores are built it runs the
+ * {@link PolicyReconciler} on its own thread to put kube's default cluster roles and bindings in place.
+ */
+@Component(service = RESTStorageProvider.class)
+public final class RbacRESTStorageProvider implements RESTStorageProvider {
+    static final String GROUP = RbacValidation.GROUP;
+    static final String VERSION = "v1";
+    static final GroupResource ROLES = GroupResource.of(GROUP, "roles");
+    static final GroupResource ROLEBINDINGS = GroupResource.of(GROUP, "rolebindings");
+    static final GroupResource CLUSTERROLES = GroupResource.of(GROUP, "clusterroles");
+    static final GroupResource CLUSTERROLEBINDINGS = GroupResource.of(GROUP, "clusterrolebindings");
+
+    private static final Logger LOG = LoggerFactory.getLogger(RbacRESTStorageProvider.class);
+
+    private final ObjectMapper mapper = new ObjectMapper();
+    private final ScheduledExecutorService executor;
+    private PolicyReconciler reconciler;
+
+    @Activate
+    public RbacRESTStorageProvider() {
+        this(Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "kubelix-rbac-bootstrap");
+            t.setDaemon(true);
+            return t;
+        }));
+    }
+
+    /** For tests: the executor that runs the {@link PolicyReconciler}. */
+    RbacRESTStorageProvider(ScheduledExecutorService executor) {
+        this.executor = executor;
+    }
+
+    @Override
+    public String groupName() {
+        return GROUP;
+    }
+
+    /** Builds the Stores; when called again the bootstrap runs again on the new ones. */
+    @Override
+    public APIGroupInfo newRESTStorage(RESTOptionsGetter getter) {
+        Map<String, RESTStorage> v1 = new LinkedHashMap<>();
+        StandardStorage clusterRoles = getter.newStore(clusterRoleSpec());
+        StandardStorage clusterRoleBindings = getter.newStore(clusterRoleBindingSpec());
+        v1.put(ROLES.resource(), getter.newStore(roleSpec()));
+        v1.put(ROLEBINDINGS.resource(), getter.newStore(roleBindingSpec()));
+        v1.put(CLUSTERROLES.resource(), clusterRoles);
+        v1.put(CLUSTERROLEBINDINGS.resource(), clusterRoleBindings);
+        synchronized (this) {
+            if (reconciler != null) {
+                reconciler.stop();
+            }
+            reconciler = new PolicyReconciler(BootstrapPolicy.load(mapper), clusterRoles, clusterRoleBindings, executor);
+            reconciler.start();
+        }
+        LOG.info("built {}/{} storage: {}", GROUP, VERSION, v1.keySet());
+        return new APIGroupInfo(GROUP, List.of(VERSION), Map.of(VERSION, v1));
+    }
+
+    @Deactivate
+    void deactivate() {
+        synchronized (this) {
+            if (reconciler != null) {
+                reconciler.stop();
+            }
+        }
+        executor.shutdownNow();
+    }
+
+    static StoreSpec roleSpec() {
+        return spec(ROLES, "Role", true, RoleStrategy.role(), RbacPrinters.roleColumns());
+    }
+
+    static StoreSpec clusterRoleSpec() {
+        return spec(CLUSTERROLES, "ClusterRole", false, RoleStrategy.clusterRole(), RbacPrinters.roleColumns());
+    }
+
+    static StoreSpec roleBindingSpec() {
+        return spec(ROLEBINDINGS, "RoleBinding", true, RoleBindingStrategy.roleBinding(),
+                RbacPrinters.bindingColumns("roleBinding"));
+    }
+
+    static StoreSpec clusterRoleBindingSpec() {
+        return spec(CLUSTERROLEBINDINGS, "ClusterRoleBinding", false, RoleBindingStrategy.clusterRoleBinding(),
+                RbacPrinters.bindingColumns("clusterRoleBinding"));
+    }
+
+    /**
+     * The OpenAPI schema of an rbac/v1 kind, from {@code openapi/schemas.json}, which the build
+     * generates from the Kubernetes Java client (the {@code openapi-schemas} execution in this
+     * bundle's POM).
+     */
+    static ResourceSchema schema(String kind) {
+        return ResourceSchema.load(RbacRESTStorageProvider.class, "/openapi/schemas.json", "io.k8s.api.rbac.v1." + kind);
+    }
+
+    /** RBAC names are path segments (kube's ValidateRBACName), so {@code system:discovery} is one. */
+    private static <S extends io.kubelix.api.registry.RESTCreateStrategy & io.kubelix.api.registry.RESTUpdateStrategy>
+    StoreSpec spec(GroupResource gr, String kind, boolean namespaced, S strategy, List<TableColumn> columns) {
+        return StoreSpec.builder(gr, kind)
+                .namespaced(namespaced)
+                .schema(schema(kind))
+                .nameValidation(NameValidation.PATH_SEGMENT)
+                .strategy(strategy)
+                .tableColumns(columns.toArray(TableColumn[]::new))
+                .build();
+    }
+}

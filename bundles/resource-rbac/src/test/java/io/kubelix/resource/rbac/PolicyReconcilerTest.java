@@ -1,0 +1,111 @@
+package io.kubelix.resource.rbac;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+
+import static io.kubelix.resource.rbac.Fixtures.MAPPER;
+import static io.kubelix.resource.rbac.Fixtures.json;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class PolicyReconcilerTest {
+    private final MapStore roles = new MapStore(RbacRESTStorageProvider.clusterRoleSpec());
+    private final MapStore bindings = new MapStore(RbacRESTStorageProvider.clusterRoleBindingSpec());
+    private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor();
+    private final PolicyReconciler reconciler = new PolicyReconciler(BootstrapPolicy.load(MAPPER), roles, bindings, executor);
+
+    @Test
+    void createsKubesDefaultRolesAndBindingsOnce() {
+        assertTrue(reconciler.ensure());
+        for (String name : List.of("cluster-admin", "admin", "edit", "view", "system:discovery", "system:basic-user",
+                "system:public-info-viewer", "system:aggregate-to-view")) {
+            ObjectNode role = roles.objects.get(name);
+            assertEquals("rbac-defaults", role.path("metadata").path("labels").path("kubernetes.io/bootstrapping").asText(), name);
+            assertEquals("true", role.path("metadata").path("annotations")
+                    .path("rbac.authorization.kubernetes.io/autoupdate").asText(), name);
+        }
+        assertEquals("system:masters", bindings.objects.get("cluster-admin").path("subjects").path(0).path("name").asText());
+        assertEquals(List.of("system:authenticated", "system:unauthenticated"),
+                bindings.objects.get("system:public-info-viewer").path("subjects").findValuesAsText("name"));
+
+        int writes = roles.writes.size() + bindings.writes.size();
+        assertTrue(reconciler.ensure());
+        assertEquals(writes, roles.writes.size() + bindings.writes.size(), "a second start writes nothing");
+    }
+
+    @Test
+    void aggregatedRolesCarryTheRulesOfTheRolesTheySelect() {
+        assertTrue(reconciler.ensure());
+        JsonNode view = roles.objects.get("view").path("rules");
+        JsonNode edit = roles.objects.get("edit").path("rules");
+        JsonNode admin = roles.objects.get("admin").path("rules");
+        assertEquals(roles.objects.get("system:aggregate-to-view").path("rules"), view);
+        assertTrue(PolicyRules.uncovered(edit, view).isEmpty(), "edit grants everything view does");
+        assertTrue(PolicyRules.uncovered(admin, edit).isEmpty(), "admin grants everything edit does");
+        assertFalse(PolicyRules.uncovered(view, edit).isEmpty(), "view does not grant edit's writes");
+        assertTrue(PolicyRules.covered(admin, json("{'apiGroups':['rbac.authorization.k8s.io'],'resources':['roles'],"
+                + "'verbs':['create']}")));
+    }
+
+    @Test
+    void addsWhatIsMissingAndKeepsUsersAdditions() {
+        assertTrue(reconciler.ensure());
+        ObjectNode view = roles.objects.get("view");
+        view.withArray("rules").remove(0);
+        view.withArray("rules").add(json("{'apiGroups':['example.com'],'resources':['widgets'],'verbs':['get']}"));
+        ObjectNode binding = bindings.objects.get("system:discovery");
+        binding.withArray("subjects").add(json("{'apiGroup':'rbac.authorization.k8s.io','kind':'User','name':'bob'}"));
+        binding.withArray("subjects").remove(0);
+
+        assertTrue(reconciler.ensure());
+        JsonNode rules = roles.objects.get("view").path("rules");
+        assertTrue(PolicyRules.uncovered(rules, roles.objects.get("system:aggregate-to-view").path("rules")).isEmpty());
+        assertTrue(rules.toString().contains("widgets"), rules::toString);
+        JsonNode subjects = bindings.objects.get("system:discovery").path("subjects");
+        assertEquals(List.of("bob", "system:authenticated"), subjects.findValuesAsText("name"));
+    }
+
+    @Test
+    void leavesAloneWhatIsAnnotatedAutoupdateFalse() {
+        assertTrue(reconciler.ensure());
+        ObjectNode edit = roles.objects.get("edit");
+        edit.withObject("/metadata/annotations").put("rbac.authorization.kubernetes.io/autoupdate", "false");
+        edit.putArray("rules");
+        roles.writes.clear();
+
+        assertTrue(reconciler.ensure());
+        assertEquals(List.of(), roles.writes);
+        assertTrue(roles.objects.get("edit").path("rules").isEmpty());
+    }
+
+    @Test
+    void recreatesABindingWhoseRoleRefWasReplaced() {
+        assertTrue(reconciler.ensure());
+        bindings.objects.get("system:basic-user").withObject("/roleRef").put("name", "view");
+        bindings.writes.clear();
+
+        assertTrue(reconciler.ensure());
+        assertEquals(List.of("delete system:basic-user", "create system:basic-user"), bindings.writes);
+        assertEquals("system:basic-user", bindings.objects.get("system:basic-user").path("roleRef").path("name").asText());
+    }
+
+    @Test
+    void retriesUntilStorageAnswers() throws InterruptedException {
+        roles.unavailable.set(3);
+        assertFalse(reconciler.ensure());
+        reconciler.start();
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (bindings.objects.size() < 4 && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        reconciler.stop();
+        executor.shutdownNow();
+        assertEquals(4, bindings.objects.size());
+    }
+}
