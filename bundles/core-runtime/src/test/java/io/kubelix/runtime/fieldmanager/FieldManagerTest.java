@@ -188,6 +188,61 @@ class FieldManagerTest {
     }
 
     @Test
+    void aDroppedItemStaysWithWhatAnotherManagerOwnsInIt() throws Exception {
+        ObjectNode live = fm.apply(null, obj(DEPLOYMENT), "app", false);
+        ObjectNode withEnv = fm.apply(live, obj("""
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata: {name: web}
+                spec:
+                  template:
+                    spec:
+                      containers:
+                      - name: nginx
+                        env: [{name: MODE, value: fast}]
+                """), "mesh", false);
+        // a field set by a plain update, owned by nobody once the applier stops applying the item, stays too
+        ObjectNode defaulted = withEnv.deepCopy();
+        ((ObjectNode) defaulted.at("/spec/template/spec/containers/0")).put("imagePullPolicy", "Always");
+        ObjectNode live2 = fm.update(withEnv, defaulted, "defaulter");
+        ObjectNode config = obj(DEPLOYMENT);
+        ((ObjectNode) config.at("/spec/template/spec")).putArray("containers").addObject().put("name", "other")
+                .put("image", "other:1");
+        ObjectNode pruned = fm.apply(live2, config, "app", false);
+        JsonNode containers = pruned.at("/spec/template/spec/containers");
+        assertEquals(2, containers.size(), containers.toString());
+        JsonNode nginx = containers.get(0);
+        assertEquals("nginx", nginx.path("name").asText(), "the key stays");
+        assertEquals("fast", nginx.at("/env/0/value").asText(), "mesh's env stays");
+        assertEquals("Always", nginx.path("imagePullPolicy").asText(), "the defaulter's field stays");
+        assertFalse(nginx.has("image"), "app's image goes");
+        assertFalse(nginx.has("ports"), "app's ports go");
+        assertEquals("other", containers.get(1).path("name").asText());
+
+        ObjectNode noMesh = fm.apply(pruned, obj("{apiVersion: apps/v1, kind: Deployment, metadata: {name: web}}"),
+                "mesh", false);
+        assertFalse(noMesh.at("/spec/template/spec/containers/0").has("env"), noMesh.toString());
+    }
+
+    @Test
+    void forceTakesFieldsFromUpdatersAndSubresourcesArePrinted() throws Exception {
+        ObjectNode live = fm.update(null, obj(DEPLOYMENT), "kubectl-create");
+        FieldManager status = new FieldManager(SCHEMA, "apps/v1", "status", FieldManager.resetFields(SCHEMA, "status", true),
+                () -> TIME);
+        ObjectNode withStatus = live.deepCopy();
+        withStatus.putObject("status").put("replicas", 1);
+        ObjectNode reported = status.update(live, withStatus, "controller");
+        StatusException e = assertThrows(StatusException.class, () -> status.apply(reported, obj(
+                "{apiVersion: apps/v1, kind: Deployment, metadata: {name: web}, status: {replicas: 3}}"), "other", false));
+        assertEquals("Apply failed with 1 conflict: conflict with \"controller\" with subresource \"status\" using "
+                + "apps/v1: .status.replicas", e.getMessage());
+        ObjectNode forced = fm.apply(live, obj("{apiVersion: apps/v1, kind: Deployment, metadata: {name: web},"
+                + " spec: {replicas: 7}}"), "kubectl", true);
+        assertEquals(7, forced.at("/spec/replicas").asInt());
+        assertFalse(entry(forced, "kubectl-create").path("fieldsV1").path("f:spec").has("f:replicas"));
+    }
+
+    @Test
     void conflictingApplyIs409WithKubesMessageAndCauses() throws Exception {
         ObjectNode live = fm.apply(null, obj(DEPLOYMENT), "a", false);
         ObjectNode config = obj("{apiVersion: apps/v1, kind: Deployment, metadata: {name: web}, spec: {replicas: 5}}");
