@@ -29,6 +29,8 @@ import java.util.function.Supplier;
  *   <li>system metadata (name, namespace, uid, resourceVersion, generation, creationTimestamp,
  *       managedFields) and apiVersion and kind are owned by nobody;</li>
  *   <li>the manager's entry gets the time of its last change;</li>
+ *   <li>beyond {@value #MAX_UPDATE_MANAGERS} {@code Update} entries, the oldest merge into one
+ *       {@code ancient-changes} entry per apiVersion;</li>
  *   <li>for {@code kubectl}, conflicts with fields a client-side apply set to the same values
  *       (the {@code last-applied-configuration} annotation) do not stop the apply, and that
  *       annotation follows the applied configuration.</li>
@@ -41,6 +43,9 @@ public final class FieldManager {
     /** The manager whose last-applied annotation server-side apply keeps up to date, as kube's does. */
     private static final String KUBECTL = "kubectl";
     private static final String CURRENT_OPERATION = "current-operation";
+    /** kube's DefaultMaxUpdateManagers: older Update entries merge into {@code ancient-changes}. */
+    static final int MAX_UPDATE_MANAGERS = 10;
+    static final String ANCIENT_CHANGES = "ancient-changes";
     private static final FieldSet STRIPPED = stripped();
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -124,6 +129,7 @@ public final class FieldManager {
             ObjectNode newClean = clean(changed);
             recordUpdate(managed, liveClean, newClean, new ManagedFields.Manager(manager, ManagedFields.UPDATE,
                     apiVersion, subresource).id());
+            capUpdateManagers(managed);
             setManagedFields(changed, managed);
         } catch (RuntimeException e) {
             metadata(changed).remove("managedFields");
@@ -194,8 +200,51 @@ public final class FieldManager {
             }
             ((ObjectNode) metadata(out).with("annotations")).put(LAST_APPLIED, lastApplied.toString());
         }
+        capUpdateManagers(attempt);
         setManagedFields(out, attempt);
         return out;
+    }
+
+    /**
+     * capManagersManager: while there are more than {@value #MAX_UPDATE_MANAGERS} Update entries,
+     * the oldest are merged, per apiVersion, into an {@code ancient-changes} entry, which takes the
+     * time of the latest update merged into it.
+     */
+    static void capUpdateManagers(ManagedFields managed) {
+        List<String> updaters = new java.util.ArrayList<>();
+        managed.fields.forEach((id, vs) -> {
+            if (!vs.applied()) {
+                updaters.add(id);
+            }
+        });
+        if (updaters.size() <= MAX_UPDATE_MANAGERS) {
+            return;
+        }
+        updaters.sort(java.util.Comparator.<String, String>comparing(id -> managed.times.getOrDefault(id, ""))
+                .thenComparing(id -> id));
+        Map<String, String> firstOfVersion = new java.util.HashMap<>();
+        int count = updaters.size();
+        for (int i = 0; i < updaters.size() && count > MAX_UPDATE_MANAGERS; i++) {
+            String id = updaters.get(i);
+            ManagedFields.VersionedSet vs = managed.fields.get(id);
+            String bucket = new ManagedFields.Manager(ANCIENT_CHANGES, ManagedFields.UPDATE, vs.apiVersion(), "").id();
+            String first = firstOfVersion.putIfAbsent(vs.apiVersion(), id);
+            if (first == null) {
+                continue;
+            }
+            if (!managed.fields.containsKey(bucket)) {
+                managed.fields.put(bucket, managed.fields.remove(first));
+                managed.times.remove(first);
+            }
+            managed.fields.put(bucket, new ManagedFields.VersionedSet(vs.set().union(managed.fields.get(bucket).set()),
+                    vs.apiVersion(), false));
+            managed.fields.remove(id);
+            String time = managed.times.remove(id);
+            if (time != null) {
+                managed.times.put(bucket, time);
+            }
+            count--;
+        }
     }
 
     /** An update by the manager {@code id}: fields it changed are taken from others and added to its own. */

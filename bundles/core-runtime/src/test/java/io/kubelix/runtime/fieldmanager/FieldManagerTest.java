@@ -421,6 +421,26 @@ class FieldManagerTest {
     }
 
     @Test
+    void theOldestOfMoreThanTenUpdatersMergeIntoAncientChanges() throws Exception {
+        int[] second = {0};
+        FieldManager ticking = new FieldManager(SCHEMA, "apps/v1", "", new FieldSet(),
+                () -> String.format("2026-01-01T00:00:%02dZ", second[0]++));
+        ObjectNode obj = ticking.update(null, obj(DEPLOYMENT), "creator");
+        for (int i = 0; i < 11; i++) {
+            ObjectNode next = obj.deepCopy();
+            ((ObjectNode) next.at("/metadata/labels")).put("l" + i, "x");
+            obj = ticking.update(obj, next, "m" + i);
+        }
+        JsonNode managed = obj.path("metadata").path("managedFields");
+        assertEquals(10, managed.size(), managed.toString());
+        JsonNode ancient = managed.get(0);
+        assertEquals("ancient-changes", ancient.path("manager").asText(), managed.toString());
+        assertEquals("2026-01-01T00:00:02Z", ancient.path("time").asText(), "the time of the latest merged update");
+        assertTrue(ancient.path("fieldsV1").path("f:metadata").path("f:labels").has("f:l0"), ancient.toString());
+        assertTrue(ancient.path("fieldsV1").path("f:spec").has("f:replicas"), "the creator's fields");
+    }
+
+    @Test
     void managerFromUserAgent() {
         assertEquals("kubectl-edit", FieldManager.managerOrUserAgent("", "kubectl-edit/v1.31.0 (linux/amd64) kubernetes/abc"));
         assertEquals("mgr", FieldManager.managerOrUserAgent("mgr", "kubectl/v1.31.0"));
