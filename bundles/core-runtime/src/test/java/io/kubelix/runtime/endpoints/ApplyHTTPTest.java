@@ -76,6 +76,22 @@ class ApplyHTTPTest {
     }
 
     @Test
+    void badConfigurationsAre400AndUnknownFieldsFollowFieldValidation() throws Exception {
+        assertStatus(send("PATCH", CM + "/y?fieldManager=one", "data: [unclosed", APPLY, null), 400, "BadRequest");
+        String unknown = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: y\nspecial: 1\ndata:\n  a: b\n";
+        HttpResponse<String> strict = send("PATCH", CM + "/y?fieldManager=one&fieldValidation=Strict", unknown, APPLY, null);
+        assertStatus(strict, 400, "BadRequest");
+        assertEquals("strict decoding error: unknown field \"special\"", JSON.readTree(strict.body()).path("message").asText());
+        HttpResponse<String> warned = send("PATCH", CM + "/y?fieldManager=one&fieldValidation=Warn", unknown, APPLY, null);
+        assertEquals(201, warned.statusCode(), warned.body());
+        assertEquals(java.util.List.of("299 - \"unknown field \\\"special\\\"\""), warned.headers().allValues("Warning"));
+        JsonNode created = JSON.readTree(warned.body());
+        assertFalse(created.has("special"), warned.body());
+        assertEquals("{\"f:data\":{\"f:a\":{}}}", created.path("metadata").path("managedFields").get(0)
+                .path("fieldsV1").toString(), "an unknown field is owned by nobody");
+    }
+
+    @Test
     void applyDryRunStoresNothing() throws Exception {
         HttpResponse<String> dry = send("PATCH", CM + "/d?fieldManager=one&dryRun=All",
                 "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: d\n", APPLY, null);
