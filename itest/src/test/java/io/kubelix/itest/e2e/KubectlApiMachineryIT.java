@@ -35,13 +35,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * API machinery through the real kubectl against the built distribution (issue 3's proof): patches
  * of the three types, label/annotate, edit, diff, chunked lists, label and field selectors,
  * deletion with {@code --cascade=orphan|foreground}, {@code --dry-run=server}, watches with a
- * selector and with a finalizer, bad input, and the built-in kinds' schemas ({@code kubectl explain},
+ * selector and with a finalizer, server-side apply and its diff, bad input, and the built-in kinds' schemas ({@code kubectl explain},
  * {@code apply} of a misspelled field under each {@code --validate}). Every check is on what kubectl prints, mostly its
  * {@code -o json}. One server for the class; each method works in its own namespace.
- *
- * <p>Not covered, because the server does not do it yet: server-side apply
- * ({@link #serverSideApplyIsRefusedClearly()} pins the error kubectl shows instead, for
- * {@code apply --server-side} and {@code diff --server-side}).
+ * Server-side apply itself is {@link KubectlServerSideApplyIT}'s; here only its use by
+ * {@code apply --server-side} and {@code diff --server-side}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -519,20 +517,21 @@ class KubectlApiMachineryIT {
 
     @Test
     @Order(16)
-    void serverSideApplyIsRefusedClearly() throws Exception {
+    void serverSideApplyAndItsDiff() throws Exception {
         String ns = namespace("am-ssa");
         Path manifest = manifest("ssa.yaml", configMap("ssa", ns, "key: one"));
-        Result refused = kubectl.run("apply", "--server-side", "-f", manifest.toString());
-        assertNotEquals(0, refused.exitCode(), refused::toString);
-        assertTrue(refused.stderr().contains("Server-side apply not available on the server"), refused::toString);
-        assertTrue(refused.stderr().contains("application/apply-patch+yaml"), refused::toString);
-        assertNotFound(ns, "configmap", "ssa");
+        Result applied = kubectl.ok("apply", "--server-side", "-f", manifest.toString());
+        assertEquals("configmap/ssa serverside-applied", applied.stdout().trim(), applied::toString);
+        assertEquals("one", data(getJson(ns, "configmap", "ssa")).get("key"));
 
-        // kubectl diff --server-side is a dry-run server-side apply: 415 UnsupportedMediaType, an error (exit > 1)
-        Result diff = kubectl.run("diff", "--server-side", "-f", manifest.toString());
-        assertTrue(diff.exitCode() > 1, diff::toString);
-        assertTrue(diff.stderr().contains("Error from server (UnsupportedMediaType)"), diff::toString);
-        assertNotFound(ns, "configmap", "ssa");
+        // kubectl diff --server-side is a dry-run server-side apply: 0 when equal, 1 with the change
+        Result same = kubectl.run("diff", "--server-side", "-f", manifest.toString());
+        assertEquals(0, same.exitCode(), same::toString);
+        Path changed = manifest("ssa-changed.yaml", configMap("ssa", ns, "key: two"));
+        Result diff = kubectl.run("diff", "--server-side", "-f", changed.toString());
+        assertEquals(1, diff.exitCode(), diff::toString);
+        assertTrue(diff.stdout().contains("-  key: one") && diff.stdout().contains("+  key: two"), diff::toString);
+        assertEquals("one", data(getJson(ns, "configmap", "ssa")).get("key"), "diff changes nothing");
     }
 
     /**

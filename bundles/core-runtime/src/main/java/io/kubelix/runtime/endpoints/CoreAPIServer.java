@@ -171,6 +171,7 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
         String namespace = scope(storage, info);
         RequestScope scope = new RequestScope(gv, storage, info,
                 new HttpRequestContext(Requests.user(request), info, namespace), request, protobuf);
+        scope.hasStatusSubresource = installer.routes().lookup(gv, info.resource() + "/status") != null;
         if (!info.verb().equals("watch")) {
             // The response's form is agreed before anything is done: a 406 must not follow a write.
             Negotiation.choose(request);

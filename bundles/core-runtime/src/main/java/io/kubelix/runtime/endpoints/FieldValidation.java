@@ -124,6 +124,29 @@ final class FieldValidation {
         return new Patch(patch, directive, problems, schema == null ? null : new UnknownFields(schema));
     }
 
+    /**
+     * A server-side apply configuration (YAML, of which JSON is a part), the last of duplicate
+     * fields kept. Its unknown fields are dropped here, before the field manager sees them, and
+     * reported with its duplicates by {@link Patch#checkPatched}.
+     */
+    static Patch decodeApply(RequestScope s) throws IOException {
+        Directive directive = directive(s);
+        byte[] body = s.body();
+        List<String> problems = new ArrayList<>();
+        List<String> duplicates = scan(body, true, null, "");
+        if (directive == Directive.STRICT && !duplicates.isEmpty()) {
+            problems.add("yaml: unmarshal errors:\n  " + String.join("\n  ", duplicates));
+        } else {
+            problems.addAll(duplicates);
+        }
+        JsonNode config = Codecs.decode(body, true);
+        ResourceSchema schema = s.storage.schema();
+        if (schema != null && config instanceof ObjectNode o) {
+            new UnknownFields(schema).find(o, true).forEach(p -> problems.add(unknownField(p)));
+        }
+        return new Patch(config, directive, problems, null);
+    }
+
     /** A decoded patch, its own problems, and the schema its result is checked against. */
     record Patch(JsonNode body, Directive directive, List<String> problems, UnknownFields schema) {
         /**

@@ -14,6 +14,7 @@ import io.kubelix.api.storage.ResourceVersionMatch;
 import io.kubelix.runtime.codec.Codecs;
 import io.kubelix.runtime.codec.MediaType;
 import io.kubelix.runtime.codec.protobuf.ProtobufCodec;
+import io.kubelix.runtime.fieldmanager.FieldManager;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
@@ -40,6 +41,8 @@ final class RequestScope {
     final Fields query;
     private final ProtobufCodec protobuf;
     private byte[] cachedBody;
+    /** Whether the resource has a status subresource, whose fields its main endpoint resets. */
+    boolean hasStatusSubresource;
 
     RequestScope(GroupVersion groupVersion, RESTStorage storage, RequestInfo info, HttpRequestContext ctx, Request request,
                  ProtobufCodec protobuf) {
@@ -63,6 +66,24 @@ final class RequestScope {
     GroupVersionKind kind() {
         return storage instanceof GroupVersionKindProvider p ? p.groupVersionKind(groupVersion)
                 : GroupVersionKind.of(groupVersion, storage.kind());
+    }
+
+    /**
+     * The field manager of this endpoint, or null where fields are not managed (subresources other
+     * than {@code status}, such as {@code scale}, which write another kind).
+     */
+    FieldManager fieldManager() {
+        String sub = info.subresource();
+        if (!sub.isEmpty() && !sub.equals("status") || storage instanceof GroupVersionKindProvider) {
+            return null;
+        }
+        return new FieldManager(storage.schema(), kind().groupVersion().apiVersion(), sub,
+                FieldManager.resetFields(storage.schema(), sub, hasStatusSubresource));
+    }
+
+    /** The manager of a write: the {@code fieldManager} parameter, else the User-Agent's product. */
+    String manager() {
+        return FieldManager.managerOrUserAgent(param("fieldManager"), request.getHeaders().get(HttpHeader.USER_AGENT));
     }
 
     String param(String name) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubelix.api.errors.FieldError;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.registry.CollectionDeleter;
 import io.kubelix.api.registry.CreateOptions;
@@ -21,6 +22,7 @@ import io.kubelix.api.storage.ListResult;
 import io.kubelix.api.storage.Preconditions;
 import io.kubelix.runtime.codec.Codecs;
 import io.kubelix.runtime.codec.MediaType;
+import io.kubelix.runtime.fieldmanager.FieldManager;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
@@ -102,15 +104,23 @@ final class ResourceHandlers {
             throw StatusException.methodNotSupported(s.groupResource(), "create");
         }
         ObjectNode body = s.bodyObject(FieldValidation.decodeObject(s));
-        ObjectNode created = creater.create(s.ctx, body, new CreateOptions(s.dryRun(), fieldManager(s)));
+        String manager = fieldManager(s);
+        FieldManager fields = s.fieldManager();
+        if (fields != null) {
+            body = fields.update(null, body, s.manager());
+        }
+        ObjectNode created = creater.create(s.ctx, body, new CreateOptions(s.dryRun(), manager));
         writeObject(s, response, callback, 201, created);
     }
 
     static void update(RequestScope s, Response response, Callback callback) throws IOException {
         Updater updater = require(s, Updater.class, "update");
         ObjectNode body = s.bodyObject(FieldValidation.decodeObject(s));
-        UpdateResult result = updater.update(s.ctx, s.info.name(), (ctx, old) -> body.deepCopy(),
-                new UpdateOptions(s.dryRun(), fieldManager(s)));
+        String manager = fieldManager(s);
+        FieldManager fields = s.fieldManager();
+        UpdateResult result = updater.update(s.ctx, s.info.name(), (ctx, old) -> fields == null ? body.deepCopy()
+                        : fields.update(old, body.deepCopy(), s.manager()),
+                new UpdateOptions(s.dryRun(), manager));
         writeObject(s, response, callback, result.created() ? 201 : 200, result.object());
     }
 
@@ -118,10 +128,19 @@ final class ResourceHandlers {
         require(s, Getter.class, "patch");
         Updater updater = require(s, Updater.class, "patch");
         String patchType = s.contentType();
+        if (patchType.equals(Patches.APPLY_PATCH)) {
+            apply(s, response, callback);
+            return;
+        }
         if (!patchType.equals(Patches.JSON_PATCH) && !patchType.equals(Patches.MERGE_PATCH)
                 && !patchType.equals(Patches.STRATEGIC_MERGE_PATCH)) {
             throw Patches.unsupported(patchType);
         }
+        if (!s.param("force").isEmpty()) {
+            throw patchOptionsInvalid(FieldError.forbidden("force", "may not be specified for non-apply patch"));
+        }
+        String manager = fieldManager(s);
+        FieldManager fields = s.fieldManager();
         FieldValidation.Patch patch = FieldValidation.decodePatch(s, patchType.equals(Patches.JSON_PATCH));
         // Strategic merge follows the kind's schema: lists merge on their x-kubernetes-patch-merge-key.
         ResourceSchema schema = s.storage.schema();
@@ -140,10 +159,92 @@ final class ResourceHandlers {
                     || !s.kind().kind().equals(patched.path("kind").asText(s.kind().kind()))) {
                 throw StatusException.badRequest("a patch may not change an object's apiVersion or kind");
             }
-            return typed(s, patched);
-        }, new UpdateOptions(s.dryRun(), fieldManager(s)));
+            return fields == null ? typed(s, patched) : fields.update(old, typed(s, patched), s.manager());
+        }, new UpdateOptions(s.dryRun(), manager));
         warnings.get().forEach(s.ctx::addWarning);
         writeObject(s, response, callback, 200, result.object());
+    }
+
+    /**
+     * Server-side apply ({@code application/apply-patch+yaml}): the configuration, YAML or JSON,
+     * is merged into the live object by the field manager, or creates the object when there is
+     * none; conflicts with other managers are a 409 unless {@code force=true}.
+     */
+    private static void apply(RequestScope s, Response response, Callback callback) throws IOException {
+        Updater updater = require(s, Updater.class, "patch");
+        String manager = fieldManager(s);
+        if (manager == null) {
+            throw patchOptionsInvalid(FieldError.required("fieldManager", "is required for apply patch"));
+        }
+        boolean force = switch (s.param("force")) {
+            case "", "false", "0" -> false;
+            case "true", "1" -> true;
+            default -> throw StatusException.badRequest("force: Invalid value: \"" + s.param("force")
+                    + "\": must be a boolean");
+        };
+        FieldManager fields = s.fieldManager();
+        if (fields == null) {
+            throw Patches.unsupported(Patches.APPLY_PATCH);
+        }
+        FieldValidation.Patch patch = FieldValidation.decodeApply(s);
+        if (!(patch.body() instanceof ObjectNode config)) {
+            throw StatusException.badRequest("error decoding YAML: the apply configuration must be an object");
+        }
+        if (!s.kind().kind().equals(config.path("kind").asText(""))) {
+            throw StatusException.badRequest("the kind of the apply configuration (\"" + config.path("kind").asText("")
+                    + "\") does not match the kind of the resource (\"" + s.kind().kind() + "\")");
+        }
+        String name = s.info.name();
+        String given = config.path("metadata").path("name").asText("");
+        if (!given.isEmpty() && !given.equals(name)) {
+            throw StatusException.badRequest("the name of the object (" + given + ") does not match the name on the URL ("
+                    + name + ")");
+        }
+        AtomicReference<List<String>> warnings = new AtomicReference<>(List.of());
+        if (s.storage instanceof Creater creater && s.info.subresource().isEmpty() && !exists(s, name)) {
+            // Apply creates: the configuration applied to nothing.
+            ObjectNode obj = fields.apply(null, config, manager, force);
+            warnings.set(patch.checkPatched(obj));
+            ((ObjectNode) obj.get("metadata")).put("name", name);
+            try {
+                ObjectNode created = creater.create(s.ctx, typed(s, obj), new CreateOptions(s.dryRun(), manager));
+                warnings.get().forEach(s.ctx::addWarning);
+                writeObject(s, response, callback, 201, created);
+                return;
+            } catch (StatusException e) {
+                if (e.code() != 409 || e.reason() != io.kubelix.api.errors.StatusReason.ALREADY_EXISTS) {
+                    throw e;
+                }
+                // Created meanwhile by someone else: apply to that.
+            }
+        }
+        UpdateResult result = updater.update(s.ctx, name, (ctx, old) -> {
+            if (old == null) {
+                throw StatusException.notFound(s.groupResource(), name);
+            }
+            ObjectNode applied = fields.apply(old, config, manager, force);
+            warnings.set(patch.checkPatched(applied));
+            return typed(s, applied);
+        }, new UpdateOptions(s.dryRun(), manager));
+        warnings.get().forEach(s.ctx::addWarning);
+        writeObject(s, response, callback, result.created() ? 201 : 200, result.object());
+    }
+
+    private static boolean exists(RequestScope s, String name) {
+        try {
+            require(s, Getter.class, "patch").get(s.ctx, name, "");
+            return true;
+        } catch (StatusException e) {
+            if (e.code() == 404) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    /** kube's answer to invalid PatchOptions: a 422 naming the option. */
+    private static StatusException patchOptionsInvalid(FieldError error) {
+        return StatusException.invalid("PatchOptions", "meta.k8s.io", "", List.of(error));
     }
 
     static void delete(RequestScope s, Response response, Callback callback) throws IOException {

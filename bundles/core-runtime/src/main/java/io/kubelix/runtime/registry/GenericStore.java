@@ -389,7 +389,16 @@ public final class GenericStore implements StandardStorage {
             meta.node().set("deletionGracePeriodSeconds", oldMeta.node().get("deletionGracePeriodSeconds").deepCopy());
         }
         admitUpdate(ctx, obj, existing, dryRun);
+        JsonNode managedFields = meta.node().get("managedFields");
         spec.updateStrategy().prepareForUpdate(ctx, obj, existing);
+        // The handler worked out managedFields for this very write; a status strategy resetting metadata
+        // keeps them, as kube's ResetObjectMetaForStatus does.
+        ObjectMeta prepared = Unstructured.wrap(obj).metadata();
+        if (managedFields == null) {
+            prepared.node().remove("managedFields");
+        } else {
+            prepared.node().set("managedFields", managedFields);
+        }
         if (spec.generation() && !specEquals(obj, existing)) {
             meta.generation(oldMeta.generation() + 1);
         }

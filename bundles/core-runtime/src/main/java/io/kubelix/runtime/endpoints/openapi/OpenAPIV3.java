@@ -36,7 +36,8 @@ public final class OpenAPIV3 {
     private static final List<String> LIST_PARAMS = List.of("allowWatchBookmarks", "continue", "fieldSelector",
             "labelSelector", "limit", "resourceVersion", "resourceVersionMatch", "sendInitialEvents", "timeoutSeconds",
             "watch");
-    private static final List<String> PATCH_TYPES = List.of("application/json-patch+json", "application/merge-patch+json");
+    private static final List<String> PATCH_TYPES = List.of("application/apply-patch+yaml",
+            "application/json-patch+json", "application/merge-patch+json");
 
     private OpenAPIV3() {
     }
