@@ -33,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.ObjLongConsumer;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -59,7 +60,8 @@ import java.util.function.UnaryOperator;
  *
  * <p>A pass reads every resource from the watch cache, but only when something changed since the
  * last one: the collector keeps a watch on each served resource and rereads when any has an event,
- * ended, or is new, and every {@value #RESCAN_SECONDS} seconds regardless.
+ * ended, or is new, and every {@value #RESCAN_SECONDS} seconds regardless. The watches are drained
+ * as their events arrive, so the collector is never a slow watcher the cache has to terminate.
  */
 final class GarbageCollector extends PeriodicController {
     private static final Logger LOG = LoggerFactory.getLogger(GarbageCollector.class);
@@ -68,8 +70,10 @@ final class GarbageCollector extends PeriodicController {
     static final long RESCAN_SECONDS = 30;
 
     private final Supplier<RouteTable> routes;
-    /** A watch on each served resource, opened at the revision of its last read; touched by passes only. */
-    private final Map<RESTStorage, Watch> watches = new IdentityHashMap<>();
+    /** A watch on each served resource, opened at the revision of its last read; the map is touched by passes only. */
+    private final Map<RESTStorage, Drain> watches = new IdentityHashMap<>();
+    /** Set when a watch delivered an event or ended since the last pass looked. */
+    private final AtomicBoolean changed = new AtomicBoolean();
     private long lastRead = System.nanoTime() - TimeUnit.SECONDS.toNanos(RESCAN_SECONDS);
 
     GarbageCollector(Supplier<RouteTable> routes, Duration interval) {
@@ -109,7 +113,7 @@ final class GarbageCollector extends PeriodicController {
 
     @Override
     void stopped() {
-        watches.values().forEach(Watch::close);
+        watches.values().forEach(d -> d.watch.close());
         watches.clear();
     }
 
@@ -133,30 +137,59 @@ final class GarbageCollector extends PeriodicController {
      * event or ended. Watches of resources no longer served are closed.
      */
     private boolean changed(Map<RESTStorage, GroupResource> served) {
-        boolean changed = false;
+        boolean changed = this.changed.getAndSet(false);
         for (var it = watches.entrySet().iterator(); it.hasNext(); ) {
             var e = it.next();
             if (!served.containsKey(e.getKey())) {
-                e.getValue().close();
+                e.getValue().watch.close();
                 it.remove();
             }
         }
         for (RESTStorage storage : served.keySet()) {
-            Watch watch = watches.get(storage);
-            if (watch == null) {
+            Drain drain = watches.get(storage);
+            if (drain == null) {
                 changed = true;
                 continue;
             }
-            for (WatchEvent event = watch.poll(); event != null; event = watch.poll()) {
-                changed |= event.type() != WatchEvent.Type.BOOKMARK;
+            if (!drain.notifying) {
+                drain.run();
             }
-            if (watch.done()) {
-                watch.close();
+            if (drain.watch.done()) {
+                drain.watch.close();
                 watches.remove(storage);
                 changed = true;
             }
         }
         return changed;
+    }
+
+    /**
+     * Reads a watch's events as they come (on the producer's thread, without blocking) and notes that
+     * something changed; a watch that cannot notify is read by each pass instead.
+     */
+    private final class Drain implements Runnable {
+        final Watch watch;
+        /** Whether the watch tells when it has events; set before arming, since arming may run the drain at once. */
+        volatile boolean notifying = true;
+
+        Drain(Watch watch) {
+            this.watch = watch;
+            notifying = watch.onReady(this);
+        }
+
+        @Override
+        public void run() {
+            for (WatchEvent event = watch.poll(); event != null; event = watch.poll()) {
+                if (event.type() != WatchEvent.Type.BOOKMARK) {
+                    changed.set(true);
+                }
+            }
+            if (watch.done()) {
+                changed.set(true);
+            } else if (notifying) {
+                watch.onReady(this);
+            }
+        }
     }
 
     /** Opens the watch on {@code storage} from the revision it was just read at, unless one is open. */
@@ -165,8 +198,8 @@ final class GarbageCollector extends PeriodicController {
             return;
         }
         try {
-            watches.put(storage, watcher.watch(RequestContext.system(""), new ListOptions(Long.toString(revision),
-                    ResourceVersionMatch.UNSET, SelectionPredicate.EVERYTHING, true, 0, null, false)));
+            watches.put(storage, new Drain(watcher.watch(RequestContext.system(""), new ListOptions(Long.toString(revision),
+                    ResourceVersionMatch.UNSET, SelectionPredicate.EVERYTHING, true, 0, null, false))));
         } catch (StatusException | StorageException e) {
             LOG.debug("garbage collector: no watch on {}: {}", storage.kind(), e.getMessage());
         }
