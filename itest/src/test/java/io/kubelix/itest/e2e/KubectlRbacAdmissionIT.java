@@ -281,6 +281,29 @@ class KubectlRbacAdmissionIT {
         assertEquals("", kubectl.ok("get", "validatingwebhookconfigurations", "-o", "name").stdout().trim());
     }
 
+    @Test
+    @Order(9)
+    void aggregatedRolesDescribeAndAuthReconcile() throws Exception {
+        assertEquals("clusterrole.rbac.authorization.k8s.io/monitoring created", kubectl.ok("create", "clusterrole", "monitoring",
+                "--aggregation-rule=rbac.example.com/aggregate-to-monitoring=true").stdout().trim());
+        JsonNode monitoring = JSON.readTree(kubectl.ok("get", "clusterrole", "monitoring", "-o", "json").stdout());
+        assertEquals("true", monitoring.path("aggregationRule").path("clusterRoleSelectors").path(0).path("matchLabels")
+                .path("rbac.example.com/aggregate-to-monitoring").asText(), monitoring::toString);
+
+        String describe = kubectl.ok("describe", "clusterrole", "system:discovery").stdout();
+        assertTrue(describe.contains("kubernetes.io/bootstrapping=rbac-defaults"), describe);
+        assertTrue(describe.contains("[/healthz]"), describe);
+
+        Path file = work.resolve("reconcile.yaml");
+        Files.writeString(file, "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata:\n  name: secret-reader\n"
+                + "  namespace: default\nrules:\n- apiGroups: [\"\"]\n  resources: [secrets]\n  verbs: [get]\n", StandardCharsets.UTF_8);
+        kubectl.ok("auth", "reconcile", "-f", file.toString());
+        Files.writeString(file, Files.readString(file).replace("verbs: [get]", "verbs: [get, list]"), StandardCharsets.UTF_8);
+        kubectl.ok("auth", "reconcile", "-f", file.toString());
+        JsonNode role = JSON.readTree(kubectl.ok("get", "role", "secret-reader", "-o", "json").stdout());
+        assertTrue(role.path("rules").toString().contains("\"list\""), role::toString);
+    }
+
     private <T> T await(String what, Callable<T> attempt, Predicate<T> done) throws Exception {
         return server.await(what, POLL_TIMEOUT, attempt, done);
     }

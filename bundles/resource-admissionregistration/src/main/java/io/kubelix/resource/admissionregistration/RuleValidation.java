@@ -17,6 +17,7 @@ import java.util.Set;
 final class RuleValidation {
     static final List<String> OPERATIONS = List.of("*", "CONNECT", "CREATE", "DELETE", "UPDATE");
     static final List<String> SCOPES = List.of("*", "Cluster", "Namespaced");
+    static final int MAX_MATCH_CONDITIONS = 64;
 
     private RuleValidation() {
     }
@@ -127,6 +128,36 @@ final class RuleValidation {
         if (singleWildcard && withoutSubresource) {
             errs.add(FieldError.invalid(p, GoSyntax.strings(resources),
                     "if '*' is present, must not specify other resources without subresources"));
+        }
+        return errs;
+    }
+
+    /**
+     * validateMatchConditions of a webhook or policy: at most 64, each with an expression (stored
+     * uncompiled) and a unique qualified name.
+     */
+    static List<FieldError> matchConditions(JsonNode conditions, String p) {
+        List<FieldError> errs = new ArrayList<>();
+        if (conditions.size() > MAX_MATCH_CONDITIONS) {
+            errs.add(new FieldError(FieldError.Type.TOO_MANY, p, conditions.size(),
+                    "must have at most " + MAX_MATCH_CONDITIONS + " items"));
+        }
+        Set<String> names = new HashSet<>();
+        int i = 0;
+        for (JsonNode c : conditions) {
+            String at = p + "[" + i++ + "]";
+            if (c.path("expression").asText("").isBlank()) {
+                errs.add(FieldError.required(at + ".expression", ""));
+            }
+            String name = c.path("name").asText("");
+            if (name.isEmpty()) {
+                errs.add(FieldError.required(at + ".name", ""));
+                continue;
+            }
+            NameValidators.isQualifiedName(name).forEach(m -> errs.add(FieldError.invalid(at + ".name", name, m)));
+            if (!names.add(name)) {
+                errs.add(FieldError.duplicate(at + ".name", name));
+            }
         }
         return errs;
     }

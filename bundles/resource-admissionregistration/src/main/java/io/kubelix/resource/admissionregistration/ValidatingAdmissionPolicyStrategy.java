@@ -63,6 +63,7 @@ final class ValidatingAdmissionPolicyStrategy implements RESTCreateStrategy, RES
                 errs.add(FieldError.required("spec.matchConstraints.resourceRules", ""));
             }
         }
+        errs.addAll(RuleValidation.matchConditions(spec.path("matchConditions"), "spec.matchConditions"));
         if (spec.path("validations").isEmpty() && spec.path("auditAnnotations").isEmpty()) {
             errs.add(FieldError.required("spec.validations", "validations or auditAnnotations must contain at least one item"));
         }

@@ -138,6 +138,7 @@ final class WebhookConfigurationStrategy implements RESTCreateStrategy, RESTUpda
         errs.addAll(admissionReviewVersions(RuleValidation.strings(hook.path("admissionReviewVersions")),
                 p + ".admissionReviewVersions"));
         errs.addAll(ClientConfigValidation.clientConfig(hook.path("clientConfig"), p + ".clientConfig"));
+        errs.addAll(RuleValidation.matchConditions(hook.path("matchConditions"), p + ".matchConditions"));
         return errs;
     }
 

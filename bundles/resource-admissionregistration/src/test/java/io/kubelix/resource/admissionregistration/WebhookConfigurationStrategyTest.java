@@ -101,4 +101,18 @@ class WebhookConfigurationStrategyTest {
                 "webhooks[0].clientConfig.service.path: Invalid value: \"validate\": must start with a '/'"),
                 create(WebhookConfigurationStrategy.validating(), cfg));
     }
+
+    @Test
+    void matchConditionsNeedUniqueQualifiedNamesAndExpressions() {
+        ObjectNode cfg = config("ValidatingWebhookConfiguration", POD_POLICY.replace("'sideEffects':'None',",
+                "'sideEffects':'None','matchConditions':[{'name':'exclude-leases','expression':'true'},"
+                        + "{'name':'exclude-leases','expression':''},{'name':'not valid!','expression':'true'}],"));
+        assertEquals(List.of("webhooks[0].matchConditions[1].expression: Required value",
+                "webhooks[0].matchConditions[1].name: Duplicate value: \"exclude-leases\"",
+                "webhooks[0].matchConditions[2].name: Invalid value: \"not valid!\": name part must consist of "
+                        + "alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character "
+                        + "(e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "
+                        + "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"),
+                create(WebhookConfigurationStrategy.validating(), cfg));
+    }
 }
