@@ -12,12 +12,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -148,6 +150,7 @@ class KubectlPodsIT {
                 + "other than `spec.containers[*].image`"), r::toString);
     }
 
+    /** pods/binding, and a kubelet's watch of its node's pods (indexed by spec.nodeName) seeing the pod arrive. */
     @Test
     @Order(6)
     void bindingAssignsTheNodeOnce() throws Exception {
@@ -155,8 +158,26 @@ class KubectlPodsIT {
         Files.writeString(binding, "{\"apiVersion\":\"v1\",\"kind\":\"Binding\",\"metadata\":{\"name\":\"nginx\"},"
                 + "\"target\":{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"name\":\"node-1\"}}", StandardCharsets.UTF_8);
 
-        JsonNode status = JSON.readTree(kubectl.ok("create", "--raw", PODS + "nginx/binding", "-f", binding.toString()).stdout());
-        assertEquals("Success", status.path("status").asText(), status::toString);
+        // What a kubelet does: watch the pods of its node (spec.nodeName, the field the watch cache indexes).
+        Path watchOutput = work.resolve("node-1-pods.out");
+        Process watch = kubectl.background(watchOutput, "get", "pods", "-w", "--field-selector=spec.nodeName=node-1",
+                "-o", "name", "-v=6");
+        try {
+            await("the watch of node-1's pods open", () -> readQuietly(watchOutput), out -> out.lines().anyMatch(
+                    l -> l.contains("fieldSelector=spec.nodeName%3Dnode-1") && l.contains("watch=true") && l.contains(" 200 OK")));
+
+            JsonNode status = JSON.readTree(kubectl.ok("create", "--raw", PODS + "nginx/binding", "-f", binding.toString())
+                    .stdout());
+            assertEquals("Success", status.path("status").asText(), status::toString);
+
+            await("the bound pod reaching the node's watch", () -> readQuietly(watchOutput),
+                    out -> out.lines().anyMatch(l -> l.equals("pod/nginx")));
+        } finally {
+            watch.destroy();
+            if (!watch.waitFor(10, TimeUnit.SECONDS)) {
+                watch.destroyForcibly();
+            }
+        }
 
         List<String> wide = kubectl.ok("get", "pod", "nginx", "-o", "wide").stdout().lines().toList();
         assertTrue(wide.get(1).matches("nginx\\s+0/1\\s+Pending\\s+0\\s+\\d+s\\s+<none>\\s+node-1\\s+<none>\\s+<none>"),
@@ -327,6 +348,14 @@ class KubectlPodsIT {
         assertTrue(out.contains("List of containers belonging to the pod."), out);
         assertTrue(out.contains("image\t<string>") || out.contains("image <string>") || out.lines().anyMatch(
                 l -> l.trim().startsWith("image") && l.contains("<string>")), out);
+    }
+
+    private static String readQuietly(Path file) {
+        try {
+            return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
+        } catch (IOException e) {
+            return e.toString();
+        }
     }
 
     private <T> T await(String what, Callable<T> attempt, Predicate<T> done) throws Exception {
