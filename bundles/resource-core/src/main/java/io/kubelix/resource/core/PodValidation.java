@@ -53,6 +53,7 @@ final class PodValidation {
             NameValidators.isDNS1123Subdomain(nodeName).forEach(m -> errs.add(FieldError.invalid("spec.nodeName", nodeName, m)));
         }
         errs.addAll(validateTolerations(spec.path("tolerations")));
+        errs.addAll(validateSchedulingGates(spec.path("schedulingGates")));
         if (Nodes.isTrue(spec, "hostNetwork")) {
             for (String list : new String[] {"initContainers", "containers"}) {
                 int i = 0;
@@ -242,6 +243,22 @@ final class PodValidation {
             }
             if (!effect.isEmpty() && !NodeValidation.TAINT_EFFECTS.contains(effect)) {
                 errs.add(FieldError.notSupported(p + ".effect", effect, NodeValidation.TAINT_EFFECTS));
+            }
+        }
+        return errs;
+    }
+
+    /** validateSchedulingGates: each gate is a qualified name, and appears once. */
+    static List<FieldError> validateSchedulingGates(JsonNode gates) {
+        List<FieldError> errs = new ArrayList<>();
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        int i = 0;
+        for (JsonNode g : gates) {
+            String p = "spec.schedulingGates[" + i++ + "]";
+            String name = Nodes.text(g, "name");
+            NameValidators.isQualifiedName(name).forEach(m -> errs.add(FieldError.invalid(p, name, m)));
+            if (!seen.add(name)) {
+                errs.add(FieldError.duplicate(p, name));
             }
         }
         return errs;

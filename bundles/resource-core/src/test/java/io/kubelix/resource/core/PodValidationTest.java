@@ -78,6 +78,14 @@ class PodValidationTest {
     }
 
     @Test
+    void schedulingGates() {
+        assertEquals(List.of("spec.schedulingGates[1]: Duplicate value: \"a\""),
+                createErrors("{'spec':{'containers':[{'name':'a','image':'x'}],'schedulingGates':[{'name':'a'},{'name':'a'}]}}"));
+        assertTrue(createErrors("{'spec':{'containers':[{'name':'a','image':'x'}],'schedulingGates':[{'name':'no spaces'}]}}")
+                .get(0).startsWith("spec.schedulingGates[0]: Invalid value: \"no spaces\""));
+    }
+
+    @Test
     void tolerations() {
         String pod = "{'spec':{'containers':[{'name':'a','image':'x'}],'tolerations':[TOLERATION]}}";
         assertEquals(List.of(), createErrors(pod.replace("TOLERATION", "{'key':'gpu','operator':'Equal','value':'yes',"
