@@ -145,6 +145,14 @@ class NamedCreateHTTPTest {
         assertEquals("other.example.com", touch.path("group").asText());
     }
 
+    @Test
+    void openAPIDescribesThePost() throws Exception {
+        JsonNode doc = JSON.readTree(send("GET", "/openapi/v3/apis/named.example.com/v1", null).body());
+        JsonNode post = doc.path("paths").path("/apis/named.example.com/v1/namespaces/{namespace}/gadgets/{name}/touch")
+                .path("post");
+        assertEquals("post", post.path("x-kubernetes-action").asText(), doc.path("paths").toString());
+    }
+
     private HttpResponse<String> send(String method, String path, String body) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(server.base.resolve(path)).header("Accept", "application/json")
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));

@@ -42,7 +42,7 @@ final class NodeStrategy implements RESTCreateStrategy, RESTUpdateStrategy {
         return Specs.spec(obj, "Node");
     }
 
-    /** {@code nodes/status} (kube's nodeStatusStrategy): only the status changes; the spec is validated as stored. */
+    /** {@code nodes/status} (kube's nodeStatusStrategy): only the status changes, and the node is validated as on update. */
     static final class Status implements RESTUpdateStrategy {
         @Override
         public void prepareForUpdate(RequestContext ctx, ObjectNode obj, ObjectNode old) {
@@ -51,7 +51,7 @@ final class NodeStrategy implements RESTCreateStrategy, RESTUpdateStrategy {
 
         @Override
         public List<FieldError> validateUpdate(RequestContext ctx, ObjectNode obj, ObjectNode old) {
-            return List.of();
+            return NodeValidation.validateUpdate(obj, old);
         }
     }
 }

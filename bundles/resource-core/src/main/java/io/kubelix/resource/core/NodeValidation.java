@@ -75,6 +75,16 @@ final class NodeValidation {
             }
         }
         errs.addAll(validateTaints(spec.path("taints")));
+        Set<String> addresses = new HashSet<>();
+        i = 0;
+        for (JsonNode a : node.path("status").path("addresses")) {
+            String address = "core.NodeAddress{Type:\"" + Nodes.text(a, "type") + "\", Address:\"" + Nodes.text(a, "address")
+                    + "\"}";
+            if (!addresses.add(address)) {
+                errs.add(FieldError.duplicate("status.addresses[" + i + "]", new io.kubelix.api.validation.GoSyntax(address)));
+            }
+            i++;
+        }
         return errs;
     }
 

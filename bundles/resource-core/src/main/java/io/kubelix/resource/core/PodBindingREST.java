@@ -103,7 +103,7 @@ final class PodBindingREST implements NamedCreater {
             ObjectNode podAnnotations = meta.get("annotations") instanceof ObjectNode a ? a : meta.putObject("annotations");
             podAnnotations.setAll(annotations.deepCopy());
         }
-        setCondition(pod, "PodScheduled", "True");
+        setCondition(pod, "PodScheduled", "True", null, null);
         return pod;
     }
 
@@ -114,8 +114,11 @@ final class PodBindingREST implements NamedCreater {
         }
     }
 
-    /** podutil.UpdatePodCondition: sets a condition's status, its transition time moving only when the status does. */
-    static void setCondition(ObjectNode pod, String type, String value) {
+    /**
+     * podutil.UpdatePodCondition: sets a condition's status, reason and message (null for none), its
+     * transition time moving only when the status does.
+     */
+    static void setCondition(ObjectNode pod, String type, String value, String reason, String message) {
         ObjectNode status = pod.get("status") instanceof ObjectNode s ? s : pod.putObject("status");
         ArrayNode conditions = status.get("conditions") instanceof ArrayNode a ? a : status.putArray("conditions");
         String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
@@ -125,16 +128,26 @@ final class PodBindingREST implements NamedCreater {
                     condition.put("lastTransitionTime", now);
                 }
                 condition.put("status", value);
-                condition.remove("reason");
-                condition.remove("message");
+                putOrRemove(condition, "reason", reason);
+                putOrRemove(condition, "message", message);
                 return;
             }
         }
         ObjectNode condition = conditions.addObject();
         condition.putNull("lastProbeTime");
         condition.put("lastTransitionTime", now);
+        putOrRemove(condition, "message", message);
+        putOrRemove(condition, "reason", reason);
         condition.put("status", value);
         condition.put("type", type);
+    }
+
+    private static void putOrRemove(ObjectNode o, String field, String value) {
+        if (value == null) {
+            o.remove(field);
+        } else {
+            o.put(field, value);
+        }
     }
 
     @Override

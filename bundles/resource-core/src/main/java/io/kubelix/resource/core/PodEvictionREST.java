@@ -9,6 +9,8 @@ import io.kubelix.api.registry.GracefulDeleter;
 import io.kubelix.api.registry.Getter;
 import io.kubelix.api.registry.GroupVersionKindProvider;
 import io.kubelix.api.registry.NamedCreater;
+import io.kubelix.api.registry.UpdateOptions;
+import io.kubelix.api.registry.Updater;
 import io.kubelix.api.request.RequestContext;
 import io.kubelix.api.schema.GroupVersion;
 import io.kubelix.api.schema.GroupVersionKind;
@@ -17,7 +19,9 @@ import io.kubelix.api.storage.Preconditions;
 /**
  * {@code pods/eviction} (kube's EvictionREST): a POST of a {@code policy/v1 Eviction} deletes the
  * pod with the eviction's {@code deleteOptions} (grace period, preconditions, propagation policy,
- * dry run), so a bound pod is deleted gracefully as a {@code kubectl delete} would. PodDisruptionBudgets
+ * dry run), so a bound pod is deleted gracefully as a {@code kubectl delete} would; before that, as
+ * kube does, the pod's {@code DisruptionTarget} condition is set (reason {@code EvictionByEvictionAPI})
+ * through {@code pods/status}. PodDisruptionBudgets
  * are not consulted: they are served by another plugin, and plugins cannot read one another's
  * objects, so an eviction here is never refused with 429 for a budget.
  */
@@ -26,10 +30,16 @@ final class PodEvictionREST implements NamedCreater, GroupVersionKindProvider {
 
     private final Getter getter;
     private final GracefulDeleter deleter;
+    private final Updater status;
 
-    <S extends Getter & GracefulDeleter> PodEvictionREST(S pods) {
+    /**
+     * @param pods   the pods' Store
+     * @param status {@code pods/status}, which sets the DisruptionTarget condition
+     */
+    <S extends Getter & GracefulDeleter> PodEvictionREST(S pods, Updater status) {
         this.getter = pods;
         this.deleter = pods;
+        this.status = status;
     }
 
     @Override
@@ -40,6 +50,22 @@ final class PodEvictionREST implements NamedCreater, GroupVersionKindProvider {
         DeleteOptions deleteOptions = deleteOptions(eviction.path("deleteOptions"), options.dryRun());
         // A missing pod is a 404 before anything is deleted, as kube's getPod answers.
         getter.get(ctx, name, "");
+        if (!deleteOptions.dryRun()) {
+            ObjectNode updated = status.update(ctx, name, (c, old) -> {
+                if (old == null) {
+                    throw StatusException.notFound(PodStorage.PODS, name);
+                }
+                ObjectNode pod = old.deepCopy();
+                PodBindingREST.setCondition(pod, "DisruptionTarget", "True", "EvictionByEvictionAPI", "Eviction API: evicting");
+                return pod;
+            }, UpdateOptions.DEFAULT).object();
+            if (deleteOptions.preconditions().resourceVersion() != null) {
+                // The condition was written by this eviction: the precondition moves to that write, as kube's does.
+                deleteOptions = new DeleteOptions(false, deleteOptions.gracePeriodSeconds(),
+                        new Preconditions(deleteOptions.preconditions().uid(), Nodes.text(updated.path("metadata"), "resourceVersion")),
+                        deleteOptions.propagationPolicy(), deleteOptions.orphanDependents());
+            }
+        }
         deleter.delete(ctx, name, deleteOptions);
         return PodBindingREST.success();
     }

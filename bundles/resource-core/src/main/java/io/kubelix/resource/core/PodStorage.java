@@ -5,6 +5,7 @@ import io.kubelix.api.registry.NameValidation;
 import io.kubelix.api.registry.RESTOptionsGetter;
 import io.kubelix.api.registry.RESTStorage;
 import io.kubelix.api.registry.StandardStorage;
+import io.kubelix.api.registry.StatusStorage;
 import io.kubelix.api.registry.StoreSpec;
 import io.kubelix.api.registry.TableColumn;
 import io.kubelix.api.schema.GroupResource;
@@ -27,9 +28,10 @@ final class PodStorage {
     static void install(RESTOptionsGetter getter, Map<String, RESTStorage> v1) {
         StandardStorage pods = getter.newStore(spec());
         v1.put("pods", pods);
-        v1.put("pods/status", getter.newStatusStore(pods, new PodStatusStrategy()));
+        StatusStorage status = getter.newStatusStore(pods, new PodStatusStrategy());
+        v1.put("pods/status", status);
         v1.put("pods/binding", new PodBindingREST(getter.newStatusStore(pods, PodBindingREST.updateStrategy())));
-        v1.put("pods/eviction", new PodEvictionREST(pods));
+        v1.put("pods/eviction", new PodEvictionREST(pods, status));
     }
 
     static StoreSpec spec() {

@@ -52,6 +52,8 @@ final class PodValidation {
         if (!nodeName.isEmpty()) {
             NameValidators.isDNS1123Subdomain(nodeName).forEach(m -> errs.add(FieldError.invalid("spec.nodeName", nodeName, m)));
         }
+        errs.addAll(validateTolerations(spec.path("tolerations")));
+        errs.addAll(validateSchedulingGates(spec.path("schedulingGates")));
         if (Nodes.isTrue(spec, "hostNetwork")) {
             for (String list : new String[] {"initContainers", "containers"}) {
                 int i = 0;
@@ -200,6 +202,66 @@ final class PodValidation {
             }
         }
         return List.of();
+    }
+
+    /**
+     * validateTolerations: a key, when given, is a label name (an empty key means every key and needs
+     * {@code Exists}); Equal compares a label value, Exists takes none; tolerationSeconds only with
+     * NoExecute; an effect, when given, is a taint effect.
+     */
+    static List<FieldError> validateTolerations(JsonNode tolerations) {
+        List<FieldError> errs = new ArrayList<>();
+        int i = 0;
+        for (JsonNode t : tolerations) {
+            String p = "spec.tolerations[" + i++ + "]";
+            String key = Nodes.text(t, "key");
+            String operator = Nodes.text(t, "operator");
+            String effect = Nodes.text(t, "effect");
+            String value = Nodes.text(t, "value");
+            if (!key.isEmpty()) {
+                NameValidators.isQualifiedName(key).forEach(m -> errs.add(FieldError.invalid(p + ".key", key, m)));
+            } else if (!operator.equals("Exists")) {
+                errs.add(FieldError.invalid(p + ".operator", operator,
+                        "operator must be Exists when `key` is empty, which means \"match all values and all keys\""));
+            }
+            if (!Nodes.isUnset(t, "tolerationSeconds") && !effect.equals("NoExecute")) {
+                errs.add(FieldError.invalid(p + ".effect", effect, "effect must be 'NoExecute' when `tolerationSeconds` is set"));
+            }
+            switch (operator) {
+                case "", "Equal" -> {
+                    List<String> valueErrs = NameValidators.isValidLabelValue(value);
+                    if (!valueErrs.isEmpty()) {
+                        errs.add(FieldError.invalid(p + ".operator", value, String.join(";", valueErrs)));
+                    }
+                }
+                case "Exists" -> {
+                    if (!value.isEmpty()) {
+                        errs.add(FieldError.invalid(p + ".operator", t.toString(), "value must be empty when `operator` is 'Exists'"));
+                    }
+                }
+                default -> errs.add(FieldError.notSupported(p + ".operator", operator, List.of("Equal", "Exists")));
+            }
+            if (!effect.isEmpty() && !NodeValidation.TAINT_EFFECTS.contains(effect)) {
+                errs.add(FieldError.notSupported(p + ".effect", effect, NodeValidation.TAINT_EFFECTS));
+            }
+        }
+        return errs;
+    }
+
+    /** validateSchedulingGates: each gate is a qualified name, and appears once. */
+    static List<FieldError> validateSchedulingGates(JsonNode gates) {
+        List<FieldError> errs = new ArrayList<>();
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        int i = 0;
+        for (JsonNode g : gates) {
+            String p = "spec.schedulingGates[" + i++ + "]";
+            String name = Nodes.text(g, "name");
+            NameValidators.isQualifiedName(name).forEach(m -> errs.add(FieldError.invalid(p, name, m)));
+            if (!seen.add(name)) {
+                errs.add(FieldError.duplicate(p, name));
+            }
+        }
+        return errs;
     }
 
     /** ValidatePodBinding: the target is a Node (or of no kind) and is named. */

@@ -54,6 +54,17 @@ class NodeStrategyTest {
     }
 
     @Test
+    void aStatusUpdateWithADuplicateAddressIsRefused() {
+        ObjectNode old = obj("{'metadata':{'name':'n1'},'spec':{}}");
+        ObjectNode update = obj("{'metadata':{'name':'n1'},'status':{'addresses':[{'type':'InternalIP','address':'10.0.0.1'},"
+                + "{'type':'InternalIP','address':'10.0.0.1'}]}}");
+        NodeStrategy.Status status = new NodeStrategy.Status();
+        status.prepareForUpdate(CTX, update, old);
+        assertEquals(List.of("status.addresses[1]: Duplicate value: core.NodeAddress{Type:\"InternalIP\", "
+                + "Address:\"10.0.0.1\"}"), status.validateUpdate(CTX, update, old).stream().map(FieldError::message).toList());
+    }
+
+    @Test
     void taints() {
         assertEquals(List.of(), errors("{'spec':{'taints':[{'key':'dedicated','value':'gpu','effect':'NoSchedule'}]}}"));
         assertEquals(List.of("spec.taints[0].effect: Unsupported value: \"Sometimes\": supported values: \"NoSchedule\", "

@@ -78,6 +78,31 @@ class PodValidationTest {
     }
 
     @Test
+    void schedulingGates() {
+        assertEquals(List.of("spec.schedulingGates[1]: Duplicate value: \"a\""),
+                createErrors("{'spec':{'containers':[{'name':'a','image':'x'}],'schedulingGates':[{'name':'a'},{'name':'a'}]}}"));
+        assertTrue(createErrors("{'spec':{'containers':[{'name':'a','image':'x'}],'schedulingGates':[{'name':'no spaces'}]}}")
+                .get(0).startsWith("spec.schedulingGates[0]: Invalid value: \"no spaces\""));
+    }
+
+    @Test
+    void tolerations() {
+        String pod = "{'spec':{'containers':[{'name':'a','image':'x'}],'tolerations':[TOLERATION]}}";
+        assertEquals(List.of(), createErrors(pod.replace("TOLERATION", "{'key':'gpu','operator':'Equal','value':'yes',"
+                + "'effect':'NoSchedule'}")));
+        assertEquals(List.of("spec.tolerations[0].effect: Invalid value: \"NoSchedule\": effect must be 'NoExecute' when "
+                + "`tolerationSeconds` is set"), createErrors(pod.replace("TOLERATION", "{'key':'gpu','operator':'Exists',"
+                + "'effect':'NoSchedule','tolerationSeconds':5}")));
+        assertEquals(List.of("spec.tolerations[0].operator: Invalid value: \"Equal\": operator must be Exists when `key` is "
+                + "empty, which means \"match all values and all keys\""), createErrors(pod.replace("TOLERATION",
+                "{'operator':'Equal'}")));
+        assertEquals(List.of("spec.tolerations[0].operator: Unsupported value: \"Maybe\": supported values: \"Equal\", "
+                + "\"Exists\""), createErrors(pod.replace("TOLERATION", "{'key':'a','operator':'Maybe'}")));
+        assertEquals(List.of("spec.tolerations[0].effect: Unsupported value: \"Never\": supported values: \"NoSchedule\", "
+                + "\"PreferNoSchedule\", \"NoExecute\""), createErrors(pod.replace("TOLERATION", "{'key':'a','effect':'Never'}")));
+    }
+
+    @Test
     void anUpdateMayChangeImagesDeadlineAndAddTolerations() {
         String old = "{'spec':{'activeDeadlineSeconds':100,'containers':[{'name':'a','image':'nginx:1'}]}}";
         assertEquals(List.of(), updateErrors(old, pod -> {

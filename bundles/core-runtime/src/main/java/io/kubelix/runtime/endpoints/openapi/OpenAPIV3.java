@@ -141,6 +141,10 @@ public final class OpenAPIV3 {
                         "labelSelector", "fieldSelector", "propagationPolicy")));
             }
         }
+        if (!sub.isEmpty() && verbs.contains("create")) {
+            // A POST-only subresource of a named object, such as pods/{name}/binding.
+            item.put("post", operation(gv, s, "post", WRITE_PARAMS));
+        }
         if (verbs.contains("get")) {
             item.put("get", operation(gv, s, "get", List.of("resourceVersion")));
         }
