@@ -37,8 +37,15 @@ final class PersistentVolumeStrategy implements RESTCreateStrategy, RESTUpdateSt
 
     @Override
     public void prepareForCreate(RequestContext ctx, ObjectNode obj) {
-        obj.putObject("status").put("phase", "Pending");
+        ObjectNode status = obj.putObject("status").put("phase", "Pending");
+        if (!claim) {
+            status.put("lastPhaseTransitionTime", now()); // kube's PersistentVolumeLastPhaseTransitionTime
+        }
         defaults(obj);
+    }
+
+    private static String now() {
+        return java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
     }
 
     @Override
@@ -85,6 +92,9 @@ final class PersistentVolumeStrategy implements RESTCreateStrategy, RESTUpdateSt
                 StatusStrategies.keepOnlyStatus(obj, old);
                 if (obj.get("status") instanceof ObjectNode status) {
                     Quantities.requireAll(status.path("capacity"), kind());
+                    if (!claim && !Nodes.text(status, "phase").equals(old.path("status").path("phase").asText(""))) {
+                        status.put("lastPhaseTransitionTime", now());
+                    }
                 }
             }
 

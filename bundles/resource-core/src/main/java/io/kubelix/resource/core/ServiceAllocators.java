@@ -220,6 +220,11 @@ final class ServiceAllocators {
         if (!IPAddresses.isIP(ip)) {
             return; // validation answers for a malformed address
         }
+        String family = IPAddresses.isIPv6(ip) ? ServiceCIDR.IPV6 : ServiceCIDR.IPV4;
+        if (!family.equals(cidr.family())) {
+            throw StatusException.invalid("Service", "", name(svc), List.of(FieldError.invalid("spec.clusterIPs[0]",
+                    GoSyntax.strings(clusterIPs(spec)), family + " is not configured on this cluster")));
+        }
         int offset = cidr.offsetOf(ip);
         String failure = null;
         if (offset < 0) {

@@ -20,6 +20,8 @@ final class ServiceDefaults {
     static final String LOAD_BALANCER = "LoadBalancer";
     static final String EXTERNAL_NAME = "ExternalName";
     static final String CLUSTER_IP_NONE = "None";
+    static final String SINGLE_STACK = "SingleStack";
+    static final String REQUIRE_DUAL_STACK = "RequireDualStack";
     /** kube's DefaultClientIPServiceAffinitySeconds: three hours. */
     static final int CLIENT_IP_TIMEOUT_SECONDS = 10800;
 
@@ -84,14 +86,37 @@ final class ServiceDefaults {
                 spec.put("clusterIP", spec.path("clusterIPs").path(0).asText());
             }
             if (Nodes.isUnset(spec, "ipFamilyPolicy")) {
-                spec.put("ipFamilyPolicy", "SingleStack");
+                // kube's initIPFamilyFields: headless services without a selector default to dual-stack.
+                spec.put("ipFamilyPolicy", headlessWithoutSelector(spec) ? REQUIRE_DUAL_STACK : SINGLE_STACK);
             }
             if (!(spec.get("ipFamilies") instanceof ArrayNode families) || families.isEmpty()) {
                 String first = spec.path("clusterIPs").path(0).asText("");
                 String fam = IPAddresses.isIP(first) ? (IPAddresses.isIPv6(first) ? ServiceCIDR.IPV6 : ServiceCIDR.IPV4) : family;
-                spec.putArray("ipFamilies").add(fam);
+                ArrayNode list = spec.putArray("ipFamilies").add(fam);
+                if (headlessWithoutSelector(spec) && !SINGLE_STACK.equals(Nodes.text(spec, "ipFamilyPolicy"))) {
+                    list.add(ServiceCIDR.IPV4.equals(fam) ? ServiceCIDR.IPV6 : ServiceCIDR.IPV4);
+                }
             }
         }
+    }
+
+    /** A headless service without a selector, whose endpoints its owner manages; kube lets it be dual-stack anywhere. */
+    static boolean headlessWithoutSelector(JsonNode spec) {
+        return CLUSTER_IP_NONE.equals(Nodes.text(spec, "clusterIP")) && spec.path("selector").isEmpty();
+    }
+
+    /**
+     * The defaults of an update: an unset ipFamilyPolicy is the stored one (kube's initIPFamilyFields),
+     * then {@link #apply}, then {@link #patchAllocatedValues}.
+     */
+    static void applyUpdate(ObjectNode svc, ObjectNode old, String family) {
+        if (svc.get("spec") instanceof ObjectNode spec && old.get("spec") instanceof ObjectNode oldSpec
+                && !EXTERNAL_NAME.equals(Nodes.text(spec, "type")) && Nodes.isUnset(spec, "ipFamilyPolicy")
+                && !Nodes.isUnset(oldSpec, "ipFamilyPolicy")) {
+            spec.set("ipFamilyPolicy", oldSpec.get("ipFamilyPolicy"));
+        }
+        apply(svc, family);
+        patchAllocatedValues(svc, old);
     }
 
     /** The status a new service starts with: an empty load balancer status, as kube serializes it. */

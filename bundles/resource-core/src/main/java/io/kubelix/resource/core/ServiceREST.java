@@ -66,9 +66,10 @@ final class ServiceREST implements StandardStorage {
                 previous.revert(); // a conflict made the Store try again with a newer object
             }
             ObjectNode svc = objInfo.updatedObject(c, old == null ? null : old.deepCopy()).deepCopy();
-            ServiceDefaults.apply(svc, allocators.cidr().family());
             if (old != null) {
-                ServiceDefaults.patchAllocatedValues(svc, old);
+                ServiceDefaults.applyUpdate(svc, old, allocators.cidr().family());
+            } else {
+                ServiceDefaults.apply(svc, allocators.cidr().family());
             }
             txn.set(old == null ? allocators.allocateCreate(svc, options.dryRun())
                     : allocators.allocateUpdate(svc, old, options.dryRun()));

@@ -43,8 +43,7 @@ final class ServiceStrategy implements RESTCreateStrategy, RESTUpdateStrategy {
     @Override
     public void prepareForUpdate(RequestContext ctx, ObjectNode obj, ObjectNode old) {
         StatusStrategies.resetStatus(obj, old);
-        ServiceDefaults.apply(obj, clusterFamily);
-        ServiceDefaults.patchAllocatedValues(obj, old);
+        ServiceDefaults.applyUpdate(obj, old, clusterFamily);
     }
 
     @Override

@@ -195,17 +195,25 @@ final class ServiceValidation {
         if (!clusterIP.isEmpty() && !ServiceDefaults.CLUSTER_IP_NONE.equals(clusterIP) && !IPAddresses.isIP(clusterIP)) {
             errs.add(FieldError.invalid("spec.clusterIP", clusterIP, "must be empty, 'None', or a valid IP address"));
         }
-        if (ips.size() > 1) {
+        boolean anyFamily = ServiceDefaults.headlessWithoutSelector(spec);
+        if (ips.size() > 1 && !anyFamily) {
             errs.add(FieldError.invalid("spec.clusterIPs", GoSyntax.strings(ips),
                     "may not have more than one IP on a single-stack cluster"));
         }
+        if (!anyFamily && ServiceDefaults.REQUIRE_DUAL_STACK.equals(Nodes.text(spec, "ipFamilyPolicy"))) {
+            errs.add(FieldError.invalid("spec.ipFamilyPolicy", ServiceDefaults.REQUIRE_DUAL_STACK,
+                    "this cluster is not configured for dual-stack services"));
+        }
         if (spec.get("ipFamilies") instanceof ArrayNode families) {
+            Set<String> seen = new HashSet<>();
             for (int i = 0; i < families.size(); i++) {
                 String family = families.get(i).asText("");
                 List<FieldError> bad = FieldChecks.oneOf(family, "spec.ipFamilies[" + i + "]", IP_FAMILIES);
                 if (!bad.isEmpty()) {
                     errs.addAll(bad);
-                } else if (!family.equals(clusterFamily)) {
+                } else if (!seen.add(family)) {
+                    errs.add(FieldError.duplicate("spec.ipFamilies[" + i + "]", family));
+                } else if (!family.equals(clusterFamily) && !anyFamily) {
                     errs.add(FieldError.invalid("spec.ipFamilies[" + i + "]", family, "not configured on this cluster"));
                 }
             }

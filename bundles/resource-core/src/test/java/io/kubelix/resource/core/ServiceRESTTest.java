@@ -79,6 +79,14 @@ class ServiceRESTTest {
     }
 
     @Test
+    void anIPOfAFamilyTheClusterHasNotIsA422() {
+        StatusException v6 = assertThrows(StatusException.class,
+                () -> create("v6", "{'clusterIP':'fd00::10','ports':[{'port':80}]}"));
+        assertEquals("Service \"v6\" is invalid: spec.clusterIPs[0]: Invalid value: []string{\"fd00::10\"}: IPv6 is not "
+                + "configured on this cluster", v6.getMessage());
+    }
+
+    @Test
     void deleteFreesTheIPForReuse() {
         create("a", "{'clusterIP':'10.0.0.10','ports':[{'port':80}]}");
         rest.delete(CTX, "a", DeleteOptions.DEFAULT);

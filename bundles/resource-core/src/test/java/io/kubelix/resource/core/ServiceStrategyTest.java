@@ -50,6 +50,28 @@ class ServiceStrategyTest {
     }
 
     @Test
+    void ipFamiliesAsKubesInitIPFamilyFields() {
+        ObjectNode selectorless = svc("ext-db", "{'clusterIP':'None','ports':[{'port':5432}]}");
+        assertTrue(errors(selectorless).isEmpty());
+        assertEquals("RequireDualStack", selectorless.path("spec").path("ipFamilyPolicy").asText(),
+                "a headless service without selector defaults to dual-stack");
+        assertEquals("[\"IPv4\",\"IPv6\"]", selectorless.path("spec").path("ipFamilies").toString());
+        ObjectNode headless = svc("db", "{'clusterIP':'None','selector':{'app':'db'}}");
+        assertTrue(errors(headless).isEmpty());
+        assertEquals("SingleStack", headless.path("spec").path("ipFamilyPolicy").asText());
+        assertEquals(List.of("spec.ipFamilyPolicy: Invalid value: \"RequireDualStack\": this cluster is not configured for "
+                + "dual-stack services"), errors(svc("web", "{'ipFamilyPolicy':'RequireDualStack','ports':[{'port':80}]}")));
+        assertEquals(List.of("spec.ipFamilies[0]: Invalid value: \"IPv6\": not configured on this cluster"),
+                errors(svc("web", "{'ipFamilies':['IPv6'],'ports':[{'port':80}]}")));
+
+        ObjectNode old = svc("web", "{'ipFamilyPolicy':'PreferDualStack','ports':[{'port':80}]}");
+        strategy.prepareForCreate(CTX, old);
+        ObjectNode put = svc("web", "{'ports':[{'port':80}]}");
+        strategy.prepareForUpdate(CTX, put, old);
+        assertEquals("PreferDualStack", put.path("spec").path("ipFamilyPolicy").asText(), "an update adopts the stored policy");
+    }
+
+    @Test
     void portsNeedNamesWhenSeveralAndUniqueValidValues() {
         assertEquals(List.of("spec.ports[1].name: Required value"),
                 errors(svc("web", "{'ports':[{'name':'a','port':80},{'port':81}]}")));

@@ -30,6 +30,15 @@ class VolumeAndQuotaStrategyTest {
         assertEquals("Retain", ok.path("spec").path("persistentVolumeReclaimPolicy").asText());
         assertEquals("Filesystem", ok.path("spec").path("volumeMode").asText());
         assertEquals("Pending", ok.path("status").path("phase").asText(), "a client does not create a status");
+        assertTrue(ok.path("status").path("lastPhaseTransitionTime").asText().endsWith("Z"));
+        ObjectNode bound = ok.deepCopy();
+        ((ObjectNode) bound.path("status")).put("phase", "Bound").remove("lastPhaseTransitionTime");
+        pv.statusStrategy().prepareForUpdate(CTX, bound, ok);
+        assertEquals("Bound", bound.path("status").path("phase").asText());
+        assertTrue(bound.path("status").has("lastPhaseTransitionTime"), "a phase change is stamped");
+        assertEquals(List.of("status.phase: Unsupported value: \"Gone\": supported values: \"Available\", \"Bound\", "
+                + "\"Failed\", \"Pending\", \"Released\""), messages(pv.statusStrategy().validateUpdate(CTX,
+                Json.obj("{'status':{'phase':'Gone'}}"), ok)));
         assertEquals(List.of("spec.accessModes: Required value: must specify at least 1 access mode",
                         "spec.capacity: Required value",
                         "spec.capacity: Unsupported value: core.ResourceList{}: supported values: \"storage\"",
