@@ -102,6 +102,17 @@ class KubectlAutoscalingSchedulingStorageEventsIT {
         assertEquals(80, v1.path("spec").path("targetCPUUtilizationPercentage").asInt(), v1::toString);
         assertEquals(v2.path("metadata").path("uid"), v1.path("metadata").path("uid"), "one object in both versions");
 
+        // no controller: the status is what its subresource is given, and both versions show it
+        kubectl.ok("patch", "hpa", "web", "--subresource=status", "--type=merge", "-p", "{\"status\":{\"currentReplicas\":3,"
+                + "\"desiredReplicas\":3,\"currentMetrics\":[{\"type\":\"Resource\",\"resource\":{\"name\":\"cpu\","
+                + "\"current\":{\"averageUtilization\":42}}}]}}");
+        assertTrue(kubectl.ok("get", "hpa", "web").stdout().lines().anyMatch(l ->
+                l.matches("web\\s+Deployment/web\\s+cpu: 42%/80%\\s+1\\s+5\\s+3\\s+\\d+s")));
+        JsonNode v1Status = JSON.readTree(kubectl.ok("get", "--raw",
+                "/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers/web").stdout()).path("status");
+        assertEquals(42, v1Status.path("currentCPUUtilizationPercentage").asInt(), v1Status::toString);
+        assertEquals(3, v1Status.path("currentReplicas").asInt(), v1Status::toString);
+
         assertTrue(kubectl.ok("explain", "hpa.spec.metrics").stdout().contains("MetricSpec"));
         assertTrue(kubectl.ok("get", "all").stdout().contains("horizontalpodautoscaler.autoscaling/web"));
     }
@@ -255,6 +266,20 @@ class KubectlAutoscalingSchedulingStorageEventsIT {
         Result gone = kubectl.run("get", "--raw", "/api/v1/namespaces/default/events/web.scaled");
         assertNotEquals(0, gone.exitCode(), gone::toString);
         assertFalse(kubectl.ok("get", "ev", "-o", "name").stdout().contains("web.scaled"));
+    }
+
+    @Test
+    @Order(7)
+    void resourceEventsIsHotSwappedWhileCoreEventsStay() throws Exception {
+        Path aside = server.takePluginOut("resource-events", work.resolve("aside"));
+        await("events.k8s.io gone from kubectl api-resources", () -> kubectl.run("api-resources", "--api-group=events.k8s.io"),
+                r -> r.exitCode() == 0 && r.stdout().lines().noneMatch(l -> l.startsWith("events ")));
+        assertEquals("event/web.pulled", kubectl.ok("get", "events", "web.pulled", "-o", "name").stdout().trim());
+
+        server.putPluginBack(aside);
+        Result back = await("the core event served again through events.k8s.io", () -> kubectl.run("get",
+                "events.v1.events.k8s.io", "web.pulled", "-o", "jsonpath={.note}"), r -> r.exitCode() == 0);
+        assertEquals("image pulled", back.stdout().trim());
     }
 
     private void assertResource(String group, String line) throws Exception {

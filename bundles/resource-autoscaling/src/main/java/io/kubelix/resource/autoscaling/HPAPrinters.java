@@ -1,11 +1,13 @@
 package io.kubelix.resource.autoscaling;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.registry.TableColumn;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * kube's HorizontalPodAutoscaler columns (printers.go): NAME, REFERENCE (kind/name), TARGETS (each
@@ -32,7 +34,7 @@ final class HPAPrinters {
                 TableColumn.ageColumn());
     }
 
-    private static TableColumn column(String name, String description, java.util.function.Function<ObjectNode, Object> cell) {
+    private static TableColumn column(String name, String description, Function<ObjectNode, Object> cell) {
         return new TableColumn(name, "string", "", description, 0, cell);
     }
 
@@ -44,7 +46,7 @@ final class HPAPrinters {
         List<String> list = new ArrayList<>();
         for (int i = 0; i < specs.size(); i++) {
             JsonNode spec = specs.get(i);
-            JsonNode status = i < statuses.size() ? statuses.get(i) : com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+            JsonNode status = i < statuses.size() ? statuses.get(i) : MissingNode.getInstance();
             list.add(target(spec, status));
         }
         if (list.size() > MAX_TARGETS) {

@@ -4,8 +4,11 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.registry.StorageConversion;
+
+import java.util.List;
 
 /**
  * The conversion between autoscaling/v1 and the stored autoscaling/v2 HorizontalPodAutoscaler, as
@@ -71,7 +74,7 @@ final class HPAV1Conversion implements StorageConversion {
             }
         }
         if (annotations != null) {
-            annotations.remove(java.util.List.of(METRICS, BEHAVIOR, CONDITIONS, CURRENT_METRICS));
+            annotations.remove(List.of(METRICS, BEHAVIOR, CONDITIONS, CURRENT_METRICS));
             if (annotations.isEmpty()) {
                 meta.remove("annotations");
             }
@@ -136,12 +139,12 @@ final class HPAV1Conversion implements StorageConversion {
     /** The JSON an annotation holds, or a missing node when absent or unreadable (kube ignores those too). */
     private JsonNode fromAnnotation(ObjectNode annotations, String key) {
         if (annotations == null || !annotations.hasNonNull(key)) {
-            return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+            return MissingNode.getInstance();
         }
         try {
             return mapper.readTree(annotations.get(key).asText());
         } catch (JsonProcessingException e) {
-            return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+            return MissingNode.getInstance();
         }
     }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.registry.StorageConversion;
 
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
 
@@ -56,7 +57,7 @@ final class EventConversion implements StorageConversion {
     }
 
     private static Map<String, String> inverse() {
-        Map<String, String> out = new java.util.HashMap<>();
+        Map<String, String> out = new HashMap<>();
         RENAMED.forEach((events, core) -> out.put(core, events));
         return Map.copyOf(out);
     }

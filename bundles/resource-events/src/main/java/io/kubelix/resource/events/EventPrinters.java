@@ -9,6 +9,7 @@ import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 
 /**
  * The event Table kube serves for events.k8s.io/v1 (the core Event printer): LAST SEEN, TYPE,
@@ -40,7 +41,7 @@ final class EventPrinters {
     }
 
     private static TableColumn column(String name, int priority, String description,
-                                      java.util.function.Function<ObjectNode, Object> cell) {
+                                      Function<ObjectNode, Object> cell) {
         return new TableColumn(name, "string", "", description, priority, cell);
     }
 

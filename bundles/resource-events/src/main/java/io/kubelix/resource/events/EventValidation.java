@@ -1,6 +1,7 @@
 package io.kubelix.resource.events;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.errors.FieldError;
 import io.kubelix.api.validation.GoSyntax;
@@ -132,7 +133,7 @@ final class EventValidation {
     private static JsonNode zeroAsMissing(JsonNode v) {
         boolean zero = v.isMissingNode() || v.isNull() || v.isTextual() && v.asText().isEmpty()
                 || v.isNumber() && v.asLong() == 0 || v.isContainerNode() && v.isEmpty();
-        return zero ? com.fasterxml.jackson.databind.node.MissingNode.getInstance() : v;
+        return zero ? MissingNode.getInstance() : v;
     }
 
     /** The value as kube's message prints it: a string quoted, a number as is, a structure as JSON. */

@@ -10,7 +10,6 @@ import io.kubelix.api.request.RequestContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -25,9 +24,9 @@ import java.util.concurrent.TimeUnit;
 final class SystemPriorityClasses {
     static final long SYSTEM_CRITICAL_PRIORITY = 2 * PriorityClassStrategy.HIGHEST_USER_DEFINABLE_PRIORITY;
     /** The system classes and their values, as kube defines them. */
-    static final Map<String, Long> CLASSES = new LinkedHashMap<>(Map.of(
+    static final Map<String, Long> CLASSES = Map.of(
             "system-node-critical", SYSTEM_CRITICAL_PRIORITY + 1000,
-            "system-cluster-critical", SYSTEM_CRITICAL_PRIORITY));
+            "system-cluster-critical", SYSTEM_CRITICAL_PRIORITY);
     static final long MAX_BACKOFF_MILLIS = TimeUnit.SECONDS.toMillis(30);
 
     private static final Logger LOG = LoggerFactory.getLogger(SystemPriorityClasses.class);

@@ -12,6 +12,7 @@ import io.kubelix.api.validation.GoSyntax;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -44,7 +45,7 @@ final class CSIDriverStrategy implements RESTCreateStrategy, RESTUpdateStrategy 
         }
         if (!(spec instanceof ObjectNode s)) {
             throw StatusException.badRequest("CSIDriver in version \"v1\" cannot be handled as a CSIDriver: json: cannot "
-                    + "unmarshal " + spec.getNodeType().name().toLowerCase(java.util.Locale.ROOT)
+                    + "unmarshal " + spec.getNodeType().name().toLowerCase(Locale.ROOT)
                     + " into Go struct field CSIDriver.spec of type v1.CSIDriverSpec");
         }
         return s;

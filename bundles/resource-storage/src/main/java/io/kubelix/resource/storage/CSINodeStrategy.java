@@ -6,6 +6,7 @@ import io.kubelix.api.errors.FieldError;
 import io.kubelix.api.registry.RESTCreateStrategy;
 import io.kubelix.api.registry.RESTUpdateStrategy;
 import io.kubelix.api.request.RequestContext;
+import io.kubelix.api.validation.GoSyntax;
 import io.kubelix.api.validation.NameValidators;
 
 import java.util.ArrayList;
@@ -68,7 +69,7 @@ final class CSINodeStrategy implements RESTCreateStrategy, RESTUpdateStrategy {
         for (JsonNode was : old.path("spec").path("drivers")) {
             for (JsonNode now : obj.path("spec").path("drivers")) {
                 if (was.path("name").equals(now.path("name")) && !withoutAllocatable(was).equals(withoutAllocatable(now))) {
-                    errs.add(FieldError.invalid("spec.drivers", new io.kubelix.api.validation.GoSyntax(now.toString()),
+                    errs.add(FieldError.invalid("spec.drivers", new GoSyntax(now.toString()),
                             StorageValidation.IMMUTABLE));
                 }
             }

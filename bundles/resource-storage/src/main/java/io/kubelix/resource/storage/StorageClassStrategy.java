@@ -1,6 +1,7 @@
 package io.kubelix.resource.storage;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.errors.FieldError;
 import io.kubelix.api.registry.RESTCreateStrategy;
@@ -105,7 +106,6 @@ final class StorageClassStrategy implements RESTCreateStrategy, RESTUpdateStrate
 
     /** A map with no entries as no map, as reflect.DeepEqual sees decoded nil maps. */
     private static JsonNode emptyAsMissing(JsonNode map) {
-        return map.isObject() && map.isEmpty() || map.isNull() ? com.fasterxml.jackson.databind.node.MissingNode.getInstance()
-                : map;
+        return map.isObject() && map.isEmpty() || map.isNull() ? MissingNode.getInstance() : map;
     }
 }

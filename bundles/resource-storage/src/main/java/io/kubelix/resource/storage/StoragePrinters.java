@@ -6,6 +6,7 @@ import io.kubelix.api.registry.TableColumn;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * The server-side Table columns of the storage.k8s.io resources, with the names, types and cells
@@ -97,7 +98,7 @@ final class StoragePrinters {
     }
 
     private static TableColumn column(String name, String type, String description,
-                                      java.util.function.Function<ObjectNode, Object> cell) {
+                                      Function<ObjectNode, Object> cell) {
         return new TableColumn(name, type, "", description, 0, cell);
     }
 }

@@ -1,0 +1,95 @@
+package io.kubelix.resource.scheduling;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubelix.api.errors.StatusException;
+import io.kubelix.api.registry.StandardStorage;
+import io.kubelix.api.request.RequestContext;
+import io.kubelix.api.storage.ListResult;
+import org.junit.jupiter.api.Test;
+
+import java.lang.reflect.Proxy;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class SystemPriorityClassesTest {
+    private static final RequestContext CTX = RequestContext.system("");
+
+    /** Priority classes by name, with create and list as the generic Store answers them. */
+    private static final class Classes {
+        final Map<String, ObjectNode> stored = new TreeMap<>();
+        boolean unavailable;
+
+        StandardStorage store() {
+            return (StandardStorage) Proxy.newProxyInstance(getClass().getClassLoader(),
+                    new Class<?>[] {StandardStorage.class}, (proxy, method, args) -> switch (method.getName()) {
+                        case "create" -> create((ObjectNode) args[1]);
+                        case "list" -> new ListResult(new ArrayList<>(stored.values()), 1, null, null);
+                        default -> throw new UnsupportedOperationException(method.getName());
+                    });
+        }
+
+        private ObjectNode create(ObjectNode pc) {
+            if (unavailable) {
+                throw StatusException.serviceUnavailable("storage is unreachable");
+            }
+            String name = pc.path("metadata").path("name").asText();
+            if (stored.containsKey(name)) {
+                throw StatusException.alreadyExists(SchedulingRESTStorageProvider.PRIORITY_CLASSES, name);
+            }
+            stored.put(name, pc);
+            return pc;
+        }
+    }
+
+    @Test
+    void createsBothSystemClassesOnceStorageAnswersAndLeavesExistingOnes() {
+        Classes classes = new Classes();
+        ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor();
+        try {
+            SystemPriorityClasses system = new SystemPriorityClasses(classes.store(), executor);
+            classes.unavailable = true;
+            assertFalse(system.ensure(), "storage is not there yet");
+            classes.unavailable = false;
+            assertTrue(system.ensure());
+            assertEquals(List.of("system-cluster-critical", "system-node-critical"), List.copyOf(classes.stored.keySet()));
+
+            classes.stored.get("system-node-critical").put("description", "changed by a user");
+            assertTrue(system.ensure(), "AlreadyExists counts as done");
+            assertEquals("changed by a user", classes.stored.get("system-node-critical").path("description").asText());
+        } finally {
+            executor.shutdownNow();
+        }
+    }
+
+    @Test
+    void onlyOneClassMayBeTheGlobalDefault() {
+        Classes classes = new Classes();
+        StandardStorage store = classes.store();
+        PriorityClassStrategy strategy = new PriorityClassStrategy(() -> store);
+        ObjectNode first = new ObjectMapper().createObjectNode().put("value", 10).put("globalDefault", true);
+        first.putObject("metadata").put("name", "first");
+        strategy.prepareForCreate(CTX, first);
+        assertEquals(List.of(), strategy.validate(CTX, first));
+        classes.stored.put("first", first);
+
+        ObjectNode second = first.deepCopy();
+        ((ObjectNode) second.path("metadata")).put("name", "second");
+        StatusException refused = assertThrows(StatusException.class, () -> strategy.validate(CTX, second));
+        assertEquals(403, refused.code());
+        assertEquals("priorityclasses.scheduling.k8s.io \"second\" is forbidden: PriorityClass first is already marked as "
+                + "default. Only one default can exist", refused.getMessage());
+
+        ObjectNode described = first.deepCopy().put("description", "still the default");
+        assertEquals(List.of(), strategy.validateUpdate(CTX, described, first), "the default itself may be updated");
+    }
+}
