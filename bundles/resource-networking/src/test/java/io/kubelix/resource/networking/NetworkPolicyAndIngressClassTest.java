@@ -57,6 +57,13 @@ class NetworkPolicyAndIngressClassTest {
     }
 
     @Test
+    void atMostTwoPolicyTypes() {
+        ObjectNode p = json("{'metadata':{'name':'p'},'spec':{'podSelector':{},'policyTypes':['Ingress','Egress','Ingress']}}");
+        assertEquals(List.of("spec.policyTypes: Invalid value: []networking.PolicyType{\"Ingress\", \"Egress\", \"Ingress\"}: "
+                + "may not specify more than two policyTypes"), create(policy, p));
+    }
+
+    @Test
     void podSelectorColumnShowsNoneForEveryPod() {
         assertEquals("<none>", NetworkingPrinters.podSelector(json("{'spec':{'podSelector':{}}}")));
         assertEquals("app=db", NetworkingPrinters.podSelector(json("{'spec':{'podSelector':{'matchLabels':{'app':'db'}}}}")));
