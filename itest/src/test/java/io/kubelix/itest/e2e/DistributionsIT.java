@@ -20,18 +20,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The three distributions the build makes: the default one (every Kubelix plugin), the minimal one
- * (one storage, the core group without apps/v1, token authentication and the authenticated-user authorizer) and the
- * full one (every plugin and the example plugins; the rest of the e2e suite runs against it). Each
- * starts, has exactly its plugins, and serves kubectl what those plugins provide.
+ * (one storage, the core group without apps/v1 or the other API groups, token authentication and the
+ * authenticated-user authorizer) and the full one (every plugin and the example plugins; the rest of the e2e
+ * suite runs against it). Each starts, has exactly its plugins, and serves kubectl what those plugins provide.
  */
 class DistributionsIT {
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = ';', value = {
-            "default; authn-token authz-authenticated resource-apps resource-core storage-etcd storage-memory; false; true",
+            "default; authn-token authz-authenticated resource-apps resource-batch resource-coordination resource-core "
+                    + "resource-discovery resource-networking resource-policy storage-etcd storage-memory; false; true",
             "minimal; authn-token authz-authenticated resource-core storage-memory; false; false",
-            "full; admission-deny-label authn-token authz-authenticated resource-apps resource-core storage-etcd storage-memory "
+            "full; admission-deny-label authn-token authz-authenticated resource-apps resource-batch resource-coordination "
+                    + "resource-core resource-discovery resource-networking resource-policy storage-etcd storage-memory "
                     + "widget-resource; true; true"})
     void startsWithItsPluginsAndServesKubectl(String name, String plugins, boolean examples, boolean apps) throws Exception {
         Path distribution = Path.of(KubelixServer.property("kubelix.itest.distribution." + name));
@@ -53,6 +55,10 @@ class DistributionsIT {
             assertTrue(resources.containsAll(List.of("configmaps", "namespaces", "secrets", "events")), resources::toString);
             assertEquals(examples, resources.contains("widgets.sample.kubelix.io"), resources::toString);
             assertEquals(apps, resources.contains("deployments.apps"), resources::toString);
+            for (String groupResource : List.of("jobs.batch", "leases.coordination.k8s.io",
+                    "endpointslices.discovery.k8s.io", "ingresses.networking.k8s.io", "poddisruptionbudgets.policy")) {
+                assertEquals(apps, resources.contains(groupResource), groupResource + " in " + resources);
+            }
             if (examples) {
                 // the example admission plugin is active in the full distribution
                 Result labelled = kubectl.run("label", "cm", "hello", "kubelix.io/forbidden=true");
