@@ -33,6 +33,11 @@ class NetworkPolicyAndIngressClassTest {
         ObjectNode explicit = json("{'metadata':{'name':'p'},'spec':{'podSelector':{},'policyTypes':['Egress']}}");
         create(policy, explicit);
         assertEquals("[\"Egress\"]", explicit.path("spec").path("policyTypes").toString());
+
+        ObjectNode noSelector = json("{'metadata':{'name':'deny-all'},'spec':{}}");
+        assertEquals(List.of(), create(policy, noSelector));
+        assertEquals(json("{}"), noSelector.path("spec").path("podSelector"));
+        assertEquals("<none>", NetworkingPrinters.podSelector(noSelector));
     }
 
     @Test
