@@ -20,9 +20,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The three distributions the build makes: the default one (every Kubelix plugin), the minimal one
- * (one storage, the core group without apps/v1, token authentication and the authenticated-user authorizer) and the
- * full one (every plugin and the example plugins; the rest of the e2e suite runs against it). Each
- * starts, has exactly its plugins, and serves kubectl what those plugins provide.
+ * (one storage, the core group without apps/v1 or the other API groups, token authentication and the
+ * authenticated-user authorizer) and the full one (every plugin and the example plugins; the rest of the e2e
+ * suite runs against it). Each starts, has exactly its plugins, and serves kubectl what those plugins provide.
  */
 class DistributionsIT {
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
@@ -58,13 +58,13 @@ class DistributionsIT {
             assertTrue(resources.containsAll(List.of("configmaps", "namespaces", "secrets", "events")), resources::toString);
             assertEquals(examples, resources.contains("widgets.sample.kubelix.io"), resources::toString);
             assertEquals(apps, resources.contains("deployments.apps"), resources::toString);
-            assertEquals(apps, resources.containsAll(List.of("horizontalpodautoscalers.autoscaling",
-                    "priorityclasses.scheduling.k8s.io", "storageclasses.storage.k8s.io", "events.events.k8s.io",
-                    "jobs.batch", "leases.coordination.k8s.io", "endpointslices.discovery.k8s.io",
-                    "ingresses.networking.k8s.io", "poddisruptionbudgets.policy")), resources::toString);
-            assertEquals(apps, resources.contains("clusterroles.rbac.authorization.k8s.io"), resources::toString);
-            assertEquals(apps, resources.contains("validatingwebhookconfigurations.admissionregistration.k8s.io"),
-                    resources::toString);
+            for (String groupResource : List.of("horizontalpodautoscalers.autoscaling", "priorityclasses.scheduling.k8s.io",
+                    "storageclasses.storage.k8s.io", "events.events.k8s.io", "jobs.batch", "leases.coordination.k8s.io",
+                    "endpointslices.discovery.k8s.io", "ingresses.networking.k8s.io", "poddisruptionbudgets.policy",
+                    "clusterroles.rbac.authorization.k8s.io",
+                    "validatingwebhookconfigurations.admissionregistration.k8s.io")) {
+                assertEquals(apps, resources.contains(groupResource), groupResource + " in " + resources);
+            }
             if (examples) {
                 // the example admission plugin is active in the full distribution
                 Result labelled = kubectl.run("label", "cm", "hello", "kubelix.io/forbidden=true");

@@ -63,6 +63,8 @@ public final class BatchRESTStorageProvider implements RESTStorageProvider {
                 .nameValidation(NameValidation.DNS1123_SUBDOMAIN)
                 .strategy(new JobStrategy())
                 .generation(true)
+                // kube's job field selector: kubectl get jobs --field-selector status.successful=1
+                .selectableField("status.successful", o -> Long.toString(o.path("status").path("succeeded").asLong(0)))
                 .tableColumns(BatchPrinters.jobColumns().toArray(TableColumn[]::new))
                 .build();
     }

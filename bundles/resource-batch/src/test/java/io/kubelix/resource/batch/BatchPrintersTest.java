@@ -83,5 +83,8 @@ class BatchPrintersTest {
         assertEquals(List.of(), jobs.shortNames());
         assertEquals(List.of("cj"), cronJobs.shortNames());
         assertTrue(jobs.generation() && cronJobs.generation() && jobs.namespaced() && cronJobs.namespaced());
+        ObjectNode done = job("pi");
+        done.set("status", json("{'succeeded':2}"));
+        assertEquals("2", jobs.selectableFields().get("status.successful").apply(done));
     }
 }

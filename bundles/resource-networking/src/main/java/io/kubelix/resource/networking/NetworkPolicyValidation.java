@@ -28,7 +28,7 @@ final class NetworkPolicyValidation {
         if (types.size() > POLICY_TYPES.size()) {
             List<String> values = new ArrayList<>();
             types.forEach(t -> values.add("\"" + t.asText() + "\""));
-            errs.add(FieldError.invalid("spec.policyTypes", new GoSyntax("&[]networking.PolicyType{" + String.join(", ", values)
+            errs.add(FieldError.invalid("spec.policyTypes", new GoSyntax("[]networking.PolicyType{" + String.join(", ", values)
                     + "}"), "may not specify more than two policyTypes"));
             return errs;
         }

@@ -93,7 +93,8 @@ final class NetworkingStrategies {
 
     /**
      * A network policy: ports default to TCP and, without policyTypes, the policy is an Ingress
-     * one, and an Egress one too when it has egress rules (SetDefaults_NetworkPolicy).
+     * one, and an Egress one too when it has egress rules (SetDefaults_NetworkPolicy); a missing
+     * podSelector is the empty one kube writes.
      */
     static final class NetworkPolicy implements RESTCreateStrategy, RESTUpdateStrategy {
         @Override
@@ -123,6 +124,10 @@ final class NetworkingStrategies {
             }
             if (!(s instanceof ObjectNode spec)) {
                 return;
+            }
+            // podSelector is a Go value (no omitempty): an absent one is the empty selector, every pod
+            if (!spec.hasNonNull("podSelector")) {
+                spec.putObject("podSelector");
             }
             for (String direction : new String[] {"ingress", "egress"}) {
                 for (JsonNode rule : spec.path(direction)) {

@@ -33,6 +33,11 @@ class NetworkPolicyAndIngressClassTest {
         ObjectNode explicit = json("{'metadata':{'name':'p'},'spec':{'podSelector':{},'policyTypes':['Egress']}}");
         create(policy, explicit);
         assertEquals("[\"Egress\"]", explicit.path("spec").path("policyTypes").toString());
+
+        ObjectNode noSelector = json("{'metadata':{'name':'deny-all'},'spec':{}}");
+        assertEquals(List.of(), create(policy, noSelector));
+        assertEquals(json("{}"), noSelector.path("spec").path("podSelector"));
+        assertEquals("<none>", NetworkingPrinters.podSelector(noSelector));
     }
 
     @Test
@@ -54,6 +59,13 @@ class NetworkPolicyAndIngressClassTest {
                         + "10.9.8.0/24 or 2001:db8::/64)",
                 "spec.policyTypes[1]: Unsupported value: \"Sideways\": supported values: \"Ingress\", \"Egress\""),
                 create(policy, p));
+    }
+
+    @Test
+    void atMostTwoPolicyTypes() {
+        ObjectNode p = json("{'metadata':{'name':'p'},'spec':{'podSelector':{},'policyTypes':['Ingress','Egress','Ingress']}}");
+        assertEquals(List.of("spec.policyTypes: Invalid value: []networking.PolicyType{\"Ingress\", \"Egress\", \"Ingress\"}: "
+                + "may not specify more than two policyTypes"), create(policy, p));
     }
 
     @Test
