@@ -230,15 +230,23 @@ class KubectlServerSideApplyIT {
         Path web = manifest("scale.yaml", deployment(ns, 2, "nginx"));
         kubectl.ok("apply", "--server-side", "-f", web.toString());
         assertEquals("deployment.apps/web scaled", kubectl.ok("-n", ns, "scale", "deploy", "web", "--replicas=5").stdout().trim());
+        // kubectl scale sends no fieldManager: the manager is its User-Agent's name, beside kubectl's Apply entry
         JsonNode d = managed(ns, "deploy", "web");
-        JsonNode scale = entry(d, "kubectl-scale");
-        assertEquals("scale", scale.path("subresource").asText(), d::toString);
+        JsonNode scale = null;
+        for (JsonNode e : d.path("metadata").path("managedFields")) {
+            if (e.path("subresource").asText().equals("scale")) {
+                scale = e;
+            }
+        }
+        assertTrue(scale != null, d::toString);
+        assertEquals("kubectl", scale.path("manager").asText(), d::toString);
+        assertEquals("Update", scale.path("operation").asText(), d::toString);
         assertEquals("{\"f:spec\":{\"f:replicas\":{}}}", scale.path("fieldsV1").toString());
         assertFalse(entry(d, "kubectl").path("fieldsV1").path("f:spec").has("f:replicas"), d::toString);
 
         Result conflict = kubectl.run("apply", "--server-side", "-f", web.toString());
         assertNotEquals(0, conflict.exitCode(), conflict::toString);
-        assertTrue(conflict.stderr().contains("conflict with \"kubectl-scale\" with subresource \"scale\" using apps/v1: "
+        assertTrue(conflict.stderr().contains("conflict with \"kubectl\" with subresource \"scale\" using apps/v1: "
                 + ".spec.replicas"), conflict::toString);
         assertEquals(5, getJson(ns, "deploy", "web").path("spec").path("replicas").asInt());
     }
