@@ -97,13 +97,6 @@ final class ScaleREST implements ScaleStorage {
         return new UpdateResult(scaleOf(result.object()), false);
     }
 
-    /** The parent's field manager for writes through {@code scale}: they own the replicas they change. */
-    private FieldManager fieldManager(RequestContext ctx) {
-        RequestInfo info = ctx.requestInfo();
-        String apiVersion = info == null ? "" : new GroupVersion(info.apiGroup(), info.apiVersion()).apiVersion();
-        return new FieldManager(store.schema(), apiVersion, "scale", new FieldSet());
-    }
-
     /** The checks of kube's update handler and ValidateScale; returns spec.replicas. */
     private static long validate(RequestContext ctx, String name, ObjectNode scale) {
         JsonNode meta = scale.path("metadata");
@@ -178,6 +171,13 @@ final class ScaleREST implements ScaleStorage {
         } catch (IllegalArgumentException e) {
             return ""; // validation keeps malformed selectors out of storage
         }
+    }
+
+    /** The parent's field manager for writes through {@code scale}: they own the replicas they change. */
+    private FieldManager fieldManager(RequestContext ctx) {
+        RequestInfo info = ctx.requestInfo();
+        String apiVersion = info == null ? "" : new GroupVersion(info.apiGroup(), info.apiVersion()).apiVersion();
+        return new FieldManager(store.schema(), apiVersion, "scale", new FieldSet());
     }
 
     private static JsonNode at(JsonNode obj, String path) {
