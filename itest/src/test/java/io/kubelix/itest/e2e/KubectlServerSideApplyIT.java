@@ -29,8 +29,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code apply --server-side} creating, changing and leaving alone an object, the managedFields
  * kubectl shows with {@code --show-managed-fields}, a conflict between two field managers and
  * {@code --force-conflicts}, a field dropped from the applied configuration removed, deployment
- * containers merged by name, the owners recorded for client-side apply, label and status writes,
- * and the move from client-side to server-side apply. Each method works in its own namespace.
+ * containers merged by name, the owners recorded for client-side apply, label, status and scale
+ * writes, and the move from client-side to server-side apply. Each method works in its own namespace.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -221,6 +221,34 @@ class KubectlServerSideApplyIT {
         Result invalid = kubectl.run("apply", "--server-side", "-f", manifest("bad.yaml", deployment(ns, -1, "nginx")).toString());
         assertNotEquals(0, invalid.exitCode(), invalid::toString);
         assertTrue(invalid.stderr().contains("spec.replicas: Invalid value: -1"), invalid::toString);
+    }
+
+    @Test
+    @Order(7)
+    void scaleTakesTheReplicasFromTheApplier() throws Exception {
+        String ns = namespace("ssa-scale");
+        Path web = manifest("scale.yaml", deployment(ns, 2, "nginx"));
+        kubectl.ok("apply", "--server-side", "-f", web.toString());
+        assertEquals("deployment.apps/web scaled", kubectl.ok("-n", ns, "scale", "deploy", "web", "--replicas=5").stdout().trim());
+        // kubectl scale sends no fieldManager: the manager is its User-Agent's name, beside kubectl's Apply entry
+        JsonNode d = managed(ns, "deploy", "web");
+        JsonNode scale = null;
+        for (JsonNode e : d.path("metadata").path("managedFields")) {
+            if (e.path("subresource").asText().equals("scale")) {
+                scale = e;
+            }
+        }
+        assertTrue(scale != null, d::toString);
+        assertEquals("kubectl", scale.path("manager").asText(), d::toString);
+        assertEquals("Update", scale.path("operation").asText(), d::toString);
+        assertEquals("{\"f:spec\":{\"f:replicas\":{}}}", scale.path("fieldsV1").toString());
+        assertFalse(entry(d, "kubectl").path("fieldsV1").path("f:spec").has("f:replicas"), d::toString);
+
+        Result conflict = kubectl.run("apply", "--server-side", "-f", web.toString());
+        assertNotEquals(0, conflict.exitCode(), conflict::toString);
+        assertTrue(conflict.stderr().contains("conflict with \"kubectl\" with subresource \"scale\" using apps/v1: "
+                + ".spec.replicas"), conflict::toString);
+        assertEquals(5, getJson(ns, "deploy", "web").path("spec").path("replicas").asInt());
     }
 
     private JsonNode managed(String ns, String resource, String name) throws Exception {

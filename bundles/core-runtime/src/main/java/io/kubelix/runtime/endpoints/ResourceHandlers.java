@@ -104,10 +104,10 @@ final class ResourceHandlers {
             throw StatusException.methodNotSupported(s.groupResource(), "create");
         }
         ObjectNode body = s.bodyObject(FieldValidation.decodeObject(s));
-        String manager = fieldManager(s);
+        String manager = writer(s);
         FieldManager fields = s.fieldManager();
         if (fields != null) {
-            body = fields.update(null, body, s.manager());
+            body = fields.update(null, body, manager);
         }
         ObjectNode created = creater.create(s.ctx, body, new CreateOptions(s.dryRun(), manager));
         writeObject(s, response, callback, 201, created);
@@ -116,10 +116,10 @@ final class ResourceHandlers {
     static void update(RequestScope s, Response response, Callback callback) throws IOException {
         Updater updater = require(s, Updater.class, "update");
         ObjectNode body = s.bodyObject(FieldValidation.decodeObject(s));
-        String manager = fieldManager(s);
+        String manager = writer(s);
         FieldManager fields = s.fieldManager();
         UpdateResult result = updater.update(s.ctx, s.info.name(), (ctx, old) -> fields == null ? body.deepCopy()
-                        : fields.update(old, body.deepCopy(), s.manager()),
+                        : fields.update(old, body.deepCopy(), manager),
                 new UpdateOptions(s.dryRun(), manager));
         writeObject(s, response, callback, result.created() ? 201 : 200, result.object());
     }
@@ -139,7 +139,7 @@ final class ResourceHandlers {
         if (!s.param("force").isEmpty()) {
             throw patchOptionsInvalid(FieldError.forbidden("force", "may not be specified for non-apply patch"));
         }
-        String manager = fieldManager(s);
+        String manager = writer(s);
         FieldManager fields = s.fieldManager();
         FieldValidation.Patch patch = FieldValidation.decodePatch(s, patchType.equals(Patches.JSON_PATCH));
         // Strategic merge follows the kind's schema: lists merge on their x-kubernetes-patch-merge-key.
@@ -159,7 +159,7 @@ final class ResourceHandlers {
                     || !s.kind().kind().equals(patched.path("kind").asText(s.kind().kind()))) {
                 throw StatusException.badRequest("a patch may not change an object's apiVersion or kind");
             }
-            return fields == null ? typed(s, patched) : fields.update(old, typed(s, patched), s.manager());
+            return fields == null ? typed(s, patched) : fields.update(old, typed(s, patched), manager);
         }, new UpdateOptions(s.dryRun(), manager));
         warnings.get().forEach(s.ctx::addWarning);
         writeObject(s, response, callback, 200, result.object());
@@ -316,6 +316,12 @@ final class ResourceHandlers {
             orphanDependents = opts.get("orphanDependents").asBoolean();
         }
         return new DeleteOptions(dryRun, grace, preconditions, propagation, orphanDependents);
+    }
+
+    /** The manager of a write: the valid {@code fieldManager} parameter, else the User-Agent's name. */
+    private static String writer(RequestScope s) {
+        fieldManager(s);
+        return s.manager();
     }
 
     static String fieldManager(RequestScope s) {

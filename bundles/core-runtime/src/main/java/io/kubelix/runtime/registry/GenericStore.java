@@ -381,6 +381,8 @@ public final class GenericStore implements StandardStorage {
         } else {
             meta.generation(oldMeta.generation());
         }
+        // The handler worked out managedFields for this very write (see the strategy's prepareForUpdate below).
+        JsonNode managedFields = meta.node().get("managedFields");
         // An update can never remove or change the deletion timestamp, nor remove the grace period.
         if (oldMeta.deletionTimestamp() != null) {
             meta.deletionTimestamp(oldMeta.deletionTimestamp());
@@ -389,7 +391,6 @@ public final class GenericStore implements StandardStorage {
             meta.node().set("deletionGracePeriodSeconds", oldMeta.node().get("deletionGracePeriodSeconds").deepCopy());
         }
         admitUpdate(ctx, obj, existing, dryRun);
-        JsonNode managedFields = meta.node().get("managedFields");
         spec.updateStrategy().prepareForUpdate(ctx, obj, existing);
         // The handler worked out managedFields for this very write; a status strategy resetting metadata
         // keeps them, as kube's ResetObjectMetaForStatus does.

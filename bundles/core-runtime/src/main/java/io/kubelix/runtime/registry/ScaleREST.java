@@ -14,9 +14,12 @@ import io.kubelix.api.registry.UpdateOptions;
 import io.kubelix.api.registry.UpdateResult;
 import io.kubelix.api.registry.UpdatedObjectInfo;
 import io.kubelix.api.request.RequestContext;
+import io.kubelix.api.request.RequestInfo;
 import io.kubelix.api.schema.GroupResource;
 import io.kubelix.api.schema.GroupVersion;
 import io.kubelix.api.schema.GroupVersionKind;
+import io.kubelix.runtime.fieldmanager.FieldManager;
+import io.kubelix.runtime.fieldmanager.FieldSet;
 
 import java.util.List;
 
@@ -81,7 +84,7 @@ final class ScaleREST implements ScaleStorage {
                 } else {
                     meta.put("resourceVersion", rv.asText());
                 }
-                return parent;
+                return options.fieldManager() == null ? parent : fieldManager(c).update(old, parent, options.fieldManager());
             }, options);
         } catch (StatusException e) {
             // The parent's missing: kube answers for the subresource, deployments/scale.apps "web".
@@ -207,6 +210,13 @@ final class ScaleREST implements ScaleStorage {
             }
         }
         return true;
+    }
+
+    /** The parent's field manager for writes through {@code scale}: they own the replicas they change. */
+    private FieldManager fieldManager(RequestContext ctx) {
+        RequestInfo info = ctx.requestInfo();
+        String apiVersion = info == null ? "" : new GroupVersion(info.apiGroup(), info.apiVersion()).apiVersion();
+        return new FieldManager(store.schema(), apiVersion, "scale", new FieldSet());
     }
 
     private static JsonNode at(JsonNode obj, String path) {

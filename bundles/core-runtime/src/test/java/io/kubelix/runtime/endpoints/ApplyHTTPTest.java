@@ -131,6 +131,27 @@ class ApplyHTTPTest {
         assertFalse(entry(managed, "Java-http-client").path("fieldsV1").has("f:status"), managed.toString());
     }
 
+    @Test
+    void scaleWritesOwnTheReplicasTheyChange() throws Exception {
+        String widget = "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: s\nspec:\n  size: 1\n  replicas: 1\n";
+        assertEquals(201, send("PATCH", WIDGETS + "/s?fieldManager=app", widget, APPLY, null).statusCode());
+        HttpResponse<String> scaled = send("PATCH", WIDGETS + "/s/scale?fieldManager=kubectl-scale",
+                "{\"spec\":{\"replicas\":3}}", "application/merge-patch+json", null);
+        assertEquals(200, scaled.statusCode(), scaled.body());
+        JsonNode managed = JSON.readTree(send("GET", WIDGETS + "/s", null, null, null).body())
+                .path("metadata").path("managedFields");
+        JsonNode scale = entry(managed, "kubectl-scale");
+        assertEquals("scale", scale.path("subresource").asText(), managed.toString());
+        assertEquals("example.com/v1", scale.path("apiVersion").asText());
+        assertEquals("{\"f:spec\":{\"f:replicas\":{}}}", scale.path("fieldsV1").toString());
+        assertFalse(entry(managed, "app").path("fieldsV1").path("f:spec").has("f:replicas"), managed.toString());
+
+        HttpResponse<String> conflict = send("PATCH", WIDGETS + "/s?fieldManager=app", widget, APPLY, null);
+        assertStatus(conflict, 409, "Conflict");
+        assertEquals("Apply failed with 1 conflict: conflict with \"kubectl-scale\" with subresource \"scale\" using "
+                + "example.com/v1: .spec.replicas", JSON.readTree(conflict.body()).path("message").asText());
+    }
+
     private static JsonNode entry(JsonNode managedFields, String manager) {
         for (JsonNode e : managedFields) {
             if (e.path("manager").asText().equals(manager)) {
