@@ -34,9 +34,9 @@ class DistributionsIT {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = ';', value = {
-            "default; authn-token authz-authenticated " + GROUP_PLUGINS + " storage-etcd storage-memory; false; true",
+            "default; authn-serviceaccount authn-token authz-authenticated " + GROUP_PLUGINS + " storage-etcd storage-memory; false; true",
             "minimal; authn-token authz-authenticated resource-core storage-memory; false; false",
-            "full; admission-deny-label authn-token authz-authenticated " + GROUP_PLUGINS
+            "full; admission-deny-label authn-serviceaccount authn-token authz-authenticated " + GROUP_PLUGINS
                     + " storage-etcd storage-memory widget-resource; true; true"})
     void startsWithItsPluginsAndServesKubectl(String name, String plugins, boolean examples, boolean apps) throws Exception {
         Path distribution = Path.of(KubelixServer.property("kubelix.itest.distribution." + name));

@@ -1,8 +1,9 @@
 /**
- * Authenticators: whiteboard services that turn a request's credentials into a user.
+ * Authenticators: whiteboard services that turn a request's credentials into a user; and the
+ * service account token issuer the TokenRequest API calls.
  */
 @Export
-@Version("1.0.0")
+@Version("1.1.0")
 package io.kubelix.api.authn;
 
 import org.osgi.annotation.bundle.Export;

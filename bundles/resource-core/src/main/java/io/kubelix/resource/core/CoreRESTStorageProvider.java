@@ -1,9 +1,11 @@
 package io.kubelix.resource.core;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubelix.api.authn.TokenIssuer;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.errors.StatusReason;
 import io.kubelix.api.registry.APIGroupInfo;
+import io.kubelix.api.registry.Getter;
 import io.kubelix.api.registry.NameValidation;
 import io.kubelix.api.registry.RESTOptionsGetter;
 import io.kubelix.api.registry.RESTStorage;
@@ -17,6 +19,9 @@ import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,6 +68,10 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
     /** The service IP and node port ranges (--service-cluster-ip-range, --service-node-port-range). */
     @Reference
     private ServiceNetworkConfig serviceNetwork;
+    /** The service account token issuer (an authn plugin); {@code serviceaccounts/token} is served while there is one. */
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    private volatile TokenIssuer tokenIssuer;
 
     @Activate
     public CoreRESTStorageProvider() {
@@ -110,6 +119,9 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
                 executor);
         VolumeSpecs.install(v1, restOptionsGetter);
         QuotaSpecs.install(v1, restOptionsGetter);
+        v1.put(ServiceSpecs.SERVICE_ACCOUNTS.resource() + "/token", new ServiceAccountTokenREST(() -> tokenIssuer,
+                (Getter) v1.get(ServiceSpecs.SERVICE_ACCOUNTS.resource()), (Getter) v1.get("pods"), secrets,
+                (Getter) v1.get("nodes")));
 
         namespaceStore = namespaces;
         namespaceStoreBuilt.complete(namespaces);

@@ -1,0 +1,213 @@
+package io.kubelix.itest.e2e;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.kubelix.itest.e2e.Kubectl.Result;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.concurrent.Callable;
+import java.util.function.Predicate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Service account tokens in the full distribution, driven by the real kubectl: {@code kubectl create
+ * token} through {@code serviceaccounts/token} (the authn-serviceaccount plugin signs), the token
+ * used by kubectl as its credentials, a tampered token and one for another audience refused with
+ * 401, kube's NotFound for a missing service account and 422 for a too short lifetime, a token bound
+ * to a pod, the signing key the plugin wrote in the data directory, and the plugin taken out of
+ * {@code plugins/} (no token issued nor accepted) and put back (its key, and so its tokens, kept).
+ * The methods run in order on one server.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class KubectlServiceAccountTokenIT {
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration POLL_TIMEOUT = Duration.ofSeconds(30);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String ISSUER = "https://kubernetes.default.svc.cluster.local";
+
+    private KubelixServer server;
+    private Kubectl kubectl;
+    private Path work;
+    private String token;
+
+    @BeforeAll
+    void startServer() throws Exception {
+        Path distribution = Path.of(KubelixServer.property("kubelix.itest.distribution"));
+        work = Path.of(System.getProperty("kubelix.itest.work", "target/itest-work"), "e2e",
+                "serviceaccount-token-" + System.currentTimeMillis()).toAbsolutePath();
+        Files.createDirectories(work.resolve("home"));
+        server = KubelixServer.start(distribution, work, READY_TIMEOUT);
+        kubectl = new Kubectl(System.getProperty("kubelix.itest.kubectl", "kubectl"), server.kubeconfig(), work.resolve("home"));
+        // /readyz can answer before the system namespaces are created
+        await("namespace default exists", () -> kubectl.run("get", "namespace", "default"), r -> r.exitCode() == 0);
+    }
+
+    @AfterAll
+    void stopServer() throws Exception {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void createTokenIssuesAJwtForTheServiceAccount() throws Exception {
+        assertEquals("serviceaccount/bot created", kubectl.ok("create", "serviceaccount", "bot").stdout().trim());
+        token = await("kubectl create token bot", () -> kubectl.run("create", "token", "bot", "--duration=10m"),
+                r -> r.exitCode() == 0).stdout().trim();
+
+        String[] parts = token.split("\\.");
+        assertEquals(3, parts.length, token);
+        JsonNode header = JSON.readTree(Base64.getUrlDecoder().decode(parts[0]));
+        assertEquals("RS256", header.path("alg").asText(), header::toString);
+        assertTrue(header.hasNonNull("kid"), header::toString);
+        JsonNode claims = JSON.readTree(Base64.getUrlDecoder().decode(parts[1]));
+        assertEquals(ISSUER, claims.path("iss").asText(), claims::toString);
+        assertEquals("system:serviceaccount:default:bot", claims.path("sub").asText(), claims::toString);
+        JsonNode aud = claims.path("aud");
+        assertEquals(ISSUER, aud.isArray() ? aud.get(0).asText() : aud.asText(), claims::toString);
+        assertEquals(600, claims.path("exp").asLong() - claims.path("iat").asLong(), claims::toString);
+        String uid = kubectl.ok("get", "serviceaccount", "bot", "-o", "jsonpath={.metadata.uid}").stdout().trim();
+        JsonNode kubernetes = claims.path("kubernetes.io");
+        assertEquals("default", kubernetes.path("namespace").asText(), claims::toString);
+        assertEquals("bot", kubernetes.path("serviceaccount").path("name").asText(), claims::toString);
+        assertEquals(uid, kubernetes.path("serviceaccount").path("uid").asText(), claims::toString);
+    }
+
+    @Test
+    @Order(2)
+    void theTokenAuthenticatesKubectl() throws Exception {
+        kubectl.ok("create", "configmap", "seen", "--from-literal=a=b");
+        Result list = kubectl.ok("--token=" + token, "get", "configmaps", "-o", "name");
+        assertTrue(list.stdout().lines().anyMatch("configmap/seen"::equals), list::toString);
+        Result version = kubectl.ok("--token=" + token, "get", "--raw", "/version");
+        assertTrue(version.stdout().contains("\"gitVersion\""), version::toString);
+        assertEquals(200, server.get("/api/v1/namespaces/default/configmaps", token).statusCode());
+        // the admin's token from the token file still authenticates beside it
+        assertEquals(0, kubectl.run("get", "configmaps").exitCode());
+    }
+
+    @Test
+    @Order(3)
+    void aTamperedTokenIsRefused() throws Exception {
+        String[] parts = token.split("\\.");
+        String claims = new String(Base64.getUrlDecoder().decode(parts[1]), StandardCharsets.UTF_8)
+                .replace("system:serviceaccount:default:bot", "system:serviceaccount:default:admin");
+        String forged = parts[0] + "." + Base64.getUrlEncoder().withoutPadding()
+                .encodeToString(claims.getBytes(StandardCharsets.UTF_8)) + "." + parts[2];
+        assertNotEquals(token, forged);
+        assertUnauthorized(forged);
+        String badSignature = parts[0] + "." + parts[1] + "." + new StringBuilder(parts[2]).reverse();
+        assertUnauthorized(badSignature);
+    }
+
+    @Test
+    @Order(4)
+    void aTokenForAnotherAudienceIsRefused() throws Exception {
+        String vault = kubectl.ok("create", "token", "bot", "--audience=vault").stdout().trim();
+        JsonNode claims = JSON.readTree(Base64.getUrlDecoder().decode(vault.split("\\.")[1]));
+        assertEquals("vault", claims.path("aud").isArray() ? claims.path("aud").get(0).asText()
+                : claims.path("aud").asText(), claims::toString);
+        assertUnauthorized(vault);
+    }
+
+    @Test
+    @Order(5)
+    void aMissingServiceAccountIsNotFound() throws Exception {
+        Result r = kubectl.run("create", "token", "missing");
+        assertEquals(1, r.exitCode(), r::toString);
+        assertTrue(r.stderr().contains("serviceaccounts \"missing\" not found"), r::toString);
+    }
+
+    @Test
+    @Order(6)
+    void aLifetimeBelowTenMinutesIsInvalid() throws Exception {
+        Result r = kubectl.run("create", "token", "bot", "--duration=1m");
+        assertEquals(1, r.exitCode(), r::toString);
+        assertTrue(r.stderr().contains("TokenRequest.authentication.k8s.io \"\" is invalid: spec.expirationSeconds: "
+                + "Invalid value: 60: may not specify a duration less than 10 minutes"), r::toString);
+    }
+
+    @Test
+    @Order(7)
+    void aTokenBoundToAPodOfTheServiceAccount() throws Exception {
+        kubectl.ok("run", "web", "--image=nginx", "--overrides={\"spec\":{\"serviceAccountName\":\"bot\"}}");
+        String podUid = kubectl.ok("get", "pod", "web", "-o", "jsonpath={.metadata.uid}").stdout().trim();
+        String bound = kubectl.ok("create", "token", "bot", "--bound-object-kind=Pod", "--bound-object-name=web")
+                .stdout().trim();
+        JsonNode pod = JSON.readTree(Base64.getUrlDecoder().decode(bound.split("\\.")[1])).path("kubernetes.io").path("pod");
+        assertEquals("web", pod.path("name").asText(), pod::toString);
+        assertEquals(podUid, pod.path("uid").asText(), pod::toString);
+        assertEquals(0, kubectl.run("--token=" + bound, "get", "pods").exitCode());
+
+        kubectl.ok("create", "serviceaccount", "other");
+        Result other = kubectl.run("create", "token", "other", "--bound-object-kind=Pod", "--bound-object-name=web");
+        assertEquals(1, other.exitCode(), other::toString);
+        assertTrue(other.stderr().contains("cannot bind token for serviceaccount \"other\" to pod running with "
+                + "different serviceaccount name."), other::toString);
+    }
+
+    @Test
+    @Order(8)
+    void theSubresourceIsDiscoveredAndTheKeyIsOwnerOnly() throws Exception {
+        JsonNode v1 = JSON.readTree(kubectl.ok("get", "--raw", "/api/v1").stdout());
+        JsonNode tokenResource = null;
+        for (JsonNode r : v1.path("resources")) {
+            if (r.path("name").asText().equals("serviceaccounts/token")) {
+                tokenResource = r;
+            }
+        }
+        assertTrue(tokenResource != null, v1::toString);
+        assertEquals("TokenRequest", tokenResource.path("kind").asText(), tokenResource::toString);
+        assertEquals("authentication.k8s.io", tokenResource.path("group").asText(), tokenResource::toString);
+        assertEquals("[\"create\"]", tokenResource.path("verbs").toString());
+
+        Path key = work.resolve("data").resolve("service-account.key");
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(key)));
+        assertTrue(Files.readString(key).startsWith("-----BEGIN PRIVATE KEY-----"));
+    }
+
+    @Test
+    @Order(9)
+    void withoutThePluginNoTokenIsIssuedNorAcceptedAndBackItsKeyIsKept() throws Exception {
+        // 1. out: serviceaccounts/token answers as a path that is not served, the tokens are refused
+        Path aside = server.takePluginOut("authn-serviceaccount", work.resolve("aside"));
+        Result refused = await("kubectl create token refused without the plugin",
+                () -> kubectl.run("create", "token", "bot"), r -> r.exitCode() != 0);
+        assertTrue(refused.stderr().contains("the server could not find the requested resource"), refused::toString);
+        assertUnauthorized(token);
+        kubectl.ok("get", "configmaps"); // the token file still authenticates the admin
+
+        // 2. back: the key in the data directory is read again, so the token issued before still works
+        server.putPluginBack(aside);
+        await("kubectl create token works again", () -> kubectl.run("create", "token", "bot"), r -> r.exitCode() == 0);
+        assertEquals(0, kubectl.run("--token=" + token, "get", "configmaps").exitCode());
+    }
+
+    private void assertUnauthorized(String credential) throws Exception {
+        Result r = kubectl.run("--token=" + credential, "get", "configmaps");
+        assertEquals(1, r.exitCode(), r::toString);
+        assertTrue(r.stderr().contains("Unauthorized"), r::toString);
+        assertEquals(401, server.get("/api/v1/namespaces/default/configmaps", credential).statusCode());
+    }
+
+    private <T> T await(String what, Callable<T> attempt, Predicate<T> done) throws Exception {
+        return server.await(what, POLL_TIMEOUT, attempt, done);
+    }
+}
