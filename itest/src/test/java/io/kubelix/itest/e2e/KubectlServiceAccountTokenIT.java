@@ -200,6 +200,23 @@ class KubectlServiceAccountTokenIT {
         assertEquals(0, kubectl.run("--token=" + token, "get", "configmaps").exitCode());
     }
 
+    @Test
+    @Order(10)
+    void everyNamespaceGetsADefaultServiceAccountThatComesBack() throws Exception {
+        kubectl.ok("create", "namespace", "sa-defaults");
+        await("service account default in a new namespace",
+                () -> kubectl.run("-n", "sa-defaults", "get", "serviceaccount", "default"), r -> r.exitCode() == 0);
+        Result token = kubectl.ok("-n", "sa-defaults", "create", "token", "default");
+        assertEquals(3, token.stdout().trim().split("\\.").length, token::toString);
+
+        String uid = kubectl.ok("-n", "sa-defaults", "get", "serviceaccount", "default", "-o", "jsonpath={.metadata.uid}")
+                .stdout();
+        kubectl.ok("-n", "sa-defaults", "delete", "serviceaccount", "default");
+        await("service account default created again",
+                () -> kubectl.run("-n", "sa-defaults", "get", "serviceaccount", "default", "-o", "jsonpath={.metadata.uid}"),
+                r -> r.exitCode() == 0 && !r.stdout().isEmpty() && !r.stdout().equals(uid));
+    }
+
     private void assertUnauthorized(String credential) throws Exception {
         Result r = kubectl.run("--token=" + credential, "get", "configmaps");
         assertEquals(1, r.exitCode(), r::toString);

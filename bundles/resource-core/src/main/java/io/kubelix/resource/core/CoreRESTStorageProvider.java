@@ -65,6 +65,7 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
     private volatile StandardStorage namespaceStore;
     private final CompletableFuture<StandardStorage> namespaceStoreBuilt = new CompletableFuture<>();
     private SystemNamespaces systemNamespaces;
+    private DefaultServiceAccounts defaultServiceAccounts;
     /** The service IP and node port ranges (--service-cluster-ip-range, --service-node-port-range). */
     @Reference
     private ServiceNetworkConfig serviceNetwork;
@@ -131,6 +132,12 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
             }
             systemNamespaces = new SystemNamespaces(namespaces, executor);
             systemNamespaces.start();
+            if (defaultServiceAccounts != null) {
+                defaultServiceAccounts.stop();
+            }
+            defaultServiceAccounts = new DefaultServiceAccounts(namespaces,
+                    (StandardStorage) v1.get(ServiceSpecs.SERVICE_ACCOUNTS.resource()), executor);
+            defaultServiceAccounts.start();
         }
         LOG.info("built core/v1 storage: {}", v1.keySet());
         return new APIGroupInfo("", List.of(VERSION), Map.of(VERSION, v1));
@@ -176,6 +183,10 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
     @Deactivate
     void deactivate() {
         synchronized (this) {
+            if (defaultServiceAccounts != null) {
+                defaultServiceAccounts.stop();
+                defaultServiceAccounts = null;
+            }
             if (systemNamespaces != null) {
                 systemNamespaces.stop();
                 systemNamespaces = null;
