@@ -2,6 +2,7 @@ package io.kubelix.resource.discovery;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubelix.api.validation.IPAddresses;
 import io.kubelix.api.errors.FieldError;
 import io.kubelix.api.registry.RESTCreateStrategy;
 import io.kubelix.api.registry.RESTUpdateStrategy;
@@ -9,6 +10,7 @@ import io.kubelix.api.request.RequestContext;
 import io.kubelix.api.validation.MetadataValidators;
 import io.kubelix.api.validation.NameValidators;
 
+import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -120,9 +122,9 @@ final class EndpointSliceStrategy implements RESTCreateStrategy, RESTUpdateStrat
     static List<FieldError> address(String address, String addressType, String path) {
         switch (addressType) {
             case "IPv4", "IPv6" -> {
-                InetAddress ip = EndpointIPs.parse(address);
+                InetAddress ip = IPAddresses.parse(address);
                 boolean v4 = addressType.equals("IPv4");
-                if (ip == null || EndpointIPs.isIPv4(ip) != v4) {
+                if (ip == null || ip instanceof Inet4Address != v4) {
                     return List.of(FieldError.invalid(path, address, "must be a valid " + addressType + " address"));
                 }
                 return endpointIP(ip, address, path);

@@ -2,6 +2,8 @@ package io.kubelix.resource.networking;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubelix.api.validation.IPAddresses;
+import io.kubelix.api.core.v1.PodTemplateValidation;
 import io.kubelix.api.errors.FieldError;
 import io.kubelix.api.validation.GoSyntax;
 import io.kubelix.api.validation.NameValidators;
@@ -88,7 +90,7 @@ final class IngressValidation {
             String host = rule.path("host").asText("");
             String hostPath = path + "[" + i + "].host";
             if (!host.isEmpty()) {
-                if (NetworkAddresses.parseIP(host) != null) {
+                if (IPAddresses.parse(host) != null) {
                     errs.add(FieldError.invalid(hostPath, host, "must be a DNS name, not an IP address"));
                 }
                 List<String> msgs = host.contains("*") ? wildcardErrors(host) : NameValidators.isDNS1123Subdomain(host);
@@ -180,7 +182,7 @@ final class IngressValidation {
         if (!portName.isEmpty() && portNumber != 0) {
             errs.add(FieldError.invalid(path, "", "cannot set both port name & port number"));
         } else if (!portName.isEmpty()) {
-            NetworkAddresses.portNameErrors(portName).forEach(m ->
+            PodTemplateValidation.isValidPortName(portName).forEach(m ->
                     errs.add(FieldError.invalid(path + ".service.port.name", portName, m)));
         } else if (portNumber != 0) {
             if (!NetworkAddresses.validPort(portNumber)) {
@@ -237,13 +239,13 @@ final class IngressValidation {
         for (int i = 0; i < ingress.size(); i++) {
             String p = "status.loadBalancer.ingress[" + i + "]";
             String ip = ingress.get(i).path("ip").asText("");
-            if (!ip.isEmpty() && NetworkAddresses.parseIP(ip) == null) {
+            if (!ip.isEmpty() && IPAddresses.parse(ip) == null) {
                 errs.add(FieldError.invalid(p + ".ip", ip, "must be a valid IP address"));
             }
             String hostname = ingress.get(i).path("hostname").asText("");
             if (!hostname.isEmpty()) {
                 NameValidators.isDNS1123Subdomain(hostname).forEach(m -> errs.add(FieldError.invalid(p + ".hostname", hostname, m)));
-                if (NetworkAddresses.parseIP(hostname) != null) {
+                if (IPAddresses.parse(hostname) != null) {
                     errs.add(FieldError.invalid(p + ".hostname", hostname, "must be a DNS name, not an IP address"));
                 }
             }

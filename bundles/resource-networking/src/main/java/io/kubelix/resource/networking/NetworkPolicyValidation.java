@@ -1,6 +1,7 @@
 package io.kubelix.resource.networking;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kubelix.api.core.v1.PodTemplateValidation;
 import io.kubelix.api.errors.FieldError;
 import io.kubelix.api.validation.GoSyntax;
 import io.kubelix.api.validation.MetadataValidators;
@@ -83,7 +84,7 @@ final class NetworkPolicyValidation {
                             "may not be specified when `port` is non-numeric"));
                 }
                 String name = p.asText();
-                NetworkAddresses.portNameErrors(name).forEach(m -> errs.add(FieldError.invalid(path + ".port", name, m)));
+                PodTemplateValidation.isValidPortName(name).forEach(m -> errs.add(FieldError.invalid(path + ".port", name, m)));
             }
         } else if (hasEnd) {
             errs.add(FieldError.invalid(path + ".endPort", endPort.asLong(), "may not be specified when `port` is not specified"));

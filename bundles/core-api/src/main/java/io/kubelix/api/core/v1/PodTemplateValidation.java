@@ -156,11 +156,11 @@ public final class PodTemplateValidation {
         if (!port.matches("[-a-z0-9]+")) {
             errs.add("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
         }
-        if (port.contains("--")) {
-            errs.add("must not contain consecutive hyphens");
-        }
         if (!port.matches(".*[a-z].*")) {
             errs.add("must contain at least one letter (a-z)");
+        }
+        if (port.contains("--")) {
+            errs.add("must not contain consecutive hyphens");
         }
         if (port.startsWith("-") || port.endsWith("-")) {
             errs.add("must not begin or end with a hyphen");
