@@ -54,12 +54,9 @@ class KubectlApiMachineryIT {
 
     @BeforeAll
     void startServer() throws Exception {
-        Path distribution = Path.of(KubelixServer.property("kubelix.itest.distribution"));
-        work = Path.of(System.getProperty("kubelix.itest.work", "target/itest-work"), "e2e",
-                "apimachinery-" + System.currentTimeMillis()).toAbsolutePath();
-        Files.createDirectories(work.resolve("home"));
-        server = KubelixServer.start(distribution, work, READY_TIMEOUT);
-        kubectl = new Kubectl(System.getProperty("kubelix.itest.kubectl", "kubectl"), server.kubeconfig(), work.resolve("home"));
+        work = KubelixServer.workDirectory("apimachinery");
+        server = KubelixServer.startDistribution(work, READY_TIMEOUT);
+        kubectl = server.kubectl(work);
         // /readyz can answer before the token authenticator is registered: wait until kubectl gets in
         await("kubectl get ns lists default", () -> kubectl.run("get", "ns", "default", "-o", "name"),
                 r -> r.exitCode() == 0 && r.stdout().trim().equals("namespace/default"));

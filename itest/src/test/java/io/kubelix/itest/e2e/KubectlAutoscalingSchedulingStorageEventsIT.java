@@ -47,12 +47,9 @@ class KubectlAutoscalingSchedulingStorageEventsIT {
 
     @BeforeAll
     void startServer() throws Exception {
-        Path distribution = Path.of(KubelixServer.property("kubelix.itest.distribution"));
-        work = Path.of(System.getProperty("kubelix.itest.work", "target/itest-work"), "e2e",
-                "groups-" + System.currentTimeMillis()).toAbsolutePath();
-        Files.createDirectories(work.resolve("home"));
-        server = KubelixServer.start(distribution, work, READY_TIMEOUT);
-        kubectl = new Kubectl(System.getProperty("kubelix.itest.kubectl", "kubectl"), server.kubeconfig(), work.resolve("home"));
+        work = KubelixServer.workDirectory("groups");
+        server = KubelixServer.startDistribution(work, READY_TIMEOUT);
+        kubectl = server.kubectl(work);
         // /readyz can answer before every plugin is in: wait until kubectl sees each group's resource
         for (String resource : List.of("hpa", "pc", "sc", "events.events.k8s.io", "deploy")) {
             await("kubectl get " + resource + " answers", () -> kubectl.run("get", resource), r -> r.exitCode() == 0);

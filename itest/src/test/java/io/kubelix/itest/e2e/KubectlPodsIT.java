@@ -48,12 +48,9 @@ class KubectlPodsIT {
 
     @BeforeAll
     void startServer() throws Exception {
-        Path distribution = Path.of(KubelixServer.property("kubelix.itest.distribution"));
-        work = Path.of(System.getProperty("kubelix.itest.work", "target/itest-work"), "e2e",
-                "pods-" + System.currentTimeMillis()).toAbsolutePath();
-        Files.createDirectories(work.resolve("home"));
-        server = KubelixServer.start(distribution, work, READY_TIMEOUT);
-        kubectl = new Kubectl(System.getProperty("kubelix.itest.kubectl", "kubectl"), server.kubeconfig(), work.resolve("home"));
+        work = KubelixServer.workDirectory("pods");
+        server = KubelixServer.startDistribution(work, READY_TIMEOUT);
+        kubectl = server.kubectl(work);
         await("kubectl get pods answers", () -> kubectl.run("get", "pods"), r -> r.exitCode() == 0);
     }
 

@@ -45,12 +45,9 @@ class KubectlRbacAdmissionIT {
 
     @BeforeAll
     void startServer() throws Exception {
-        Path distribution = Path.of(KubelixServer.property("kubelix.itest.distribution"));
-        work = Path.of(System.getProperty("kubelix.itest.work", "target/itest-work"), "e2e",
-                "rbac-" + System.currentTimeMillis()).toAbsolutePath();
-        Files.createDirectories(work.resolve("home"));
-        server = KubelixServer.start(distribution, work, READY_TIMEOUT);
-        kubectl = new Kubectl(System.getProperty("kubelix.itest.kubectl", "kubectl"), server.kubeconfig(), work.resolve("home"));
+        work = KubelixServer.workDirectory("rbac");
+        server = KubelixServer.startDistribution(work, READY_TIMEOUT);
+        kubectl = server.kubectl(work);
         // /readyz can answer before every plugin is in and the bootstrap policy is written
         await("the last bootstrap binding", () -> kubectl.run("get", "clusterrolebinding", "system:public-info-viewer"),
                 r -> r.exitCode() == 0);

@@ -48,12 +48,9 @@ class KubectlServiceAccountTokenIT {
 
     @BeforeAll
     void startServer() throws Exception {
-        Path distribution = Path.of(KubelixServer.property("kubelix.itest.distribution"));
-        work = Path.of(System.getProperty("kubelix.itest.work", "target/itest-work"), "e2e",
-                "serviceaccount-token-" + System.currentTimeMillis()).toAbsolutePath();
-        Files.createDirectories(work.resolve("home"));
-        server = KubelixServer.start(distribution, work, READY_TIMEOUT);
-        kubectl = new Kubectl(System.getProperty("kubelix.itest.kubectl", "kubectl"), server.kubeconfig(), work.resolve("home"));
+        work = KubelixServer.workDirectory("serviceaccount-token");
+        server = KubelixServer.startDistribution(work, READY_TIMEOUT);
+        kubectl = server.kubectl(work);
         // /readyz can answer before the system namespaces are created
         await("namespace default exists", () -> kubectl.run("get", "namespace", "default"), r -> r.exitCode() == 0);
     }

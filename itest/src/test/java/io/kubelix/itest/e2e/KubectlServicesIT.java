@@ -49,11 +49,9 @@ class KubectlServicesIT {
     @BeforeAll
     void startServer() throws Exception {
         distribution = Path.of(KubelixServer.property("kubelix.itest.distribution"));
-        work = Path.of(System.getProperty("kubelix.itest.work", "target/itest-work"), "e2e",
-                "services-" + System.currentTimeMillis()).toAbsolutePath();
-        Files.createDirectories(work.resolve("home"));
-        server = KubelixServer.start(distribution, work, READY_TIMEOUT);
-        kubectl = new Kubectl(System.getProperty("kubelix.itest.kubectl", "kubectl"), server.kubeconfig(), work.resolve("home"));
+        work = KubelixServer.workDirectory("services");
+        server = KubelixServer.startDistribution(work, READY_TIMEOUT);
+        kubectl = server.kubectl(work);
         await("kubectl get svc answers", () -> kubectl.run("get", "svc"), r -> r.exitCode() == 0);
     }
 

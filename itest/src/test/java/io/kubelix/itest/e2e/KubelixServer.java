@@ -46,6 +46,27 @@ final class KubelixServer implements AutoCloseable {
         this.flags = flags;
     }
 
+    /**
+     * A fresh work directory for one e2e class, {@code <kubelix.itest.work>/e2e/<name>-<millis>},
+     * with a {@code home} directory for kubectl in it.
+     */
+    static Path workDirectory(String name) throws IOException {
+        Path work = Path.of(System.getProperty("kubelix.itest.work", "target/itest-work"), "e2e",
+                name + "-" + System.currentTimeMillis()).toAbsolutePath();
+        Files.createDirectories(work.resolve("home"));
+        return work;
+    }
+
+    /** The distribution the e2e suite runs against ({@code kubelix.itest.distribution}), started under {@code work}. */
+    static KubelixServer startDistribution(Path work, Duration readyTimeout) throws IOException, InterruptedException {
+        return start(Path.of(property("kubelix.itest.distribution")), work, readyTimeout);
+    }
+
+    /** The real kubectl ({@code kubelix.itest.kubectl}, else the one on PATH) with this server's admin kubeconfig, its home in {@code work}. */
+    Kubectl kubectl(Path work) {
+        return new Kubectl(System.getProperty("kubelix.itest.kubectl", "kubectl"), kubeconfig(), work.resolve("home"));
+    }
+
     /** Copies the distribution under {@code work} and starts it; returns once {@code /readyz} answers 200. */
     static KubelixServer start(Path distribution, Path work, Duration readyTimeout) throws IOException, InterruptedException {
         return start(distribution, work, readyTimeout, new String[0]);
