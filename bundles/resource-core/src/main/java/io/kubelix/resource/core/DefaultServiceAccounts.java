@@ -34,6 +34,23 @@ final class DefaultServiceAccounts {
     private static final Logger LOG = LoggerFactory.getLogger(DefaultServiceAccounts.class);
     private static final ListOptions FROM_CACHE = new ListOptions("0", ResourceVersionMatch.UNSET,
             SelectionPredicate.EVERYTHING, true, 0, null, false);
+    /** {@code fieldSelector=metadata.name=default}: the cache hands out only those, not every service account. */
+    private static final SelectionPredicate NAMED_DEFAULT = new SelectionPredicate() {
+        @Override
+        public boolean matches(ObjectNode obj) {
+            return NAME.equals(obj.path("metadata").path("name").asText());
+        }
+
+        @Override
+        public boolean matchesEverything() {
+            return false;
+        }
+
+        @Override
+        public String requiredFieldValue(String field) {
+            return "metadata.name".equals(field) ? NAME : null;
+        }
+    };
 
     private final StandardStorage namespaces;
     private final StandardStorage serviceAccounts;
@@ -78,11 +95,9 @@ final class DefaultServiceAccounts {
      */
     Set<String> ensure() {
         Set<String> have = new HashSet<>();
-        for (ObjectNode sa : serviceAccounts.list(RequestContext.system(""), FROM_CACHE).items()) {
-            JsonNode meta = sa.path("metadata");
-            if (NAME.equals(meta.path("name").asText())) {
-                have.add(meta.path("namespace").asText());
-            }
+        ListOptions defaults = new ListOptions("0", ResourceVersionMatch.UNSET, NAMED_DEFAULT, true, 0, null, false);
+        for (ObjectNode sa : serviceAccounts.list(RequestContext.system(""), defaults).items()) {
+            have.add(sa.path("metadata").path("namespace").asText());
         }
         Set<String> created = new HashSet<>();
         for (ObjectNode ns : namespaces.list(RequestContext.system(""), FROM_CACHE).items()) {
