@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.errors.StatusException;
+import io.kubelix.api.registry.HumanDuration;
 import io.kubelix.api.registry.RESTStorage;
 import io.kubelix.api.registry.TableColumn;
 

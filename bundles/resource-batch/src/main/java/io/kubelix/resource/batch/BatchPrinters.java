@@ -3,6 +3,7 @@ package io.kubelix.resource.batch;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.object.LabelSelectors;
+import io.kubelix.api.registry.HumanDuration;
 import io.kubelix.api.registry.TableColumn;
 
 import java.time.Duration;
@@ -116,7 +117,7 @@ final class BatchPrinters {
             return "";
         }
         Instant completion = time(job.path("status").path("completionTime"));
-        return completion == null ? start : humanDuration(Duration.between(start, completion));
+        return completion == null ? start : HumanDuration.format(Duration.between(start, completion));
     }
 
     private static String suspend(ObjectNode cronJob) {
@@ -158,47 +159,5 @@ final class BatchPrinters {
         } catch (IllegalArgumentException e) {
             return "<error>";
         }
-    }
-
-    /** apimachinery's duration.HumanDuration: {@code 45s}, {@code 3m20s}, {@code 5h}, {@code 2d3h}, {@code 3y}. */
-    static String humanDuration(Duration d) {
-        long seconds = d.getSeconds();
-        if (seconds < -1) {
-            return "<invalid>";
-        }
-        if (seconds < 0) {
-            return "0s";
-        }
-        if (seconds < 60 * 2) {
-            return seconds + "s";
-        }
-        long minutes = seconds / 60;
-        if (minutes < 10) {
-            long s = seconds % 60;
-            return s == 0 ? minutes + "m" : minutes + "m" + s + "s";
-        }
-        if (minutes < 60 * 3) {
-            return minutes + "m";
-        }
-        long hours = minutes / 60;
-        if (hours < 8) {
-            long m = minutes % 60;
-            return m == 0 ? hours + "h" : hours + "h" + m + "m";
-        }
-        if (hours < 48) {
-            return hours + "h";
-        }
-        if (hours < 24 * 8) {
-            long h = hours % 24;
-            return h == 0 ? hours / 24 + "d" : hours / 24 + "d" + h + "h";
-        }
-        if (hours < 24 * 365 * 2) {
-            return hours / 24 + "d";
-        }
-        if (hours < 24 * 365 * 8) {
-            long dy = hours / 24 % 365;
-            return dy == 0 ? hours / 24 / 365 + "y" : hours / 24 / 365 + "y" + dy + "d";
-        }
-        return hours / 24 / 365 + "y";
     }
 }

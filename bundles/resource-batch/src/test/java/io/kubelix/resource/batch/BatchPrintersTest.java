@@ -1,9 +1,11 @@
 package io.kubelix.resource.batch;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubelix.api.registry.HumanDuration;
 import io.kubelix.api.registry.StoreSpec;
 import io.kubelix.api.registry.TableColumn;
 import org.junit.jupiter.api.Test;
+
 
 import java.time.Duration;
 import java.time.Instant;
@@ -65,13 +67,13 @@ class BatchPrintersTest {
 
     @Test
     void humanDurationAsKubectlShowsIt() {
-        assertEquals("45s", BatchPrinters.humanDuration(Duration.ofSeconds(45)));
-        assertEquals("119s", BatchPrinters.humanDuration(Duration.ofSeconds(119)));
-        assertEquals("5m", BatchPrinters.humanDuration(Duration.ofMinutes(5)));
-        assertEquals("3h5m", BatchPrinters.humanDuration(Duration.ofMinutes(185)));
-        assertEquals("10h", BatchPrinters.humanDuration(Duration.ofHours(10)));
-        assertEquals("3d2h", BatchPrinters.humanDuration(Duration.ofHours(74)));
-        assertEquals("30d", BatchPrinters.humanDuration(Duration.ofDays(30)));
+        assertEquals("45s", HumanDuration.format(Duration.ofSeconds(45)));
+        assertEquals("119s", HumanDuration.format(Duration.ofSeconds(119)));
+        assertEquals("5m", HumanDuration.format(Duration.ofMinutes(5)));
+        assertEquals("3h5m", HumanDuration.format(Duration.ofMinutes(185)));
+        assertEquals("10h", HumanDuration.format(Duration.ofHours(10)));
+        assertEquals("3d2h", HumanDuration.format(Duration.ofHours(74)));
+        assertEquals("30d", HumanDuration.format(Duration.ofDays(30)));
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.kubelix.resource.core;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubelix.api.registry.HumanDuration;
 import io.kubelix.api.registry.TableColumn;
 
 import java.time.Duration;

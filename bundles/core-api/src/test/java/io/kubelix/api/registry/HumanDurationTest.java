@@ -1,4 +1,4 @@
-package io.kubelix.runtime.endpoints;
+package io.kubelix.api.registry;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

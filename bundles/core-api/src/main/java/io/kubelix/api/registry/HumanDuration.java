@@ -1,10 +1,13 @@
-package io.kubelix.runtime.endpoints;
+package io.kubelix.api.registry;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 
-/** kubectl's AGE column: apimachinery's duration.HumanDuration of the time since a timestamp. */
+/**
+ * apimachinery's duration.HumanDuration, as kubectl and kube's printers write a duration: the AGE
+ * column, and the durations printer columns show (a job's DURATION, a restart's "5m ago").
+ */
 public final class HumanDuration {
 
     private HumanDuration() {
@@ -22,7 +25,8 @@ public final class HumanDuration {
         }
     }
 
-    static String format(Duration d) {
+    /** A duration as kube prints it: {@code 45s}, {@code 5m30s}, {@code 3h5m}, {@code 3d2h}, {@code 2y10d}. */
+    public static String format(Duration d) {
         long seconds = d.getSeconds();
         // Go's int(d.Seconds()) truncates toward zero; Duration.getSeconds() floors.
         if (seconds < 0 && d.getNano() > 0) {
