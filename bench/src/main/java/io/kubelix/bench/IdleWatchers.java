@@ -49,8 +49,8 @@ final class IdleWatchers {
         List<Watcher> ws = new ArrayList<>();
         for (int i = 0; i < watchers; i++) {
             Watcher w = new Watcher();
-            w.start(kube.watchClient(i), kube.streamRequest(Kube.configMapsPath(idleNs)
-                    + "?watch=true&timeoutSeconds=3600").build());
+            kube.watch(i, Kube.configMapsPath(idleNs)
+                    + "?watch=true&timeoutSeconds=3600", w);
             ws.add(w);
             if (i % 250 == 249) {
                 CompletableFuture.allOf(ws.subList(i - 249, i + 1).stream().map(x -> x.opened)

@@ -51,6 +51,8 @@ final class Kube {
     private final List<HttpClient> watchClients = new ArrayList<>();
     private final int watchesPerConnection;
     private final ExecutorService executor;
+    /** Watches over Jetty's HTTP/2 client ({@code --watch-client jetty}, the default), or null for java.net.http. */
+    private final JettyWatches jettyWatches;
 
     Kube(Options o) throws Exception {
         String server = o.get("server");
@@ -88,6 +90,12 @@ final class Kube {
             t.setDaemon(true);
             return t;
         });
+        String watchClient = o.get("watch-client", "jetty");
+        if (!watchClient.equals("jetty") && !watchClient.equals("jdk")) {
+            throw new IllegalArgumentException("--watch-client must be jetty or jdk, not " + watchClient);
+        }
+        this.jettyWatches = watchClient.equals("jetty")
+                ? new JettyWatches(this.server, ssl, o.flag("insecure"), token, watchesPerConnection) : null;
         for (int i = 0; i < o.integer("request-connections", 4); i++) {
             requestClients.add(connected(newClient()));
             requestSlots.add(new Semaphore(STREAMS_PER_CONNECTION));
@@ -130,8 +138,20 @@ final class Kube {
         return client;
     }
 
+    /**
+     * Opens the {@code i}-th watch on {@code pathAndQuery} for {@code w}: watches are packed
+     * {@code watches-per-connection} to a connection.
+     */
+    void watch(int i, String pathAndQuery, Watcher w) throws Exception {
+        if (jettyWatches != null) {
+            jettyWatches.watch(i, pathAndQuery, w);
+        } else {
+            w.start(watchClient(i), streamRequest(pathAndQuery).header("Accept", "application/json").build());
+        }
+    }
+
     /** The client for the {@code i}-th watch: watches are packed {@code watches-per-connection} to a client. */
-    synchronized HttpClient watchClient(int i) {
+    private synchronized HttpClient watchClient(int i) {
         int c = i / watchesPerConnection;
         while (watchClients.size() <= c) {
             watchClients.add(connected(newClient()));
