@@ -51,8 +51,8 @@ final class Kube {
     private final List<HttpClient> watchClients = new ArrayList<>();
     private final int watchesPerConnection;
     private final ExecutorService executor;
-    /** Watches over Jetty's HTTP/2 client ({@code --watch-client jetty}, the default), or null for java.net.http. */
-    private final JettyWatches jettyWatches;
+    /** Watches and measured GETs over Jetty's HTTP/2 client ({@code --client jetty}, the default), or null for java.net.http. */
+    private final JettyHttp2 jetty;
 
     Kube(Options o) throws Exception {
         String server = o.get("server");
@@ -90,12 +90,12 @@ final class Kube {
             t.setDaemon(true);
             return t;
         });
-        String watchClient = o.get("watch-client", "jetty");
-        if (!watchClient.equals("jetty") && !watchClient.equals("jdk")) {
-            throw new IllegalArgumentException("--watch-client must be jetty or jdk, not " + watchClient);
+        String client = o.get("client", "jetty");
+        if (!client.equals("jetty") && !client.equals("jdk")) {
+            throw new IllegalArgumentException("--client must be jetty or jdk, not " + client);
         }
-        this.jettyWatches = watchClient.equals("jetty")
-                ? new JettyWatches(this.server, ssl, o.flag("insecure"), token, watchesPerConnection) : null;
+        this.jetty = client.equals("jetty")
+                ? new JettyHttp2(this.server, ssl, o.flag("insecure"), token, watchesPerConnection) : null;
         for (int i = 0; i < o.integer("request-connections", 4); i++) {
             requestClients.add(connected(newClient()));
             requestSlots.add(new Semaphore(STREAMS_PER_CONNECTION));
@@ -143,11 +143,23 @@ final class Kube {
      * {@code watches-per-connection} to a connection.
      */
     void watch(int i, String pathAndQuery, Watcher w) throws Exception {
-        if (jettyWatches != null) {
-            jettyWatches.watch(i, pathAndQuery, w);
+        if (jetty != null) {
+            jetty.watch(i, pathAndQuery, w);
         } else {
             w.start(watchClient(i), streamRequest(pathAndQuery).header("Accept", "application/json").build());
         }
+    }
+
+    /**
+     * A GET whose time is measured: over Jetty's HTTP/2 client (on a connection of its own) unless
+     * {@code --client jdk}. The body is kept only when {@code keep}; otherwise only its length.
+     */
+    JettyHttp2.Body measuredGet(String pathAndQuery, boolean keep) throws Exception {
+        if (jetty != null) {
+            return jetty.get(0, pathAndQuery, keep).get(60, java.util.concurrent.TimeUnit.SECONDS);
+        }
+        HttpResponse<byte[]> r = send("GET", pathAndQuery, null, null).get(60, java.util.concurrent.TimeUnit.SECONDS);
+        return new JettyHttp2.Body(r.statusCode(), r.body().length, r.body());
     }
 
     /** The client for the {@code i}-th watch: watches are packed {@code watches-per-connection} to a client. */

@@ -62,11 +62,11 @@ final class ListBench {
             items = 0;
             do {
                 String query = "?limit=" + limit + (token.isEmpty() ? "" : "&continue=" + token);
-                HttpResponse<byte[]> r = kube.send("GET", Kube.configMapsPath(ns) + query, null, null).get(60, TimeUnit.SECONDS);
-                if (r.statusCode() != 200) {
-                    throw new IllegalStateException("LIST " + query + ": HTTP " + r.statusCode());
+                JettyHttp2.Body r = kube.measuredGet(Kube.configMapsPath(ns) + query, true);
+                if (r.status() != 200) {
+                    throw new IllegalStateException("LIST " + query + ": HTTP " + r.status());
                 }
-                com.fasterxml.jackson.databind.JsonNode page = Kube.JSON.readTree(r.body());
+                com.fasterxml.jackson.databind.JsonNode page = Kube.JSON.readTree(r.bytes());
                 items += page.path("items").size();
                 token = page.path("metadata").path("continue").asText("");
                 pages++;
@@ -105,17 +105,17 @@ final class ListBench {
         int items = -1;
         for (int i = 0; i < warmup + iterations; i++) {
             long start = System.nanoTime();
-            HttpResponse<byte[]> r = kube.send("GET", Kube.configMapsPath(ns) + query, null, null).get(60, TimeUnit.SECONDS);
+            JettyHttp2.Body r = kube.measuredGet(Kube.configMapsPath(ns) + query, i == 0);
             long micros = TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - start);
-            if (r.statusCode() != 200) {
-                throw new IllegalStateException("LIST " + query + ": HTTP " + r.statusCode());
+            if (r.status() != 200) {
+                throw new IllegalStateException("LIST " + query + ": HTTP " + r.status());
             }
             if (i >= warmup) {
                 h.recordValue(micros);
             }
             if (i == 0) {
-                bytes = r.body().length;
-                items = Kube.JSON.readTree(r.body()).path("items").size();
+                bytes = r.length();
+                items = Kube.JSON.readTree(r.bytes()).path("items").size();
             }
         }
         System.out.printf("LIST%s: %d items, %d KiB per response%n", query.isEmpty() ? " (no query)" : " " + query, items, bytes / 1024);

@@ -63,7 +63,7 @@ public class ListEncodingBenchmark {
 
     @Benchmark
     public byte[] encodedList() {
-        return EncodedList.encode("ConfigMap", "v1", listMeta.deepCopy(), cached, ListEncodingBenchmark::typed);
+        return EncodedList.encode("ConfigMap", "v1", listMeta.deepCopy(), cached, ListEncodingBenchmark::typed).toByteArray();
     }
 
     @Benchmark

@@ -4,7 +4,11 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.storage.ListResult;
 import io.kubelix.runtime.codec.Codecs;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.IteratingCallback;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
@@ -12,17 +16,30 @@ import java.util.function.UnaryOperator;
 
 /**
  * A list's JSON body written from its items' shared encodings (a list served from the watch cache),
- * without decoding or copying them: the envelope ({@code kind}, {@code apiVersion}, {@code metadata})
- * and the items' bytes, concatenated. The result is byte for byte the encoding of the list built as
- * a tree. An item's bytes are used as they are only when they already begin with the endpoint's
+ * without decoding them: the envelope ({@code kind}, {@code apiVersion}, {@code metadata}) and the
+ * items' bytes, streamed to the response in chunks of {@value #CHUNK} bytes, so a large list is
+ * never copied into one array. The result is byte for byte the encoding of the list built as a
+ * tree. An item's bytes are used as they are only when they already begin with the endpoint's
  * {@code apiVersion} and {@code kind}, so they equal what a GET of the object answers; any other item
  * is copied, typed and encoded.
  */
 final class EncodedList {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
     private static final byte[] ITEMS = ",\"items\":[".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] COMMA = {','};
+    private static final byte[] END = {']', '}'};
+    /** Below G1's humongous-object size for any heap, so a chunk is an ordinary young allocation. */
+    static final int CHUNK = 128 * 1024;
 
-    private EncodedList() {
+    /** The body's pieces in order; the envelope's head is written without its closing brace. */
+    private final byte[][] segments;
+    private final int headLength;
+    private final long length;
+
+    private EncodedList(byte[][] segments, int headLength, long length) {
+        this.segments = segments;
+        this.headLength = headLength;
+        this.length = length;
     }
 
     /**
@@ -31,8 +48,8 @@ final class EncodedList {
      * @param kind  the items' kind
      * @param typed sets an object's apiVersion and kind to the endpoint's (changes and returns it)
      */
-    static byte[] encode(String kind, String apiVersion, ObjectNode listMeta, ListResult result,
-                         UnaryOperator<ObjectNode> typed) {
+    static EncodedList encode(String kind, String apiVersion, ObjectNode listMeta, ListResult result,
+                              UnaryOperator<ObjectNode> typed) {
         ObjectNode envelope = F.objectNode();
         envelope.put("kind", kind + "List");
         envelope.put("apiVersion", apiVersion);
@@ -44,36 +61,105 @@ final class EncodedList {
         };
 
         List<ObjectNode> objects = result.items();
-        byte[][] items = new byte[objects.size()][];
-        long size = head.length - 1 + ITEMS.length + 2 + Math.max(0, items.length - 1);
-        for (int i = 0; i < items.length; i++) {
+        int n = objects.size();
+        byte[][] segments = new byte[2 + Math.max(0, 2 * n - 1) + 1][];
+        segments[0] = head;
+        segments[1] = ITEMS;
+        long size = head.length - 1 + ITEMS.length + END.length + Math.max(0, n - 1);
+        for (int i = 0; i < n; i++) {
             byte[] b = result.json().get(i).get();
             if (!startsWith(b, prefixes[0]) && !startsWith(b, prefixes[1])) {
                 b = Codecs.toJson(typed.apply(objects.get(i)));
             }
-            items[i] = b;
+            if (i > 0) {
+                segments[2 * i + 1] = COMMA;
+            }
+            segments[2 * i + 2] = b;
             size += b.length;
         }
-        if (size > Integer.MAX_VALUE - 8) {
-            throw new IllegalStateException("a list of " + size + " bytes is too large to answer");
+        segments[segments.length - 1] = END;
+        return new EncodedList(segments, head.length - 1, size);
+    }
+
+    /** The body's length in bytes. */
+    long length() {
+        return length;
+    }
+
+    /** The whole body in one array (for small lists and tests; responses are streamed by {@link #write}). */
+    byte[] toByteArray() {
+        if (length > Integer.MAX_VALUE - 8) {
+            throw new IllegalStateException("a list of " + length + " bytes does not fit in one array");
+        }
+        ByteBuffer all = ByteBuffer.allocate((int) length);
+        new Cursor().fill(all);
+        return all.array();
+    }
+
+    /**
+     * Writes the body as the response's content, {@value #CHUNK} bytes at a time, each chunk written
+     * once the previous one is; {@code callback} completes when the last one is written or fails.
+     */
+    void write(Response response, Callback callback) {
+        new ChunkWriter(response, callback).iterate();
+    }
+
+    /** Where the next byte comes from: a segment and an offset in it. */
+    private final class Cursor {
+        private int segment;
+        private int offset;
+
+        /** Copies the next bytes into {@code out} until it is full; true once the body's end was copied. */
+        boolean fill(ByteBuffer out) {
+            while (segment < segments.length && out.hasRemaining()) {
+                byte[] s = segments[segment];
+                int end = segment == 0 ? headLength : s.length;
+                int n = Math.min(out.remaining(), end - offset);
+                out.put(s, offset, n);
+                offset += n;
+                if (offset == end) {
+                    segment++;
+                    offset = 0;
+                }
+            }
+            return segment == segments.length;
+        }
+    }
+
+    /** Fills one chunk, writes it, and fills it again when the write completes. */
+    private final class ChunkWriter extends IteratingCallback {
+        private final Response response;
+        private final Callback callback;
+        private final Cursor cursor = new Cursor();
+        private final ByteBuffer chunk = ByteBuffer.allocate((int) Math.min(CHUNK, Math.max(1, length)));
+        private boolean written;
+
+        ChunkWriter(Response response, Callback callback) {
+            this.response = response;
+            this.callback = callback;
         }
 
-        byte[] out = new byte[(int) size];
-        int pos = 0;
-        System.arraycopy(head, 0, out, pos, head.length - 1); // without the envelope's closing brace
-        pos += head.length - 1;
-        System.arraycopy(ITEMS, 0, out, pos, ITEMS.length);
-        pos += ITEMS.length;
-        for (int i = 0; i < items.length; i++) {
-            if (i > 0) {
-                out[pos++] = ',';
+        @Override
+        protected Action process() {
+            if (written) {
+                return Action.SUCCEEDED;
             }
-            System.arraycopy(items[i], 0, out, pos, items[i].length);
-            pos += items[i].length;
+            chunk.clear();
+            written = cursor.fill(chunk);
+            chunk.flip();
+            response.write(written, chunk, this);
+            return Action.SCHEDULED;
         }
-        out[pos++] = ']';
-        out[pos] = '}';
-        return out;
+
+        @Override
+        protected void onCompleteSuccess() {
+            callback.succeeded();
+        }
+
+        @Override
+        protected void onCompleteFailure(Throwable cause) {
+            callback.failed(cause);
+        }
     }
 
     /** The start of an object's JSON whose first two fields are {@code a} and {@code b}, as Jackson writes them. */

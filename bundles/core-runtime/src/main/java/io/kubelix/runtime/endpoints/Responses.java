@@ -56,6 +56,18 @@ public final class Responses {
     }
 
     public static void write(Response response, Callback callback, int code, String contentType, byte[] bytes) {
+        prepare(response, code, contentType, bytes.length);
+        response.write(true, ByteBuffer.wrap(bytes), callback);
+    }
+
+    /** Writes a list encoded from the watch cache's encodings, streamed in chunks. */
+    static void write(Response response, Callback callback, int code, String contentType, EncodedList body) {
+        prepare(response, code, contentType, body.length());
+        body.write(response, callback);
+    }
+
+    /** The status and headers of a response of {@code length} bytes, once any unread request body is dealt with. */
+    private static void prepare(Response response, int code, String contentType, long length) {
         // A body left unread on an HTTP/1.1 connection makes Jetty close it, and closing with unread
         // bytes resets the connection, which can lose this very response. So, as Go's server does, the
         // rest of a body is read and dropped first (up to the body limit); beyond it, the connection is
@@ -68,8 +80,7 @@ public final class Responses {
         }
         response.setStatus(code);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
-        response.getHeaders().put(HttpHeader.CONTENT_LENGTH, bytes.length);
-        response.write(true, ByteBuffer.wrap(bytes), callback);
+        response.getHeaders().put(HttpHeader.CONTENT_LENGTH, length);
     }
 
     /** Reads and drops what is left of the request body; false when it exceeds {@code limit} or fails. */

@@ -66,6 +66,30 @@ class CachedResourceHTTPTest {
     }
 
     @Test
+    void aListLargerThanSeveralChunksIsStreamedWhole() throws Exception {
+        String payload = "x".repeat(4096);
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            names.add(String.format("cm-%03d", i));
+            post("{\"metadata\":{\"name\":\"" + names.get(i) + "\"},\"data\":{\"p\":\"" + payload + i + "\"}}");
+        }
+
+        HttpResponse<String> list = get(CM + "?resourceVersion=0", null);
+
+        assertEquals(200, list.statusCode());
+        int length = list.body().getBytes(StandardCharsets.UTF_8).length;
+        assertTrue(length > 3 * EncodedList.CHUNK, "the list spans several chunks: " + length);
+        assertEquals(Long.toString(length), list.headers().firstValue("Content-Length").orElse(""),
+                "the announced length is the streamed length");
+        JsonNode items = JSON.readTree(list.body()).path("items");
+        assertEquals(100, items.size());
+        for (int i = 0; i < 100; i++) {
+            assertEquals(names.get(i), items.get(i).path("metadata").path("name").asText());
+            assertEquals(payload + i, items.get(i).path("data").path("p").asText());
+        }
+    }
+
+    @Test
     void anEmptyListFromTheCache() throws Exception {
         HttpResponse<String> list = get(CM + "?resourceVersion=0", null);
 

@@ -32,19 +32,21 @@ class EncodedListTest {
         byte[] fast = EncodedList.encode("ConfigMap", "v1", listMeta.deepCopy(), cached(objects), o -> {
             retyped.add(o.path("metadata").path("name").asText());
             return typed(o);
-        });
+        }).toByteArray();
 
         assertEquals(List.of("b", "d", "e"), retyped, "only items not already typed are encoded again");
         ObjectNode tree = F.objectNode().put("kind", "ConfigMapList").put("apiVersion", "v1");
         tree.set("metadata", listMeta);
         objects.forEach(o -> tree.withArray("items").add(typed(o.deepCopy())));
         assertEquals(new String(Codecs.toJson(tree), StandardCharsets.UTF_8), new String(fast, StandardCharsets.UTF_8));
+        assertEquals(fast.length, EncodedList.encode("ConfigMap", "v1", listMeta.deepCopy(), cached(objects),
+                EncodedListTest::typed).length(), "the length announced before streaming");
     }
 
     @Test
     void anEmptyList() {
         byte[] fast = EncodedList.encode("ConfigMap", "v1", F.objectNode().put("resourceVersion", "7"),
-                cached(List.of()), EncodedListTest::typed);
+                cached(List.of()), EncodedListTest::typed).toByteArray();
 
         assertEquals("{\"kind\":\"ConfigMapList\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"7\"},\"items\":[]}",
                 new String(fast, StandardCharsets.UTF_8));

@@ -32,7 +32,7 @@ import java.util.concurrent.TimeoutException;
  * than {@code java.net.http} (which decodes, schedules and copies each frame through several
  * stages), and in these scenarios the client shares the machine's cores with the server.
  */
-final class JettyWatches implements AutoCloseable {
+final class JettyHttp2 implements AutoCloseable {
     private final HTTP2Client client;
     private final SslContextFactory.Client tls;
     private final URI server;
@@ -41,7 +41,7 @@ final class JettyWatches implements AutoCloseable {
     private final int perSession;
     private final List<Session> sessions = new ArrayList<>();
 
-    JettyWatches(URI server, SSLContext ssl, boolean insecure, String token, int perSession) throws Exception {
+    JettyHttp2(URI server, SSLContext ssl, boolean insecure, String token, int perSession) throws Exception {
         this.server = server;
         this.token = token;
         this.perSession = perSession;
@@ -127,6 +127,81 @@ final class JettyWatches implements AutoCloseable {
                 w.onError(failure);
             }
         });
+    }
+
+    /**
+     * A GET on its own connection's stream (connection {@code connection}, counted like watches),
+     * completing with the status and, when {@code keep}, the body; otherwise only its length.
+     */
+    java.util.concurrent.CompletableFuture<Body> get(int connection, String pathAndQuery, boolean keep) throws Exception {
+        HttpFields.Mutable headers = HttpFields.build().put(HttpHeader.ACCEPT, "application/json");
+        if (token != null) {
+            headers.put(HttpHeader.AUTHORIZATION, "Bearer " + token);
+        }
+        MetaData.Request request = new MetaData.Request("GET", HttpURI.from(server.resolve(pathAndQuery)),
+                HttpVersion.HTTP_2, headers);
+        java.util.concurrent.CompletableFuture<Body> result = new java.util.concurrent.CompletableFuture<>();
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        long[] length = {0};
+        int[] status = {0};
+        session(connection * perSession).newStream(new HeadersFrame(request, null, true), new Stream.Listener() {
+            @Override
+            public void onHeaders(Stream stream, HeadersFrame frame) {
+                if (frame.getMetaData() instanceof MetaData.Response response) {
+                    status[0] = response.getStatus();
+                }
+                if (frame.isEndStream()) {
+                    result.complete(new Body(status[0], 0, bytes.toByteArray()));
+                } else {
+                    stream.demand();
+                }
+            }
+
+            @Override
+            public void onDataAvailable(Stream stream) {
+                while (true) {
+                    Stream.Data data = stream.readData();
+                    if (data == null) {
+                        stream.demand();
+                        return;
+                    }
+                    java.nio.ByteBuffer b = data.frame().getByteBuffer();
+                    length[0] += b.remaining();
+                    if (keep) {
+                        byte[] copy = new byte[b.remaining()];
+                        b.get(copy);
+                        bytes.writeBytes(copy);
+                    }
+                    boolean last = data.frame().isEndStream();
+                    data.release();
+                    if (last) {
+                        result.complete(new Body(status[0], length[0], keep ? bytes.toByteArray() : null));
+                        return;
+                    }
+                }
+            }
+
+            @Override
+            public void onReset(Stream stream, ResetFrame frame, Callback callback) {
+                result.completeExceptionally(new IOException("stream reset by the server, error " + frame.getError()));
+                callback.succeeded();
+            }
+
+            @Override
+            public void onFailure(Stream stream, int error, String reason, Throwable failure, Callback callback) {
+                result.completeExceptionally(failure);
+                callback.succeeded();
+            }
+        }).whenComplete((stream, failure) -> {
+            if (failure != null) {
+                result.completeExceptionally(failure);
+            }
+        });
+        return result;
+    }
+
+    /** A response: its status, its body's length, and the body when it was kept. */
+    record Body(int status, long length, byte[] bytes) {
     }
 
     private synchronized Session session(int i) throws Exception {
