@@ -100,6 +100,8 @@ final class KubelixContainer {
                 mavenBundle("org.eclipse.jetty", "jetty-server").versionAsInProject().startLevel(2),
                 mavenBundle("org.eclipse.jetty", "jetty-alpn-server").versionAsInProject().startLevel(2),
                 mavenBundle("org.eclipse.jetty", "jetty-alpn-java-server").versionAsInProject().startLevel(2),
+                mavenBundle("org.conscrypt", "conscrypt-openjdk-uber").versionAsInProject().startLevel(2),
+                mavenBundle("org.eclipse.jetty", "jetty-alpn-conscrypt-server").versionAsInProject().startLevel(2),
                 mavenBundle("org.eclipse.jetty.http2", "jetty-http2-hpack").versionAsInProject().startLevel(2),
                 mavenBundle("org.eclipse.jetty.http2", "jetty-http2-common").versionAsInProject().startLevel(2),
                 mavenBundle("org.eclipse.jetty.http2", "jetty-http2-server").versionAsInProject().startLevel(2),

@@ -90,6 +90,7 @@ public final class GenericAPIServer {
         String bindAddress = settings.get("bind-address", "127.0.0.1");
         Path dataDir = Path.of(settings.get("data-dir", ".kubelix")).toAbsolutePath().normalize();
         InetAddress bind = parseBindAddress(bindAddress);
+        TlsProvider.Choice tlsProvider = TlsProvider.choose(settings.get("tls-provider", "auto"));
 
         // 1. The data directory: what a client needs to trust and reach us.
         DataDirectory data = DataDirectory.prepare(dataDir, servingHosts(bind));
@@ -105,7 +106,7 @@ public final class GenericAPIServer {
         // 3. Listen.
         Server server = new Server(threadPool());
         server.setStopTimeout(5_000);
-        ServerConnector connector = httpsConnector(server, data);
+        ServerConnector connector = httpsConnector(server, data, tlsProvider);
         connector.setHost(bind.getHostAddress());
         connector.setPort(port);
         server.addConnector(connector);
@@ -123,6 +124,7 @@ public final class GenericAPIServer {
         String url = "https://" + urlHost(bind) + ":" + connector.getLocalPort();
         Path kubeconfig = data.writeKubeconfig(url);
         LOG.info("Kubelix {} serving on {} (data directory {})", version.gitVersion(), url, dataDir);
+        LOG.info("TLS provider: {}", tlsProvider.description());
         LOG.info("kubeconfig for kubectl: {}  (export KUBECONFIG={})", kubeconfig, kubeconfig);
         return server;
     }
@@ -230,7 +232,7 @@ public final class GenericAPIServer {
         readyzChecks.add(shutdown, Map.of(org.osgi.framework.Constants.SERVICE_RANKING, Integer.MIN_VALUE));
     }
 
-    private static ServerConnector httpsConnector(Server server, DataDirectory data) {
+    private static ServerConnector httpsConnector(Server server, DataDirectory data, TlsProvider.Choice provider) {
         HttpConfiguration http = new HttpConfiguration();
         http.setSendServerVersion(false);
         http.setSendDateHeader(true);
@@ -241,6 +243,9 @@ public final class GenericAPIServer {
         SslContextFactory.Server tls = new SslContextFactory.Server();
         tls.setKeyStore(data.servingKeyStore());
         tls.setKeyStorePassword(new String(data.keyStorePassword()));
+        if (provider.name() != null) {
+            tls.setProvider(provider.name());
+        }
         tls.setCipherComparator(HTTP2Cipher.COMPARATOR);
         tls.setUseCipherSuitesOrder(true);
 
@@ -251,6 +256,10 @@ public final class GenericAPIServer {
         ALPNServerConnectionFactory alpn = new ALPNServerConnectionFactory();
         alpn.setDefaultProtocol(http1.getProtocol());
         SslConnectionFactory ssl = new SslConnectionFactory(tls, alpn.getProtocol());
+        // Encrypted bytes go to the socket from direct buffers: a heap buffer would be copied into a
+        // temporary direct one by every write (a large LIST or a busy watch connection writes a lot).
+        ssl.setDirectBuffersForEncryption(true);
+        ssl.setDirectBuffersForDecryption(true);
         ServerConnector connector = new ServerConnector(server, ssl, alpn, http2, http1);
         connector.setIdleTimeout(3_900_000);
         return connector;
