@@ -81,7 +81,8 @@ final class Kube {
         }
         this.server = URI.create(server.endsWith("/") ? server.substring(0, server.length() - 1) : server);
         this.token = token;
-        this.ssl = o.flag("insecure") ? trustAll() : caPem != null ? trusting(caPem) : SSLContext.getDefault();
+        TrustManager[] trust = o.flag("insecure") ? trustAll() : caPem != null ? trusting(caPem) : null;
+        this.ssl = trust == null ? SSLContext.getDefault() : context(trust, null);
         this.watchesPerConnection = o.integer("watches-per-connection", 100);
         // One pool for every client's callbacks: tens of HttpClients with their own cached pools would
         // start hundreds of threads on a 2-core machine.
@@ -95,7 +96,8 @@ final class Kube {
             throw new IllegalArgumentException("--client must be jetty or jdk, not " + client);
         }
         this.jetty = client.equals("jetty")
-                ? new JettyHttp2(this.server, ssl, o.flag("insecure"), token, watchesPerConnection) : null;
+                ? new JettyHttp2(this.server, jettyTls(trust, o.get("tls-provider", "auto")), o.flag("insecure"), token,
+                watchesPerConnection) : null;
         for (int i = 0; i < o.integer("request-connections", 4); i++) {
             requestClients.add(connected(newClient()));
             requestSlots.add(new Semaphore(STREAMS_PER_CONNECTION));
@@ -236,7 +238,99 @@ final class Kube {
         call("DELETE", configMapsPath(ns), null);
     }
 
-    private static SSLContext trusting(byte[] pem) throws Exception {
+    /**
+     * The TLS context of the Jetty client: Conscrypt's (BoringSSL, far cheaper per byte than the
+     * JDK's, as the server may use) with {@code --tls-provider auto} when it loads, or conscrypt; the
+     * JDK's with jdk.
+     */
+    private static SSLContext jettyTls(TrustManager[] trust, String choice) throws Exception {
+        boolean conscrypt = switch (choice) {
+            case "jdk" -> false;
+            case "conscrypt" -> true;
+            case "auto" -> org.conscrypt.Conscrypt.isAvailable();
+            default -> throw new IllegalArgumentException("--tls-provider must be auto, conscrypt or jdk, not " + choice);
+        };
+        if (conscrypt) {
+            org.conscrypt.Conscrypt.checkAvailability();
+        }
+        SSLContext ctx = conscrypt
+                ? context(genericAuthType(trust), org.conscrypt.Conscrypt.newProvider())
+                : context(trust, null);
+        System.out.println("client TLS: " + ctx.getProvider().getName());
+        return ctx;
+    }
+
+    /**
+     * Conscrypt names the key exchange of a TLS 1.3 handshake "GENERIC", which the JDK's trust
+     * manager does not know; it is checked as the JDK checks TLS 1.3 itself ("UNKNOWN").
+     */
+    private static TrustManager[] genericAuthType(TrustManager[] trust) throws Exception {
+        if (trust == null) {
+            TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            tmf.init((KeyStore) null);
+            trust = tmf.getTrustManagers();
+        }
+        TrustManager[] out = trust.clone();
+        for (int i = 0; i < out.length; i++) {
+            if (out[i] instanceof javax.net.ssl.X509ExtendedTrustManager d) {
+                out[i] = new javax.net.ssl.X509ExtendedTrustManager() {
+                    private String type(String authType) {
+                        return "GENERIC".equals(authType) ? "UNKNOWN" : authType;
+                    }
+
+                    @Override
+                    public void checkClientTrusted(X509Certificate[] c, String a, java.net.Socket s)
+                            throws java.security.cert.CertificateException {
+                        d.checkClientTrusted(c, type(a), s);
+                    }
+
+                    @Override
+                    public void checkServerTrusted(X509Certificate[] c, String a, java.net.Socket s)
+                            throws java.security.cert.CertificateException {
+                        d.checkServerTrusted(c, type(a), s);
+                    }
+
+                    @Override
+                    public void checkClientTrusted(X509Certificate[] c, String a, javax.net.ssl.SSLEngine e)
+                            throws java.security.cert.CertificateException {
+                        d.checkClientTrusted(c, type(a), e);
+                    }
+
+                    @Override
+                    public void checkServerTrusted(X509Certificate[] c, String a, javax.net.ssl.SSLEngine e)
+                            throws java.security.cert.CertificateException {
+                        d.checkServerTrusted(c, type(a), e);
+                    }
+
+                    @Override
+                    public void checkClientTrusted(X509Certificate[] c, String a)
+                            throws java.security.cert.CertificateException {
+                        d.checkClientTrusted(c, type(a));
+                    }
+
+                    @Override
+                    public void checkServerTrusted(X509Certificate[] c, String a)
+                            throws java.security.cert.CertificateException {
+                        d.checkServerTrusted(c, type(a));
+                    }
+
+                    @Override
+                    public X509Certificate[] getAcceptedIssuers() {
+                        return d.getAcceptedIssuers();
+                    }
+                };
+            }
+        }
+        return out;
+    }
+
+    private static SSLContext context(TrustManager[] trust, java.security.Provider provider) throws Exception {
+        SSLContext ctx = provider == null ? SSLContext.getInstance("TLS") : SSLContext.getInstance("TLS", provider);
+        ctx.init(null, trust, null);
+        return ctx;
+    }
+
+    private static TrustManager[] trusting(byte[] pem) throws Exception {
         KeyStore ks = KeyStore.getInstance(KeyStore.getDefaultType());
         ks.load(null, null);
         int i = 0;
@@ -247,12 +341,10 @@ final class Kube {
         }
         TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
         tmf.init(ks);
-        SSLContext ctx = SSLContext.getInstance("TLS");
-        ctx.init(null, tmf.getTrustManagers(), null);
-        return ctx;
+        return tmf.getTrustManagers();
     }
 
-    private static SSLContext trustAll() throws Exception {
+    private static TrustManager[] trustAll() {
         System.setProperty("jdk.internal.httpclient.disableHostnameVerification", "true");
         TrustManager tm = new X509TrustManager() {
             @Override
@@ -268,8 +360,6 @@ final class Kube {
                 return new X509Certificate[0];
             }
         };
-        SSLContext ctx = SSLContext.getInstance("TLS");
-        ctx.init(null, new TrustManager[]{tm}, null);
-        return ctx;
+        return new TrustManager[]{tm};
     }
 }

@@ -10,7 +10,6 @@ import io.kubelix.api.storage.WatchEvent;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Queue;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
@@ -35,7 +34,7 @@ final class CacheWatcher implements Watch {
     private final SelectionPredicate predicate;
     private final long startResourceVersion;
     private final Queue<WatchEvent> initial = new ArrayDeque<>();
-    private final ArrayBlockingQueue<WatchEvent> buffer;
+    private final EventBuffer buffer;
     private final AtomicReference<Runnable> readyListener = new AtomicReference<>();
     private final AtomicReference<Runnable> endListener = new AtomicReference<>();
     private final Consumer<CacheWatcher> onClose;
@@ -55,7 +54,7 @@ final class CacheWatcher implements Watch {
         this.predicate = predicate;
         this.bookmarks = bookmarks;
         this.startResourceVersion = startResourceVersion;
-        this.buffer = new ArrayBlockingQueue<>(bufferSize);
+        this.buffer = new EventBuffer(bufferSize);
         this.onClose = onClose;
         long now = System.nanoTime();
         this.hasDeadline = timeout != null;
@@ -130,7 +129,7 @@ final class CacheWatcher implements Watch {
             return 0;
         }
         long begin = System.nanoTime();
-        boolean queued = buffer.offer(e) || waitNanos > 0 && buffer.offer(e, waitNanos, TimeUnit.NANOSECONDS);
+        boolean queued = buffer.offer(e) || waitNanos > 0 && buffer.offer(e, waitNanos);
         long spent = System.nanoTime() - begin;
         if (!queued) {
             // The client re-watches from the last version it read; what it had queued is dropped now.
@@ -185,7 +184,7 @@ final class CacheWatcher implements Watch {
                 return e;
             }
             // Short slices, so close() from another thread ends the wait promptly.
-            e = buffer.poll(Math.min(left, SLICE_NANOS), TimeUnit.NANOSECONDS);
+            e = buffer.poll(Math.min(left, SLICE_NANOS));
             if (e != null) {
                 return e;
             }
