@@ -102,9 +102,9 @@ final class WatchFanout {
         for (Watcher w : ws) {
             synchronized (w) {
                 all.add(w.latency);
-                long got = w.seen.stream().filter(expected::contains).count();
+                long got = expected.stream().filter(w::saw).count();
                 missed += expected.size() - got;
-                extra += w.seen.size() - got;
+                extra += w.distinct() - got;
                 dup += w.duplicates;
                 ooo += w.outOfOrder;
                 errors += w.errors;

@@ -21,8 +21,9 @@ import java.util.concurrent.Flow;
  *
  * <p>Events are neither decoded to text nor parsed: a thousand watchers see a hundred thousand
  * events per second, and the client shares the machine's two cores with the server, so the stream
- * is split into lines and fields are picked out of each line's bytes by position. The line format
- * is the API server's JSON watch encoding.
+ * is split into lines and fields are picked out of each line's bytes by position (in place when a
+ * line lies in one buffer, as an event in its own DATA frame does). The line format is the API
+ * server's JSON watch encoding.
  */
 final class Watcher implements Flow.Subscriber<List<ByteBuffer>> {
     private static final byte[] TYPE = bytes("\"type\":\"");
@@ -33,7 +34,6 @@ final class Watcher implements Flow.Subscriber<List<ByteBuffer>> {
     static volatile long recordFromMicros;
 
     final Histogram latency = Stats.histogram();
-    final Set<Long> seen = new HashSet<>();
     final CompletableFuture<Integer> opened = new CompletableFuture<>();
     volatile int received;
     int duplicates;
@@ -43,14 +43,18 @@ final class Watcher implements Flow.Subscriber<List<ByteBuffer>> {
     volatile boolean ended;
     volatile Throwable failure;
     private long lastRv;
-    /** The line being assembled from the stream's buffers. */
+    /** The resourceVersions received in increasing order (so sorted), and any that came out of order. */
+    private long[] inOrder = new long[1024];
+    private int inOrderCount;
+    private final Set<Long> others = new HashSet<>();
+    /** A line split across buffers, assembled. */
     private byte[] line = new byte[2048];
     private int length;
     /** Where bytes of a direct buffer are copied to be scanned. */
     private byte[] scratch = new byte[16384];
 
     /**
-     * Opens the watch with java.net.http (the {@code --watch-client jdk} choice); {@link #opened}
+     * Opens the watch with java.net.http (the {@code --client jdk} choice); {@link #opened}
      * completes with the HTTP status when the response headers arrive.
      */
     void start(HttpClient client, HttpRequest request) {
@@ -84,23 +88,27 @@ final class Watcher implements Flow.Subscriber<List<ByteBuffer>> {
         if (b.hasArray()) {
             split(b.array(), b.arrayOffset() + b.position(), b.arrayOffset() + b.limit(), now);
         } else {
-            if (scratch.length < b.remaining()) {
-                scratch = new byte[Math.max(b.remaining(), 2 * scratch.length)];
-            }
             int n = b.remaining();
+            if (scratch.length < n) {
+                scratch = new byte[Math.max(n, 2 * scratch.length)];
+            }
             b.get(scratch, 0, n);
             split(scratch, 0, n, now);
         }
     }
 
-    /** Appends {@code data[from, to)} to the current line, handling each completed line. */
+    /** Handles each line that ends in {@code data[from, to)}; keeps the unfinished rest. */
     private void split(byte[] data, int from, int to, long now) {
         int start = from;
         for (int i = from; i < to; i++) {
             if (data[i] == '\n') {
-                append(data, start, i);
-                event(now);
-                length = 0;
+                if (length == 0) {
+                    event(data, start, i, now);
+                } else {
+                    append(data, start, i);
+                    event(line, 0, length, now);
+                    length = 0;
+                }
                 start = i + 1;
             }
         }
@@ -116,33 +124,29 @@ final class Watcher implements Flow.Subscriber<List<ByteBuffer>> {
         length += n;
     }
 
-    private void event(long now) {
-        if (length == 0) {
+    /** One event: the JSON in {@code b[from, to)}. */
+    private void event(byte[] b, int from, int to, long now) {
+        if (to == from) {
             return;
         }
-        int type = after(TYPE, 0);
+        int type = after(b, from, to, TYPE);
         if (type < 0) {
             errors++;
             return;
         }
-        if (startsWith(type, "BOOKMARK")) {
+        if (startsWith(b, type, to, "BOOKMARK")) {
             bookmarks++;
             return;
         }
-        if (!startsWith(type, "MODIFIED\"") && !startsWith(type, "ADDED\"") && !startsWith(type, "DELETED\"")) {
+        if (!startsWith(b, type, to, "MODIFIED\"") && !startsWith(b, type, to, "ADDED\"")
+                && !startsWith(b, type, to, "DELETED\"")) {
             errors++;
             return;
         }
-        long rv = number(after(RESOURCE_VERSION, type));
-        if (!seen.add(rv)) {
-            duplicates++;
-        } else if (rv <= lastRv) {
-            outOfOrder++;
-        }
-        lastRv = Math.max(lastRv, rv);
-        int sentAt = lastAfter(SENT);
+        record(number(b, after(b, type, to, RESOURCE_VERSION), to));
+        int sentAt = lastAfter(b, from, to, SENT);
         if (sentAt >= 0) {
-            long sent = number(sentAt);
+            long sent = number(b, sentAt, to);
             if (sent >= recordFromMicros) {
                 latency.recordValue(Math.min(Stats.MAX_MICROS, Math.max(0, now - sent)));
             }
@@ -150,57 +154,29 @@ final class Watcher implements Flow.Subscriber<List<ByteBuffer>> {
         received++;
     }
 
-    /** The index just past the first {@code needle} at or after {@code from} in the line, or -1. */
-    private int after(byte[] needle, int from) {
-        int last = length - needle.length;
-        outer:
-        for (int i = Math.max(0, from); i <= last; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (line[i + j] != needle[j]) {
-                    continue outer;
-                }
+    /** Counts a resourceVersion: new and in order, a duplicate, or new but out of order. */
+    private void record(long rv) {
+        if (rv > lastRv) {
+            if (inOrderCount == inOrder.length) {
+                inOrder = Arrays.copyOf(inOrder, inOrder.length * 2);
             }
-            return i + needle.length;
+            inOrder[inOrderCount++] = rv;
+            lastRv = rv;
+        } else if (Arrays.binarySearch(inOrder, 0, inOrderCount, rv) >= 0 || !others.add(rv)) {
+            duplicates++;
+        } else {
+            outOfOrder++;
         }
-        return -1;
     }
 
-    /** The index just past the last {@code needle} in the line (the data comes last in an event), or -1. */
-    private int lastAfter(byte[] needle) {
-        outer:
-        for (int i = length - needle.length; i >= 0; i--) {
-            for (int j = 0; j < needle.length; j++) {
-                if (line[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return i + needle.length;
-        }
-        return -1;
+    /** Whether this stream delivered {@code rv}. */
+    synchronized boolean saw(long rv) {
+        return Arrays.binarySearch(inOrder, 0, inOrderCount, rv) >= 0 || others.contains(rv);
     }
 
-    private boolean startsWith(int at, String prefix) {
-        if (at + prefix.length() > length) {
-            return false;
-        }
-        for (int i = 0; i < prefix.length(); i++) {
-            if (line[at + i] != prefix.charAt(i)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** The decimal digits at {@code at} (a quoted number's first digit), or -1. */
-    private long number(int at) {
-        if (at < 0 || at >= length || line[at] < '0' || line[at] > '9') {
-            return -1;
-        }
-        long v = 0;
-        for (int i = at; i < length && line[i] >= '0' && line[i] <= '9'; i++) {
-            v = v * 10 + (line[i] - '0');
-        }
-        return v;
+    /** How many distinct resourceVersions this stream delivered. */
+    synchronized int distinct() {
+        return inOrderCount + others.size();
     }
 
     @Override
@@ -212,6 +188,67 @@ final class Watcher implements Flow.Subscriber<List<ByteBuffer>> {
     @Override
     public void onComplete() {
         ended = true;
+    }
+
+    /** The index just past the first {@code needle} in {@code b[from, to)}, or -1. */
+    private static int after(byte[] b, int from, int to, byte[] needle) {
+        int last = to - needle.length;
+        byte first = needle[0];
+        outer:
+        for (int i = Math.max(0, from); i <= last; i++) {
+            if (b[i] != first) {
+                continue;
+            }
+            for (int j = 1; j < needle.length; j++) {
+                if (b[i + j] != needle[j]) {
+                    continue outer;
+                }
+            }
+            return i + needle.length;
+        }
+        return -1;
+    }
+
+    /** The index just past the last {@code needle} in {@code b[from, to)} (the data comes last in an event), or -1. */
+    private static int lastAfter(byte[] b, int from, int to, byte[] needle) {
+        byte first = needle[0];
+        outer:
+        for (int i = to - needle.length; i >= from; i--) {
+            if (b[i] != first) {
+                continue;
+            }
+            for (int j = 1; j < needle.length; j++) {
+                if (b[i + j] != needle[j]) {
+                    continue outer;
+                }
+            }
+            return i + needle.length;
+        }
+        return -1;
+    }
+
+    private static boolean startsWith(byte[] b, int at, int to, String prefix) {
+        if (at < 0 || at + prefix.length() > to) {
+            return false;
+        }
+        for (int i = 0; i < prefix.length(); i++) {
+            if (b[at + i] != prefix.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The decimal digits at {@code at} (a quoted number's first digit), or -1. */
+    private static long number(byte[] b, int at, int to) {
+        if (at < 0 || at >= to || b[at] < '0' || b[at] > '9') {
+            return -1;
+        }
+        long v = 0;
+        for (int i = at; i < to && b[i] >= '0' && b[i] <= '9'; i++) {
+            v = v * 10 + (b[i] - '0');
+        }
+        return v;
     }
 
     private static byte[] bytes(String s) {
