@@ -34,7 +34,7 @@ final class WatchFanout {
         this.rate = o.number("rate", 100);
         this.objects = o.integer("objects", 10);
         this.drainSeconds = o.integer("drain-seconds", 30);
-        this.warmupUpdates = o.integer("warmup-updates", 500);
+        this.warmupUpdates = o.integer("warmup-updates", 2000);
         this.probe = new ServerProbe(o.get("server-pid"));
     }
 

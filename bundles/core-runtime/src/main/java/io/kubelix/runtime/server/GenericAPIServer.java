@@ -91,6 +91,8 @@ public final class GenericAPIServer {
         Path dataDir = Path.of(settings.get("data-dir", ".kubelix")).toAbsolutePath().normalize();
         InetAddress bind = parseBindAddress(bindAddress);
         TlsProvider.Choice tlsProvider = TlsProvider.choose(settings.get("tls-provider", "auto"));
+        // kube-apiserver's --http2-max-streams-per-connection; its 0 means Go's default, 250.
+        int maxStreams = settings.getInt("http2-max-streams-per-connection", 0, 0, 1_000_000);
 
         // 1. The data directory: what a client needs to trust and reach us.
         DataDirectory data = DataDirectory.prepare(dataDir, servingHosts(bind));
@@ -106,7 +108,7 @@ public final class GenericAPIServer {
         // 3. Listen.
         Server server = new Server(threadPool());
         server.setStopTimeout(5_000);
-        ServerConnector connector = httpsConnector(server, data, tlsProvider);
+        ServerConnector connector = httpsConnector(server, data, tlsProvider, maxStreams == 0 ? 250 : maxStreams);
         connector.setHost(bind.getHostAddress());
         connector.setPort(port);
         server.addConnector(connector);
@@ -232,7 +234,8 @@ public final class GenericAPIServer {
         readyzChecks.add(shutdown, Map.of(org.osgi.framework.Constants.SERVICE_RANKING, Integer.MIN_VALUE));
     }
 
-    private static ServerConnector httpsConnector(Server server, DataDirectory data, TlsProvider.Choice provider) {
+    private static ServerConnector httpsConnector(Server server, DataDirectory data, TlsProvider.Choice provider,
+                                                  int maxStreams) {
         HttpConfiguration http = new HttpConfiguration();
         http.setSendServerVersion(false);
         http.setSendDateHeader(true);
@@ -253,6 +256,8 @@ public final class GenericAPIServer {
         HTTP2ServerConnectionFactory http2 = new HTTP2ServerConnectionFactory(http);
         // Watches stream for up to an hour without necessarily writing; let them.
         http2.setStreamIdleTimeout(3_900_000);
+        // A client's informers share one connection (client-go opens another past the limit).
+        http2.setMaxConcurrentStreams(maxStreams);
         ALPNServerConnectionFactory alpn = new ALPNServerConnectionFactory();
         alpn.setDefaultProtocol(http1.getProtocol());
         SslConnectionFactory ssl = new SslConnectionFactory(tls, alpn.getProtocol());
