@@ -17,11 +17,14 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 import javax.net.ssl.SSLContext;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -68,20 +71,98 @@ final class JettyHttp2 implements AutoCloseable {
 
     /** Opens watch number {@code i} on {@code pathAndQuery}; its bytes go to {@code w}. */
     void watch(int i, String pathAndQuery, Watcher w) throws Exception {
+        open(session(i), pathAndQuery, new Reader() {
+            @Override
+            public void status(int status) {
+                w.opened.complete(status);
+            }
+
+            @Override
+            public void content(ByteBuffer bytes) {
+                w.accept(bytes);
+            }
+
+            @Override
+            public void end() {
+                w.onComplete();
+            }
+
+            @Override
+            public void failed(Throwable failure) {
+                w.opened.complete(-1);
+                w.onError(failure);
+            }
+        });
+    }
+
+    /**
+     * A GET on connection {@code connection} (counted like watches), completing with the status
+     * and, when {@code keep}, the body; otherwise only its length.
+     */
+    CompletableFuture<Body> get(int connection, String pathAndQuery, boolean keep) throws Exception {
+        CompletableFuture<Body> result = new CompletableFuture<>();
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        open(session(connection * perSession), pathAndQuery, new Reader() {
+            private int status;
+            private long length;
+
+            @Override
+            public void status(int status) {
+                this.status = status;
+            }
+
+            @Override
+            public void content(ByteBuffer b) {
+                length += b.remaining();
+                if (keep) {
+                    byte[] copy = new byte[b.remaining()];
+                    b.get(copy);
+                    bytes.writeBytes(copy);
+                }
+            }
+
+            @Override
+            public void end() {
+                result.complete(new Body(status, length, keep ? bytes.toByteArray() : null));
+            }
+
+            @Override
+            public void failed(Throwable failure) {
+                result.completeExceptionally(failure);
+            }
+        });
+        return result;
+    }
+
+    /** What is done with a response as it arrives. */
+    private interface Reader {
+        void status(int status);
+
+        /** The next bytes of the body, valid only during the call. */
+        void content(ByteBuffer bytes);
+
+        void end();
+
+        /** The stream failed or was reset; nothing else is called after. */
+        void failed(Throwable failure);
+    }
+
+    /** A GET of {@code pathAndQuery} on a stream of {@code session}, its response handed to {@code reader}. */
+    private void open(Session session, String pathAndQuery, Reader reader) {
         HttpFields.Mutable headers = HttpFields.build().put(HttpHeader.ACCEPT, "application/json");
         if (token != null) {
             headers.put(HttpHeader.AUTHORIZATION, "Bearer " + token);
         }
         MetaData.Request request = new MetaData.Request("GET", HttpURI.from(server.resolve(pathAndQuery)),
                 HttpVersion.HTTP_2, headers);
-        session(i).newStream(new HeadersFrame(request, null, true), new Stream.Listener() {
+        session.newStream(new HeadersFrame(request, null, true), new Stream.Listener() {
             @Override
             public void onHeaders(Stream stream, HeadersFrame frame) {
                 if (frame.getMetaData() instanceof MetaData.Response response) {
-                    w.opened.complete(response.getStatus());
+                    reader.status(response.getStatus());
                 }
                 if (frame.isEndStream()) {
-                    w.onComplete();
+                    reader.end();
                 } else {
                     stream.demand();
                 }
@@ -96,10 +177,10 @@ final class JettyHttp2 implements AutoCloseable {
                         return;
                     }
                     boolean last = data.frame().isEndStream();
-                    w.accept(data.frame().getByteBuffer());
+                    reader.content(data.frame().getByteBuffer());
                     data.release();
                     if (last) {
-                        w.onComplete();
+                        reader.end();
                         return;
                     }
                 }
@@ -107,13 +188,13 @@ final class JettyHttp2 implements AutoCloseable {
 
             @Override
             public void onReset(Stream stream, ResetFrame frame, Callback callback) {
-                w.onError(new IOException("stream reset by the server, error " + frame.getError()));
+                reader.failed(new IOException("stream reset by the server, error " + frame.getError()));
                 callback.succeeded();
             }
 
             @Override
             public void onFailure(Stream stream, int error, String reason, Throwable failure, Callback callback) {
-                w.onError(failure);
+                reader.failed(failure);
                 callback.succeeded();
             }
 
@@ -123,81 +204,9 @@ final class JettyHttp2 implements AutoCloseable {
             }
         }).whenComplete((stream, failure) -> {
             if (failure != null) {
-                w.opened.complete(-1);
-                w.onError(failure);
+                reader.failed(failure);
             }
         });
-    }
-
-    /**
-     * A GET on its own connection's stream (connection {@code connection}, counted like watches),
-     * completing with the status and, when {@code keep}, the body; otherwise only its length.
-     */
-    java.util.concurrent.CompletableFuture<Body> get(int connection, String pathAndQuery, boolean keep) throws Exception {
-        HttpFields.Mutable headers = HttpFields.build().put(HttpHeader.ACCEPT, "application/json");
-        if (token != null) {
-            headers.put(HttpHeader.AUTHORIZATION, "Bearer " + token);
-        }
-        MetaData.Request request = new MetaData.Request("GET", HttpURI.from(server.resolve(pathAndQuery)),
-                HttpVersion.HTTP_2, headers);
-        java.util.concurrent.CompletableFuture<Body> result = new java.util.concurrent.CompletableFuture<>();
-        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-        long[] length = {0};
-        int[] status = {0};
-        session(connection * perSession).newStream(new HeadersFrame(request, null, true), new Stream.Listener() {
-            @Override
-            public void onHeaders(Stream stream, HeadersFrame frame) {
-                if (frame.getMetaData() instanceof MetaData.Response response) {
-                    status[0] = response.getStatus();
-                }
-                if (frame.isEndStream()) {
-                    result.complete(new Body(status[0], 0, bytes.toByteArray()));
-                } else {
-                    stream.demand();
-                }
-            }
-
-            @Override
-            public void onDataAvailable(Stream stream) {
-                while (true) {
-                    Stream.Data data = stream.readData();
-                    if (data == null) {
-                        stream.demand();
-                        return;
-                    }
-                    java.nio.ByteBuffer b = data.frame().getByteBuffer();
-                    length[0] += b.remaining();
-                    if (keep) {
-                        byte[] copy = new byte[b.remaining()];
-                        b.get(copy);
-                        bytes.writeBytes(copy);
-                    }
-                    boolean last = data.frame().isEndStream();
-                    data.release();
-                    if (last) {
-                        result.complete(new Body(status[0], length[0], keep ? bytes.toByteArray() : null));
-                        return;
-                    }
-                }
-            }
-
-            @Override
-            public void onReset(Stream stream, ResetFrame frame, Callback callback) {
-                result.completeExceptionally(new IOException("stream reset by the server, error " + frame.getError()));
-                callback.succeeded();
-            }
-
-            @Override
-            public void onFailure(Stream stream, int error, String reason, Throwable failure, Callback callback) {
-                result.completeExceptionally(failure);
-                callback.succeeded();
-            }
-        }).whenComplete((stream, failure) -> {
-            if (failure != null) {
-                result.completeExceptionally(failure);
-            }
-        });
-        return result;
     }
 
     /** A response: its status, its body's length, and the body when it was kept. */

@@ -194,17 +194,10 @@ final class Watcher implements Flow.Subscriber<List<ByteBuffer>> {
     private static int after(byte[] b, int from, int to, byte[] needle) {
         int last = to - needle.length;
         byte first = needle[0];
-        outer:
         for (int i = Math.max(0, from); i <= last; i++) {
-            if (b[i] != first) {
-                continue;
+            if (b[i] == first && matchesAt(b, i, needle)) {
+                return i + needle.length;
             }
-            for (int j = 1; j < needle.length; j++) {
-                if (b[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return i + needle.length;
         }
         return -1;
     }
@@ -212,19 +205,21 @@ final class Watcher implements Flow.Subscriber<List<ByteBuffer>> {
     /** The index just past the last {@code needle} in {@code b[from, to)} (the data comes last in an event), or -1. */
     private static int lastAfter(byte[] b, int from, int to, byte[] needle) {
         byte first = needle[0];
-        outer:
         for (int i = to - needle.length; i >= from; i--) {
-            if (b[i] != first) {
-                continue;
+            if (b[i] == first && matchesAt(b, i, needle)) {
+                return i + needle.length;
             }
-            for (int j = 1; j < needle.length; j++) {
-                if (b[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return i + needle.length;
         }
         return -1;
+    }
+
+    private static boolean matchesAt(byte[] b, int at, byte[] needle) {
+        for (int j = 1; j < needle.length; j++) {
+            if (b[at + j] != needle[j]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean startsWith(byte[] b, int at, int to, String prefix) {

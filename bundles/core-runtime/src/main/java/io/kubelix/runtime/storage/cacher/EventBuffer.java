@@ -44,13 +44,8 @@ final class EventBuffer {
     boolean offer(WatchEvent e, long waitNanos) throws InterruptedException {
         long deadline = System.nanoTime() + waitNanos;
         while (!offer(e)) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
+            if (!sleepTowards(deadline, FULL_SLEEP_NANOS)) {
                 return false;
-            }
-            LockSupport.parkNanos(Math.min(left, FULL_SLEEP_NANOS));
-            if (Thread.interrupted()) {
-                throw new InterruptedException();
             }
         }
         return true;
@@ -70,16 +65,24 @@ final class EventBuffer {
         long deadline = System.nanoTime() + waitNanos;
         WatchEvent e;
         while ((e = poll()) == null) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
+            if (!sleepTowards(deadline, EMPTY_SLEEP_NANOS)) {
                 return null;
-            }
-            LockSupport.parkNanos(Math.min(left, EMPTY_SLEEP_NANOS));
-            if (Thread.interrupted()) {
-                throw new InterruptedException();
             }
         }
         return e;
+    }
+
+    /** Sleeps at most {@code step} towards {@code deadline} (System.nanoTime()); false once it has passed. */
+    private static boolean sleepTowards(long deadline, long step) throws InterruptedException {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+            return false;
+        }
+        LockSupport.parkNanos(Math.min(left, step));
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        return true;
     }
 
     boolean isEmpty() {
