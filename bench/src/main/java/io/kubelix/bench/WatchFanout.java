@@ -119,8 +119,8 @@ final class WatchFanout {
         System.out.println(Stats.header());
         System.out.println(Stats.row("update (PATCH) latency", writeLatency));
         System.out.println(Stats.row("event delivery latency (all watchers)", all));
-        System.out.printf("events expected per watcher %d, total expected %d, delivered %d%n", expected.size(),
-                (long) expected.size() * watchers, all.getTotalCount());
+        System.out.printf("events expected per watcher %d (warm-up and measured), in all %d; measured events delivered %d%n",
+                expected.size(), (long) expected.size() * watchers, all.getTotalCount());
         System.out.printf("watchers complete (all events, once, in order): %d/%d%n", complete, watchers);
         System.out.printf("missed %d, duplicated %d, out-of-order %d, unexpected %d, error events %d, streams ended early %d%n",
                 missed, dup, ooo, extra, errors, ended);
