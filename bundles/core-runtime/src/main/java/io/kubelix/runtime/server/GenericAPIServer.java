@@ -31,8 +31,11 @@ import org.osgi.service.component.annotations.ReferencePolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
 import java.net.InetAddress;
 import java.nio.file.Path;
+import java.security.Provider;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -244,10 +247,11 @@ public final class GenericAPIServer {
         http.addCustomizer(secure);
 
         SslContextFactory.Server tls = new SslContextFactory.Server();
-        tls.setKeyStore(data.servingKeyStore());
-        tls.setKeyStorePassword(new String(data.keyStorePassword()));
-        if (provider.name() != null) {
-            tls.setProvider(provider.name());
+        if (provider.provider() == null) {
+            tls.setKeyStore(data.servingKeyStore());
+            tls.setKeyStorePassword(new String(data.keyStorePassword()));
+        } else {
+            tls.setSslContext(sslContext(provider.provider(), data));
         }
         tls.setCipherComparator(HTTP2Cipher.COMPARATOR);
         tls.setUseCipherSuitesOrder(true);
@@ -268,6 +272,19 @@ public final class GenericAPIServer {
         ServerConnector connector = new ServerConnector(server, ssl, alpn, http2, http1);
         connector.setIdleTimeout(3_900_000);
         return connector;
+    }
+
+    /** An SSLContext of {@code provider} serving the data directory's key and certificate. */
+    private static SSLContext sslContext(Provider provider, DataDirectory data) {
+        try {
+            KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+            keys.init(data.servingKeyStore(), data.keyStorePassword());
+            SSLContext context = SSLContext.getInstance("TLS", provider);
+            context.init(keys.getKeyManagers(), null, null);
+            return context;
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException("cannot set up TLS with " + provider.getName() + ": " + e.getMessage(), e);
+        }
     }
 
     private static QueuedThreadPool threadPool() {
