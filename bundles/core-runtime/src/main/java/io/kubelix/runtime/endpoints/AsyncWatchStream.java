@@ -33,6 +33,7 @@ final class AsyncWatchStream {
     private final Response response;
     private final Callback callback;
     private final Executor executor;
+    private final ConnectionWriter connection;
     private final String path;
     /** The "serial executor" guard: pump runs on one thread at a time, and runs again if asked meanwhile. */
     private final AtomicInteger pumpRequests = new AtomicInteger();
@@ -49,6 +50,7 @@ final class AsyncWatchStream {
         this.response = response;
         this.callback = callback;
         this.executor = writers;
+        this.connection = ConnectionWriter.of(request, writers);
         this.path = request.getHttpURI().getPath();
         request.addFailureListener(this::fail);
         this.timeout = request.getComponents().getScheduler().schedule(() -> {
@@ -113,7 +115,7 @@ final class AsyncWatchStream {
         if (batch.size() > 0) {
             writing = true;
             boolean end = endAfter;
-            response.write(false, ByteBuffer.wrap(batch.toByteArray()), Callback.from(() -> {
+            connection.write(response, ByteBuffer.wrap(batch.toByteArray()), Callback.from(() -> {
                 if (end) {
                     finish();
                 } else {
