@@ -2,6 +2,7 @@ package io.kubelix.runtime.endpoints;
 
 import io.kubelix.api.storage.Watch;
 import io.kubelix.api.storage.WatchEvent;
+import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
@@ -33,6 +34,7 @@ final class AsyncWatchStream {
     private final Response response;
     private final Callback callback;
     private final Executor executor;
+    /** Gathers the writes of the watches sharing an HTTP/2 connection; null on HTTP/1.1, where a connection has one. */
     private final ConnectionWriter connection;
     private final String path;
     /** The "serial executor" guard: pump runs on one thread at a time, and runs again if asked meanwhile. */
@@ -50,7 +52,8 @@ final class AsyncWatchStream {
         this.response = response;
         this.callback = callback;
         this.executor = writers;
-        this.connection = ConnectionWriter.of(request, writers);
+        this.connection = request.getConnectionMetaData().getHttpVersion() == HttpVersion.HTTP_2
+                ? ConnectionWriter.of(request, writers) : null;
         this.path = request.getHttpURI().getPath();
         request.addFailureListener(this::fail);
         this.timeout = request.getComponents().getScheduler().schedule(() -> {
@@ -115,13 +118,19 @@ final class AsyncWatchStream {
         if (batch.size() > 0) {
             writing = true;
             boolean end = endAfter;
-            connection.write(response, ByteBuffer.wrap(batch.toByteArray()), Callback.from(() -> {
+            Callback written = Callback.from(() -> {
                 if (end) {
                     finish();
                 } else {
                     writeDone();
                 }
-            }, this::fail));
+            }, this::fail);
+            ByteBuffer bytes = ByteBuffer.wrap(batch.toByteArray());
+            if (connection != null) {
+                connection.write(response, bytes, written);
+            } else {
+                response.write(false, bytes, written);
+            }
             return;
         }
         if (expired || watch.done()) {

@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The watch writes of one connection, gathered. Over HTTP/2 a client's watches share one TLS
+ * The watch writes of one HTTP/2 connection, gathered. Over HTTP/2 a client's watches share one TLS
  * connection, and an event fanned out to a hundred of them would otherwise leave as a hundred
  * frames, each in a TLS record and a socket write of its own. Jetty's flusher for a connection
  * gathers only the frames queued while it is flushing, so here the writes of a burst are held for
