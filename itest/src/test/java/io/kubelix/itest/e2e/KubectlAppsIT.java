@@ -49,8 +49,7 @@ class KubectlAppsIT {
         work = KubelixServer.workDirectory("apps");
         server = KubelixServer.startDistribution(work, READY_TIMEOUT);
         kubectl = server.kubectl(work);
-        // /readyz can answer before every plugin is in: wait until kubectl sees deployments in namespace default
-        await("kubectl get deploy answers", () -> kubectl.run("get", "deploy"), r -> r.exitCode() == 0);
+        server.awaitServed(kubectl, POLL_TIMEOUT, "deploy");
     }
 
     @AfterAll

@@ -50,10 +50,7 @@ class KubectlAutoscalingSchedulingStorageEventsIT {
         work = KubelixServer.workDirectory("groups");
         server = KubelixServer.startDistribution(work, READY_TIMEOUT);
         kubectl = server.kubectl(work);
-        // /readyz can answer before every plugin is in: wait until kubectl sees each group's resource
-        for (String resource : List.of("hpa", "pc", "sc", "events.events.k8s.io", "deploy")) {
-            await("kubectl get " + resource + " answers", () -> kubectl.run("get", resource), r -> r.exitCode() == 0);
-        }
+        server.awaitServed(kubectl, POLL_TIMEOUT, "hpa,pc,sc,events.events.k8s.io,deploy");
     }
 
     @AfterAll

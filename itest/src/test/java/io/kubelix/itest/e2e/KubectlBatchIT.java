@@ -44,11 +44,7 @@ class KubectlBatchIT {
         work = KubelixServer.workDirectory("batch");
         server = KubelixServer.startDistribution(work, READY_TIMEOUT);
         kubectl = server.kubectl(work);
-        // /readyz can answer before the system namespaces and every plugin are in: wait for both
-        server.await("namespace default", READY_TIMEOUT, () -> kubectl.run("get", "namespace", "default"),
-                r -> r.exitCode() == 0);
-        server.await("jobs and cronjobs served", READY_TIMEOUT, () -> kubectl.run("get", "jobs,cronjobs"),
-                r -> r.exitCode() == 0);
+        server.awaitServed(kubectl, READY_TIMEOUT, "jobs,cronjobs");
     }
 
     @AfterAll

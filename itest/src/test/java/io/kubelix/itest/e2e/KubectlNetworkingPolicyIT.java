@@ -44,11 +44,7 @@ class KubectlNetworkingPolicyIT {
         work = KubelixServer.workDirectory("networking");
         server = KubelixServer.startDistribution(work, READY_TIMEOUT);
         kubectl = server.kubectl(work);
-        // /readyz can answer before the system namespaces and every plugin are in: wait for both
-        server.await("namespace default", READY_TIMEOUT, () -> kubectl.run("get", "namespace", "default"),
-                r -> r.exitCode() == 0);
-        server.await("the four groups served", READY_TIMEOUT, () -> kubectl.run("get", "ing,pdb,endpointslices,leases"),
-                r -> r.exitCode() == 0);
+        server.awaitServed(kubectl, READY_TIMEOUT, "ing,pdb,endpointslices,leases");
     }
 
     @AfterAll

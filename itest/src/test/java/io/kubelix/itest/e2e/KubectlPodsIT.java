@@ -51,7 +51,7 @@ class KubectlPodsIT {
         work = KubelixServer.workDirectory("pods");
         server = KubelixServer.startDistribution(work, READY_TIMEOUT);
         kubectl = server.kubectl(work);
-        await("kubectl get pods answers", () -> kubectl.run("get", "pods"), r -> r.exitCode() == 0);
+        server.awaitServed(kubectl, POLL_TIMEOUT, "pods");
     }
 
     @AfterAll

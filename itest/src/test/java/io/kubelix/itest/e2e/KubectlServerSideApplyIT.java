@@ -49,7 +49,7 @@ class KubectlServerSideApplyIT {
         work = KubelixServer.workDirectory("ssa");
         server = KubelixServer.startDistribution(work, READY_TIMEOUT);
         kubectl = server.kubectl(work);
-        server.await("kubectl get deploy answers", POLL_TIMEOUT, () -> kubectl.run("get", "deploy"), r -> r.exitCode() == 0);
+        server.awaitServed(kubectl, POLL_TIMEOUT, "deploy");
     }
 
     @AfterAll

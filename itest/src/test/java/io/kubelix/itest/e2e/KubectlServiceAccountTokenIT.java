@@ -51,8 +51,7 @@ class KubectlServiceAccountTokenIT {
         work = KubelixServer.workDirectory("serviceaccount-token");
         server = KubelixServer.startDistribution(work, READY_TIMEOUT);
         kubectl = server.kubectl(work);
-        // /readyz can answer before the system namespaces are created
-        await("namespace default exists", () -> kubectl.run("get", "namespace", "default"), r -> r.exitCode() == 0);
+        server.awaitServed(kubectl, POLL_TIMEOUT, null);
     }
 
     @AfterAll

@@ -52,7 +52,7 @@ class KubectlServicesIT {
         work = KubelixServer.workDirectory("services");
         server = KubelixServer.startDistribution(work, READY_TIMEOUT);
         kubectl = server.kubectl(work);
-        await("kubectl get svc answers", () -> kubectl.run("get", "svc"), r -> r.exitCode() == 0);
+        server.awaitServed(kubectl, POLL_TIMEOUT, "svc");
     }
 
     @AfterAll

@@ -206,6 +206,19 @@ final class KubelixServer implements AutoCloseable {
     }
 
     /**
+     * Waits until kubectl is served in namespace default: {@code /readyz} can answer before the
+     * system namespaces are made and before every plugin is in, so this waits for namespace
+     * default and, when given, for {@code kubectl get <resources>} (comma-separated) to answer.
+     */
+    void awaitServed(Kubectl kubectl, Duration timeout, String resources) throws Exception {
+        await("namespace default", timeout, () -> kubectl.run("get", "namespace", "default"), r -> r.exitCode() == 0);
+        if (resources != null) {
+            await("kubectl get " + resources + " answers", timeout, () -> kubectl.run("get", resources),
+                    r -> r.exitCode() == 0);
+        }
+    }
+
+    /**
      * Repeats {@code attempt} until {@code done} accepts its result, and returns that result; after
      * {@code timeout} fails with the last result and this server's log.
      */
