@@ -10,7 +10,11 @@ import io.kubelix.runtime.server.healthz.HealthHandler;
 import io.kubelix.runtime.server.healthz.VersionInfo;
 import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
 import org.eclipse.jetty.http2.HTTP2Cipher;
+import org.eclipse.jetty.http2.HTTP2Connection;
 import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
+import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -55,6 +59,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class GenericAPIServer {
     public static final String PID = "io.kubelix.apiserver";
     private static final Logger LOG = LoggerFactory.getLogger(GenericAPIServer.class);
+    /** Eight full HTTP/2 DATA frames: written as three socket writes of three TLS records. */
+    static final int HTTP2_WRITE_THRESHOLD = 128 * 1024;
 
     private final RankedServices<Authenticator> authenticators;
     private final RankedServices<Authorizer> authorizers;
@@ -257,14 +263,23 @@ public final class GenericAPIServer {
         tls.setUseCipherSuitesOrder(true);
 
         HttpConnectionFactory http1 = new HttpConnectionFactory(http);
-        HTTP2ServerConnectionFactory http2 = new HTTP2ServerConnectionFactory(http);
+        HTTP2ServerConnectionFactory http2 = new HTTP2ServerConnectionFactory(http) {
+            @Override
+            public Connection newConnection(Connector connector, EndPoint endPoint) {
+                Connection connection = super.newConnection(connector, endPoint);
+                // The frames a connection has queued are written together up to this size (Jetty's
+                // default is 32 KiB): a large response then leaves in writes of several TLS records.
+                ((HTTP2Connection) connection).getSession().setWriteThreshold(HTTP2_WRITE_THRESHOLD);
+                return connection;
+            }
+        };
         // Watches stream for up to an hour without necessarily writing; let them.
         http2.setStreamIdleTimeout(3_900_000);
         // A client's informers share one connection (client-go opens another past the limit).
         http2.setMaxConcurrentStreams(maxStreams);
         ALPNServerConnectionFactory alpn = new ALPNServerConnectionFactory();
         alpn.setDefaultProtocol(http1.getProtocol());
-        SslConnectionFactory ssl = new SslConnectionFactory(tls, alpn.getProtocol());
+        SslConnectionFactory ssl = new GatheringSslConnectionFactory(tls, alpn.getProtocol());
         // Encrypted bytes go to the socket from direct buffers: a heap buffer would be copied into a
         // temporary direct one by every write (a large LIST or a busy watch connection writes a lot).
         ssl.setDirectBuffersForEncryption(true);
