@@ -28,6 +28,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class AsyncWatchStream {
     private static final Logger LOG = LoggerFactory.getLogger(AsyncWatchStream.class);
     private static final int MAX_BATCH_BYTES = 64 * 1024;
+    /** A batch buffer's first size: one event of a typical object. */
+    private static final int BATCH_START_BYTES = 2 * 1024;
+    /**
+     * A batch buffer up to this size is kept for the stream's next batch once its write completes;
+     * a larger one (a burst, such as a watch's initial state) is left to the collector.
+     */
+    private static final int BATCH_KEEP_BYTES = 16 * 1024;
 
     private final Watch watch;
     private final WatchEncoder encoder;
@@ -42,6 +49,11 @@ final class AsyncWatchStream {
     private final AtomicBoolean finished = new AtomicBoolean();
     private volatile boolean expired;
     private volatile boolean writing;
+    /**
+     * The buffer the next batch is encoded into, reused from write to write, so an event sent to a
+     * thousand watchers does not cost a thousand new buffers; null while it is being written.
+     */
+    private volatile Batch batch;
     private Scheduler.Task timeout;
     private volatile Runnable onFinish = () -> { };
 
@@ -105,27 +117,33 @@ final class AsyncWatchStream {
         if (finished.get() || writing) {
             return;
         }
-        ByteArrayOutputStream batch = new ByteArrayOutputStream();
+        Batch out = batch != null ? batch : new Batch();
+        out.reset();
         WatchEvent ev;
         boolean endAfter = false;
-        while (batch.size() < MAX_BATCH_BYTES && (ev = watch.poll()) != null) {
-            encoder.encode(ev, batch);
+        while (out.size() < MAX_BATCH_BYTES && (ev = watch.poll()) != null) {
+            encoder.encode(ev, out);
             if (ev.type() == WatchEvent.Type.ERROR) {
                 endAfter = true;
                 break;
             }
         }
-        if (batch.size() > 0) {
+        if (out.size() > 0) {
             writing = true;
+            batch = null;
             boolean end = endAfter;
             Callback written = Callback.from(() -> {
+                // Written: the buffer is free again (set before writeDone lets the next pump run).
+                if (out.capacity() <= BATCH_KEEP_BYTES) {
+                    batch = out;
+                }
                 if (end) {
                     finish();
                 } else {
                     writeDone();
                 }
             }, this::fail);
-            ByteBuffer bytes = ByteBuffer.wrap(batch.toByteArray());
+            ByteBuffer bytes = out.bytes();
             if (connection != null) {
                 connection.write(response, bytes, written);
             } else {
@@ -162,6 +180,22 @@ final class AsyncWatchStream {
             onFinish.run();
             LOG.debug("watch {} ended: {}", path, failure.toString());
             callback.failed(failure);
+        }
+    }
+
+    /** A batch's bytes, written from the array they were encoded into. */
+    private static final class Batch extends ByteArrayOutputStream {
+        Batch() {
+            super(BATCH_START_BYTES);
+        }
+
+        /** The bytes encoded since the last {@link #reset()}, not copied. */
+        ByteBuffer bytes() {
+            return ByteBuffer.wrap(buf, 0, count);
+        }
+
+        int capacity() {
+            return buf.length;
         }
     }
 }

@@ -7,6 +7,7 @@ import io.kubelix.runtime.codec.Codecs;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -18,6 +19,9 @@ final class WatchEncoder {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
     private static final byte[] OBJECT = "\",\"object\":".getBytes(StandardCharsets.UTF_8);
     private static final byte[] TYPE = "{\"type\":\"".getBytes(StandardCharsets.UTF_8);
+    /** Each event type's name, by ordinal. */
+    private static final byte[][] TYPE_NAMES = Arrays.stream(WatchEvent.Type.values())
+            .map(t -> t.name().getBytes(StandardCharsets.UTF_8)).toArray(byte[][]::new);
 
     private final RequestScope scope;
     private final TableConvertor table;
@@ -45,7 +49,7 @@ final class WatchEncoder {
             case ERROR -> object = StatusObjects.failure(ev.error());
             default -> {
                 if (table == null && ev.json() != null && isTyped(ev.object())) {
-                    writeLine(out, ev.type().name(), ev.json().get());
+                    writeLine(out, ev.type(), ev.json().get());
                     return true;
                 }
                 ObjectNode obj = ResourceHandlers.typed(scope, ev.json() != null ? ev.object().deepCopy() : ev.object());
@@ -53,7 +57,7 @@ final class WatchEncoder {
                         .put("resourceVersion", obj.path("metadata").path("resourceVersion").asText("")));
             }
         }
-        writeLine(out, ev.type().name(), Codecs.toJson(object));
+        writeLine(out, ev.type(), Codecs.toJson(object));
         return true;
     }
 
@@ -62,9 +66,9 @@ final class WatchEncoder {
                 && scope.storage.kind().equals(o.path("kind").asText());
     }
 
-    private static void writeLine(ByteArrayOutputStream out, String type, byte[] object) {
+    private static void writeLine(ByteArrayOutputStream out, WatchEvent.Type type, byte[] object) {
         out.writeBytes(TYPE);
-        out.writeBytes(type.getBytes(StandardCharsets.UTF_8));
+        out.writeBytes(TYPE_NAMES[type.ordinal()]);
         out.writeBytes(OBJECT);
         out.writeBytes(object);
         out.write('}');
