@@ -81,6 +81,9 @@ final class WatchFanout {
             System.out.printf("warm-up: %d updates delivered to %d watchers%n", expected.size(),
                     ws.stream().filter(w -> w.received >= expected.size()).count());
         }
+        for (Watcher w : ws) {
+            w.startMeasuring();
+        }
         Histogram writeLatency = Stats.histogram();
         double serverCpu0 = probe.cpuSeconds();
         double clientCpu0 = ServerProbe.clientCpuSeconds();
@@ -98,10 +101,14 @@ final class WatchFanout {
 
         // 5. Tally.
         Histogram all = Stats.histogram();
+        long[] maxBySecond = new long[(int) Math.ceil(updates / rate)];
         long missed = 0, extra = 0, dup = 0, ooo = 0, errors = 0, ended = 0, complete = 0;
         for (Watcher w : ws) {
             synchronized (w) {
                 all.add(w.latency);
+                for (int i = 0; i < Math.min(maxBySecond.length, w.maxBySecond.length); i++) {
+                    maxBySecond[i] = Math.max(maxBySecond[i], w.maxBySecond[i]);
+                }
                 long got = expected.stream().filter(w::saw).count();
                 missed += expected.size() - got;
                 extra += w.distinct() - got;
@@ -119,6 +126,8 @@ final class WatchFanout {
         System.out.println(Stats.header());
         System.out.println(Stats.row("update (PATCH) latency", writeLatency));
         System.out.println(Stats.row("event delivery latency (all watchers)", all));
+        System.out.printf("slowest delivery of the events sent in each second (ms): %s%n", java.util.Arrays.stream(maxBySecond)
+                .mapToObj(m -> Long.toString(m / 1000)).collect(java.util.stream.Collectors.joining(" ")));
         System.out.printf("events expected per watcher %d (warm-up and measured), in all %d; measured events delivered %d%n",
                 expected.size(), (long) expected.size() * watchers, all.getTotalCount());
         System.out.printf("watchers complete (all events, once, in order): %d/%d%n", complete, watchers);

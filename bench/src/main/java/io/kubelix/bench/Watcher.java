@@ -30,10 +30,16 @@ final class Watcher implements Flow.Subscriber<List<ByteBuffer>> {
     private static final byte[] RESOURCE_VERSION = bytes("\"resourceVersion\":\"");
     private static final byte[] SENT = bytes("\"sent\":\"");
 
-    /** Events sent before this moment (epoch µs) are checked but their latency is not recorded: warm-up. */
+    /**
+     * The start of the measured phase (epoch µs); the seconds of {@link #maxBySecond} count from it.
+     * Events sent before it (the warm-up) are recorded too, so that each histogram has grown to its
+     * size before the measured phase, and are then dropped by {@link #startMeasuring()}.
+     */
     static volatile long recordFromMicros;
 
     final Histogram latency = Stats.histogram();
+    /** The largest delivery latency (µs) of the events sent in each second of the measured phase. */
+    long[] maxBySecond = new long[32];
     final CompletableFuture<Integer> opened = new CompletableFuture<>();
     volatile int received;
     int duplicates;
@@ -147,11 +153,27 @@ final class Watcher implements Flow.Subscriber<List<ByteBuffer>> {
         int sentAt = lastAfter(b, from, to, SENT);
         if (sentAt >= 0) {
             long sent = number(b, sentAt, to);
+            long micros = Math.min(Stats.MAX_MICROS, Math.max(0, now - sent));
+            latency.recordValue(micros);
             if (sent >= recordFromMicros) {
-                latency.recordValue(Math.min(Stats.MAX_MICROS, Math.max(0, now - sent)));
+                int second = (int) ((sent - recordFromMicros) / 1_000_000);
+                if (second >= maxBySecond.length) {
+                    maxBySecond = Arrays.copyOf(maxBySecond, Math.max(second + 1, 2 * maxBySecond.length));
+                }
+                maxBySecond[second] = Math.max(maxBySecond[second], micros);
             }
         }
         received++;
+    }
+
+    /**
+     * Forgets the latencies recorded so far (the warm-up's) but keeps the histogram's grown counts:
+     * an auto-resizing histogram that first grew in the measured phase would copy its counts, in
+     * every watcher at once, and the client's pause would be measured as the server's latency.
+     */
+    synchronized void startMeasuring() {
+        latency.reset();
+        Arrays.fill(maxBySecond, 0);
     }
 
     /** Counts a resourceVersion: new and in order, a duplicate, or new but out of order. */
