@@ -147,6 +147,35 @@ class CachedResourceHTTPTest {
     }
 
     @Test
+    void eventsOfEverySizeArriveWholeAndInOrderWhileTheStreamIsBeingWritten() throws Exception {
+        String rv = JSON.readTree(post("{\"metadata\":{\"name\":\"a\"}}").body()).path("metadata")
+                .path("resourceVersion").asText();
+        // Sizes below and above the batch buffer a stream keeps, and above one batch.
+        int[] sizes = {10, 3_000, 20_000, 70_000, 1_500};
+        int updates = 60;
+        java.util.concurrent.CompletableFuture<HttpResponse<java.util.stream.Stream<String>>> watch = client.sendAsync(
+                HttpRequest.newBuilder(server.base.resolve(CM + "?watch=true&timeoutSeconds=30&resourceVersion=" + rv)).build(),
+                HttpResponse.BodyHandlers.ofLines());
+
+        for (int i = 0; i < updates; i++) {
+            String patch = "{\"data\":{\"seq\":\"" + i + "\",\"payload\":\"" + "p".repeat(sizes[i % sizes.length]) + "\"}}";
+            HttpResponse<String> r = client.send(HttpRequest.newBuilder(server.base.resolve(CM + "/a"))
+                    .method("PATCH", HttpRequest.BodyPublishers.ofString(patch))
+                    .header("Content-Type", "application/merge-patch+json").build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, r.statusCode(), r.body());
+        }
+
+        List<JsonNode> events = watch.get(30, java.util.concurrent.TimeUnit.SECONDS).body().limit(updates).map(CachedResourceHTTPTest::read)
+                .toList();
+        for (int i = 0; i < updates; i++) {
+            JsonNode data = events.get(i).path("object").path("data");
+            assertEquals("MODIFIED", events.get(i).path("type").asText());
+            assertEquals(Integer.toString(i), data.path("seq").asText(), "event " + i + " in order");
+            assertEquals(sizes[i % sizes.length], data.path("payload").asText().length(), "event " + i + " whole");
+        }
+    }
+
+    @Test
     void aWatchTerminatedForNotReadingIsAbortedWithoutWaitingForTheClient() throws Exception {
         server.close();
         // Five queued events at most, and no waiting for a slow watcher.
