@@ -27,7 +27,7 @@ final class ListBench {
         this.ns = o.get("namespace", "bench-list");
         this.count = o.integer("count", 5000);
         this.iterations = o.integer("iterations", 100);
-        this.warmup = o.integer("warmup", 10);
+        this.warmup = o.integer("warmup", 30);
     }
 
     void run() throws Exception {

@@ -8,7 +8,7 @@ public final class Main {
             scenarios:
               watch-fanout   --watchers 1000 --updates 500 --rate 100 --objects 10 --drain-seconds 30 [--server-pid PID]
               idle-watchers  --watchers 10000 --rate 50 (GETs/s) --seconds 60 --server-pid PID
-              list           --count 5000 --iterations 100 --warmup 10
+              list           --count 5000 --iterations 100 --warmup 30
               crud           --rate 50 (cycles/s) --seconds 60
 
             connection:
