@@ -8,6 +8,7 @@ import io.kubelix.api.storage.StorageInterface;
 import io.kubelix.runtime.server.Settings;
 import io.kubelix.runtime.storage.cacher.Cacher;
 import io.kubelix.runtime.storage.cacher.CacherOptions;
+import io.kubelix.runtime.storage.cacher.EventWindow;
 import org.osgi.framework.BundleContext;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -48,11 +49,12 @@ public final class StorageFactory implements HealthChecker {
         Settings settings = new Settings(config, context);
         backendName = settings.get("storage-backend", "memory");
         watchCache = Boolean.parseBoolean(settings.get("watch-cache", "true"));
-        int windowSize = settings.getInt("default-watch-cache-size", CacherOptions.DEFAULT.eventWindowSize(), 1, 10_000_000);
-        cacherOptions = new CacherOptions(windowSize, CacherOptions.DEFAULT.watcherBufferSize(),
-                CacherOptions.DEFAULT.slowWatcherGrace(), CacherOptions.DEFAULT.bookmarkInterval(),
-                CacherOptions.DEFAULT.freshnessTimeout());
-        LOG.info("storage backend: {}; watch cache: {}", backendName, watchCache ? "on, " + windowSize + " events" : "off");
+        // Unset, each resource's window is sized by time and count, as kube-apiserver's; set, it is fixed.
+        EventWindow window = settings.get("default-watch-cache-size", null) == null
+                ? EventWindow.DEFAULT
+                : EventWindow.fixed(settings.getInt("default-watch-cache-size", 0, 1, 10_000_000));
+        cacherOptions = CacherOptions.DEFAULT.withEventWindow(window);
+        LOG.info("storage backend: {}; watch cache: {}", backendName, watchCache ? "on, " + window.describe() : "off");
     }
 
     @Deactivate

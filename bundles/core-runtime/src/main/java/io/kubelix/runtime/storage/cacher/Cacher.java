@@ -82,7 +82,7 @@ public final class Cacher implements StorageInterface {
         this.groupResource = groupResource;
         this.prefix = prefix;
         this.options = options;
-        this.cache = new WatchCache(options.eventWindowSize());
+        this.cache = new WatchCache(options.eventWindow(), System::nanoTime);
         this.reflector = new Thread(this::run, "kubelix-cacher" + prefix.replace('/', '-'));
         this.reflector.setDaemon(true);
         this.reflector.start();
@@ -545,7 +545,7 @@ public final class Cacher implements StorageInterface {
             open = watchersByDir.values().stream().mapToLong(IndexedWatchers::size).sum();
         }
         return new CacherStats(events.sum(), open, watchersStarted.sum(), slowWatchersTerminated.sum(),
-                readsFromCache.sum(), readsFromStorage.sum(), relists.sum(), cache.resourceVersion());
+                readsFromCache.sum(), readsFromStorage.sum(), relists.sum(), cache.resourceVersion(), cache.capacity());
     }
 
     /** Whether the cache has listed and is following the backend (for tests and status). */

@@ -5,7 +5,7 @@ import java.time.Duration;
 /**
  * How a Cacher behaves.
  *
- * @param eventWindowSize   how many recent events the watch cache keeps; a watch may start from any
+ * @param eventWindow       how many recent events the watch cache keeps; a watch may start from any
  *                          resourceVersion inside the window, older ones get 410 Gone
  * @param watcherBufferSize events a watcher may have queued before it counts as slow
  * @param slowWatcherGrace  how long one event's dispatch may wait, in total, for slow watchers before
@@ -14,8 +14,19 @@ import java.time.Duration;
  * @param freshnessTimeout  how long a read at resourceVersion N waits for the cache to reach N before
  *                          it is served by the storage instead
  */
-public record CacherOptions(int eventWindowSize, int watcherBufferSize, Duration slowWatcherGrace,
+public record CacherOptions(EventWindow eventWindow, int watcherBufferSize, Duration slowWatcherGrace,
                             Duration bookmarkInterval, Duration freshnessTimeout) {
-    public static final CacherOptions DEFAULT = new CacherOptions(10_000, 1_000, Duration.ofMillis(50),
+    public static final CacherOptions DEFAULT = new CacherOptions(EventWindow.DEFAULT, 1_000, Duration.ofMillis(50),
             Duration.ofSeconds(60), Duration.ofSeconds(3));
+
+    /** Options with a window of exactly {@code windowEvents} events. */
+    public CacherOptions(int windowEvents, int watcherBufferSize, Duration slowWatcherGrace, Duration bookmarkInterval,
+                         Duration freshnessTimeout) {
+        this(EventWindow.fixed(windowEvents), watcherBufferSize, slowWatcherGrace, bookmarkInterval, freshnessTimeout);
+    }
+
+    /** These options with {@code window} instead. */
+    public CacherOptions withEventWindow(EventWindow window) {
+        return new CacherOptions(window, watcherBufferSize, slowWatcherGrace, bookmarkInterval, freshnessTimeout);
+    }
 }

@@ -12,7 +12,9 @@ package io.kubelix.runtime.storage.cacher;
  * @param readsFromStorage         GETs and LISTs passed to the storage (paged, EXACT, or the cache behind)
  * @param relists                  times the cache listed the backend again
  * @param resourceVersion          the revision the cache has reached
+ * @param windowCapacity           how many events the window holds now (apiserver_watch_cache_capacity)
  */
 public record CacherStats(long events, long watchers, long watchersStarted, long slowWatchersTerminated,
-                          long readsFromCache, long readsFromStorage, long relists, long resourceVersion) {
+                          long readsFromCache, long readsFromStorage, long relists, long resourceVersion,
+                          int windowCapacity) {
 }

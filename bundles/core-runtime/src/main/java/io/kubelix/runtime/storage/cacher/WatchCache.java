@@ -13,6 +13,7 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.LongSupplier;
 
 /**
  * The watchCache: the current objects of one resource, by key, and a sliding window of the most
@@ -23,7 +24,11 @@ final class WatchCache {
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     private final Condition advanced = lock.writeLock().newCondition();
     private final TreeMap<String, StoreElement> store = new TreeMap<>();
-    private final WatchCacheEvent[] window;
+    private final EventWindow bounds;
+    private final long freshNanos;
+    private final LongSupplier nanoClock;
+    /** The window: a ring of {@code size} events from {@code start}; its length is the window's capacity. */
+    private WatchCacheEvent[] window;
     private int start;
     private int size;
     /** Events after this resourceVersion are all in the window. */
@@ -32,8 +37,17 @@ final class WatchCache {
     private long listedAt;
     private volatile long resourceVersion;
 
+    /** A cache whose window keeps exactly {@code capacity} events. */
     WatchCache(int capacity) {
-        window = new WatchCacheEvent[capacity];
+        this(EventWindow.fixed(capacity), System::nanoTime);
+    }
+
+    /** A cache whose window is sized by {@code bounds}, reading the time from {@code nanoClock}. */
+    WatchCache(EventWindow bounds, LongSupplier nanoClock) {
+        this.bounds = bounds;
+        this.freshNanos = bounds.freshness().toNanos();
+        this.nanoClock = nanoClock;
+        this.window = new WatchCacheEvent[bounds.minEvents()];
     }
 
     /** Replaces everything with a fresh list at {@code rv}; the window restarts empty. */
@@ -64,7 +78,9 @@ final class WatchCache {
         try {
             StoreElement element = new StoreElement(key, object);
             StoreElement prev = type == WatchEvent.Type.DELETED ? store.remove(key) : store.put(key, element);
-            WatchCacheEvent e = new WatchCacheEvent(type, element, prev, rv);
+            long now = nanoClock.getAsLong();
+            WatchCacheEvent e = new WatchCacheEvent(type, element, prev, rv, now);
+            resizeFor(now);
             if (size == window.length) {
                 windowStart = window[start].resourceVersion;
                 window[start] = null;
@@ -78,6 +94,54 @@ final class WatchCache {
             return e;
         } finally {
             lock.writeLock().unlock();
+        }
+    }
+
+    /**
+     * kube's resizeCacheLocked, before an event arrives at {@code now}: a full window whose oldest
+     * event is still fresh doubles rather than drop it; a window whose newest quarter of capacity
+     * reaches back past the freshness halves, dropping its oldest events if it must. Unlike kube's,
+     * the halving does not wait for the window to be full, so a window grown in a burst shrinks
+     * again as the next events arrive slowly.
+     */
+    private void resizeFor(long now) {
+        int capacity = window.length;
+        if (size == capacity && capacity < bounds.maxEvents() && now - at(0).recordedNanos < freshNanos) {
+            resize(Math.min(2 * capacity, bounds.maxEvents()));
+        } else if (size > 0 && capacity > bounds.minEvents()
+                && now - at(Math.max(0, size - capacity / 4)).recordedNanos > freshNanos) {
+            resize(Math.max(capacity / 2, bounds.minEvents()));
+        }
+    }
+
+    /** Moves the window into a ring of {@code capacity}, keeping its newest events. */
+    private void resize(int capacity) {
+        WatchCacheEvent[] resized = new WatchCacheEvent[capacity];
+        int keep = Math.min(size, capacity);
+        if (keep < size) {
+            // Events after the last one dropped are all kept: watches from before it get 410.
+            windowStart = at(size - keep - 1).resourceVersion;
+        }
+        for (int i = 0; i < keep; i++) {
+            resized[i] = at(size - keep + i);
+        }
+        window = resized;
+        start = 0;
+        size = keep;
+    }
+
+    /** The window's {@code i}-th event, oldest first. */
+    private WatchCacheEvent at(int i) {
+        return window[(start + i) % window.length];
+    }
+
+    /** The window's capacity now (for tests and the cache's stats). */
+    int capacity() {
+        lock.readLock().lock();
+        try {
+            return window.length;
+        } finally {
+            lock.readLock().unlock();
         }
     }
 

@@ -15,8 +15,11 @@ final class WatchCacheEvent {
     final ObjectNode object;
     final ObjectNode prevObject;
     final long resourceVersion;
+    /** When the cache received it ({@link System#nanoTime()} scale): the window is sized by it. */
+    final long recordedNanos;
 
-    WatchCacheEvent(WatchEvent.Type type, StoreElement element, StoreElement prev, long resourceVersion) {
+    WatchCacheEvent(WatchEvent.Type type, StoreElement element, StoreElement prev, long resourceVersion,
+                    long recordedNanos) {
         this.type = type;
         this.key = element.key;
         this.element = element;
@@ -24,6 +27,7 @@ final class WatchCacheEvent {
         this.object = element.object;
         this.prevObject = prev == null ? null : prev.object;
         this.resourceVersion = resourceVersion;
+        this.recordedNanos = recordedNanos;
     }
 
     /** The event to hand a watcher: {@code type} of {@code obj}, sharing the encoding when it is this event's object. */
