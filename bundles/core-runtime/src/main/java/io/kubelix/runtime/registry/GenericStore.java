@@ -52,16 +52,30 @@ public final class GenericStore implements StandardStorage {
     private final AdmissionChain admission;
     /** What admission sees of this Store's updates; null: the objects themselves. */
     private final AdmissionView admissionView;
+    /** What {@link #destroy()} releases besides. */
+    private final Runnable onDestroy;
 
     public GenericStore(StoreSpec spec, StorageInterface storage, AdmissionChain admission) {
-        this(spec, storage, admission, null);
+        this(spec, storage, admission, null, () -> { });
     }
 
-    private GenericStore(StoreSpec spec, StorageInterface storage, AdmissionChain admission, AdmissionView view) {
+    /** A Store that runs {@code onDestroy} when it is destroyed (its provider went away). */
+    GenericStore(StoreSpec spec, StorageInterface storage, AdmissionChain admission, Runnable onDestroy) {
+        this(spec, storage, admission, null, onDestroy);
+    }
+
+    private GenericStore(StoreSpec spec, StorageInterface storage, AdmissionChain admission, AdmissionView view,
+                         Runnable onDestroy) {
         this.spec = spec;
         this.storage = storage;
         this.admission = admission;
         this.admissionView = view;
+        this.onDestroy = onDestroy;
+    }
+
+    @Override
+    public void destroy() {
+        onDestroy.run();
     }
 
     /**
@@ -329,12 +343,12 @@ public final class GenericStore implements StandardStorage {
 
     /** This Store with another update strategy: the Store behind a status subresource. */
     GenericStore withUpdateStrategy(io.kubelix.api.registry.RESTUpdateStrategy strategy) {
-        return new GenericStore(spec.withUpdateStrategy(strategy), storage, admission, admissionView);
+        return new GenericStore(spec.withUpdateStrategy(strategy), storage, admission, admissionView, () -> { });
     }
 
     /** This Store with its updates shown to admission through {@code view}: the Store behind a scale subresource. */
     GenericStore withAdmissionView(AdmissionView view) {
-        return new GenericStore(spec, storage, admission, view);
+        return new GenericStore(spec, storage, admission, view, () -> { });
     }
 
     private ObjectNode createdByUpdate(RequestContext ctx, String name, UpdatedObjectInfo objInfo, boolean dryRun) {

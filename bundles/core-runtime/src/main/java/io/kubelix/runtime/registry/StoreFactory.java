@@ -1,5 +1,6 @@
 package io.kubelix.runtime.registry;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.registry.RESTOptionsGetter;
 import io.kubelix.api.registry.RESTUpdateStrategy;
 import io.kubelix.api.registry.ScaleStorage;
@@ -14,6 +15,7 @@ import io.kubelix.runtime.storage.StorageFactory;
 import io.kubelix.runtime.storage.cacher.Cacher;
 
 import java.util.function.BiFunction;
+import java.util.function.Function;
 
 /**
  * The RESTOptionsGetter handed to resource providers: generic Stores over the StorageFactory's
@@ -53,7 +55,12 @@ public final class StoreFactory implements RESTOptionsGetter {
             storage = new ConvertingStorage(storage, spec.storageConversion());
         } else if (storage instanceof Cacher cacher) {
             String field = spec.indexedField();
-            cacher.indexBy(field, field == null ? null : spec.selectableFields().get(field));
+            Function<ObjectNode, String> value = field == null ? null : spec.selectableFields().get(field);
+            cacher.indexBy(field, value);
+            if (value != null) {
+                // The cache outlives the plugin; its index must not keep the plugin's code.
+                return new GenericStore(spec, storage, admission, () -> cacher.unindex(value));
+            }
         }
         return new GenericStore(spec, storage, admission);
     }

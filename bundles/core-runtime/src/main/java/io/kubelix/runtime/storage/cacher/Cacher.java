@@ -257,6 +257,20 @@ public final class Cacher implements StorageInterface {
         }
     }
 
+    /**
+     * Removes the index if {@code value} (as given to {@link #indexBy}) still reads it: the resource
+     * that declared it is no longer served, and its plugin's code must not be kept or called. An
+     * index another revision of the plugin has set since stays.
+     */
+    public void unindex(Function<ObjectNode, String> value) {
+        synchronized (dispatchLock) {
+            if (trigger != null && trigger.value() == value) {
+                watchersByDir.values().forEach(IndexedWatchers::unindex);
+                trigger = null;
+            }
+        }
+    }
+
     /** The field watchers are indexed by, or null. */
     public String indexedField() {
         synchronized (dispatchLock) {

@@ -2,6 +2,7 @@ package io.kubelix.runtime.storage.cacher;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubelix.api.registry.StandardStorage;
 import io.kubelix.api.registry.StoreSpec;
 import io.kubelix.api.schema.GroupResource;
 import io.kubelix.api.storage.ListOptions;
@@ -64,6 +65,26 @@ class IndexedTriggerTest {
         assertThrows(IllegalArgumentException.class, () -> StoreSpec.builder(PODS, "Pod")
                 .createStrategy((ctx, o) -> List.of()).updateStrategy((ctx, o, old) -> List.of())
                 .indexedField("spec.nodeName").build(), "an indexed field must be selectable");
+    }
+
+    @Test
+    void aDestroyedStoreTakesItsIndexAlongUnlessANewerStoreSetItsOwn() {
+        StoreFactory factory = new StoreFactory((gr, prefix) -> cacher, new AdmissionChain());
+        // Each revision of a plugin brings its own code to read the field.
+        StandardStorage first = factory.newStore(pods(o -> o.path("spec").path("nodeName").asText()));
+        StandardStorage second = factory.newStore(pods(o -> o.path("spec").path("nodeName").asText()));
+
+        first.destroy();
+        assertEquals("spec.nodeName", cacher.indexedField(), "the newer revision's index stays");
+
+        second.destroy();
+        assertNull(cacher.indexedField(), "the resource is gone: the cache keeps none of its code");
+    }
+
+    private static StoreSpec pods(Function<ObjectNode, String> nodeName) {
+        return StoreSpec.builder(PODS, "Pod").createStrategy((ctx, o) -> List.of())
+                .updateStrategy((ctx, o, old) -> List.of()).selectableField("spec.nodeName", nodeName)
+                .indexedField("spec.nodeName").build();
     }
 
     @Test
