@@ -59,8 +59,9 @@ import java.util.function.UnaryOperator;
  * pass saw.
  *
  * <p>A pass reads every resource from the watch cache, but only when something changed since the
- * last one: the collector keeps a watch on each served resource and rereads when any has an event,
- * ended, or is new, and every {@value #RESCAN_SECONDS} seconds regardless. The watches are drained
+ * last one: the collector keeps a watch on each served resource and rereads when any has an event
+ * that can concern it ({@link #concernsCollector}), ended, or is new, and every
+ * {@value #RESCAN_SECONDS} seconds regardless. The watches are drained
  * as their events arrive, so the collector is never a slow watcher the cache has to terminate.
  */
 final class GarbageCollector extends PeriodicController {
@@ -180,7 +181,7 @@ final class GarbageCollector extends PeriodicController {
         @Override
         public void run() {
             for (WatchEvent event = watch.poll(); event != null; event = watch.poll()) {
-                if (event.type() != WatchEvent.Type.BOOKMARK) {
+                if (concernsCollector(event)) {
                     changed.set(true);
                 }
             }
@@ -190,6 +191,23 @@ final class GarbageCollector extends PeriodicController {
                 watch.onReady(this);
             }
         }
+    }
+
+    /**
+     * Whether an event can give a pass work: a deletion (an owner may be gone), or an object that
+     * has owner references or is being deleted (its finalizers are the collector's to run). Other
+     * changes, such as a busy configmap's updates, leave the graph's edges as they were, so they do
+     * not make the collector read every resource again.
+     */
+    static boolean concernsCollector(WatchEvent event) {
+        return switch (event.type()) {
+            case BOOKMARK -> false;
+            case ADDED, MODIFIED -> {
+                JsonNode meta = event.object().path("metadata");
+                yield !meta.path("ownerReferences").isEmpty() || meta.hasNonNull("deletionTimestamp");
+            }
+            case DELETED, ERROR -> true;
+        };
     }
 
     /** Opens the watch on {@code storage} from the revision it was just read at, unless one is open. */
