@@ -150,6 +150,11 @@ final class KubelixServer implements AutoCloseable {
         return dataDir.resolve("admin.kubeconfig");
     }
 
+    /** The HTTPS port the server listens on (127.0.0.1). */
+    int port() {
+        return port;
+    }
+
     Path plugins() {
         return home.resolve("plugins");
     }
@@ -201,7 +206,7 @@ final class KubelixServer implements AutoCloseable {
         }
     }
 
-    private Path caCertificate() {
+    Path caCertificate() {
         return dataDir.resolve("pki").resolve("ca.crt");
     }
 

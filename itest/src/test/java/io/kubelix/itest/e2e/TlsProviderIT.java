@@ -26,6 +26,7 @@ class TlsProviderIT {
             assertTrue(server.log().matches("(?s).*TLS provider: Conscrypt \\d+\\.\\d+\\.\\d+ \\(BoringSSL\\).*"),
                     server.log());
             assertServes(server, work);
+            assertEquals(250, maxConcurrentStreams(server), "kube-apiserver's default streams per HTTP/2 connection");
         }
     }
 
@@ -36,6 +37,7 @@ class TlsProviderIT {
                 READY_TIMEOUT, "--tls-provider=jdk", "--http2-max-streams-per-connection", "1000")) {
             assertTrue(server.log().contains("TLS provider: the JDK's (as --tls-provider=jdk asks)"), server.log());
             assertServes(server, work);
+            assertEquals(1000, maxConcurrentStreams(server), "as --http2-max-streams-per-connection asks");
         }
     }
 
@@ -53,6 +55,45 @@ class TlsProviderIT {
         HttpResponse<String> ready = server.get("/readyz", null);
         assertEquals(200, ready.statusCode(), ready.body());
         assertEquals(HttpClient.Version.HTTP_2, ready.version(), "ALPN chose h2");
+    }
+
+    /**
+     * SETTINGS_MAX_CONCURRENT_STREAMS as the server announces it: an HTTP/2 connection (ALPN h2)
+     * opened by hand, the client preface sent, and the server's first SETTINGS frame read.
+     */
+    private static int maxConcurrentStreams(KubelixServer server) throws Exception {
+        javax.net.ssl.SSLSocketFactory factory = KubelixServer.trusting(server.caCertificate()).getSocketFactory();
+        try (javax.net.ssl.SSLSocket socket = (javax.net.ssl.SSLSocket) factory.createSocket("127.0.0.1", server.port())) {
+            socket.setSoTimeout(10_000);
+            javax.net.ssl.SSLParameters params = socket.getSSLParameters();
+            params.setApplicationProtocols(new String[]{"h2"});
+            socket.setSSLParameters(params);
+            socket.startHandshake();
+            assertEquals("h2", socket.getApplicationProtocol());
+            java.io.OutputStream out = socket.getOutputStream();
+            out.write("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.write(new byte[]{0, 0, 0, 4, 0, 0, 0, 0, 0}); // an empty SETTINGS frame
+            out.flush();
+            java.io.DataInputStream in = new java.io.DataInputStream(socket.getInputStream());
+            while (true) {
+                int length = in.readUnsignedByte() << 16 | in.readUnsignedShort();
+                int type = in.readUnsignedByte();
+                int flags = in.readUnsignedByte();
+                in.readInt(); // stream id
+                byte[] payload = in.readNBytes(length);
+                if (type == 4 && (flags & 1) == 0) {
+                    java.nio.ByteBuffer settings = java.nio.ByteBuffer.wrap(payload);
+                    while (settings.remaining() >= 6) {
+                        int id = settings.getShort() & 0xffff;
+                        int value = settings.getInt();
+                        if (id == 3) {
+                            return value;
+                        }
+                    }
+                    throw new AssertionError("the server's SETTINGS has no MAX_CONCURRENT_STREAMS");
+                }
+            }
+        }
     }
 
     private static void assertRefused(Path bin, String message, String... flags) throws Exception {
