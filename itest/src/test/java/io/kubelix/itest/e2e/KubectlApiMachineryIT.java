@@ -2,14 +2,10 @@ package io.kubelix.itest.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.kubelix.itest.e2e.Kubectl.Result;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
 import java.io.IOException;
@@ -17,12 +13,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
@@ -41,32 +35,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Server-side apply itself is {@link KubectlServerSideApplyIT}'s; here only its use by
  * {@code apply --server-side} and {@code diff --server-side}.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class KubectlApiMachineryIT {
-    private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
-    private static final Duration POLL_TIMEOUT = Duration.ofSeconds(30);
-    private static final ObjectMapper JSON = new ObjectMapper();
-
-    private KubelixServer server;
-    private Kubectl kubectl;
-    private Path work;
-
-    @BeforeAll
-    void startServer() throws Exception {
-        work = KubelixServer.workDirectory("apimachinery");
-        server = KubelixServer.startDistribution(work, READY_TIMEOUT);
-        kubectl = server.kubectl(work);
-        // /readyz can answer before the token authenticator is registered: wait until kubectl gets in
-        await("kubectl get ns lists default", () -> kubectl.run("get", "ns", "default", "-o", "name"),
-                r -> r.exitCode() == 0 && r.stdout().trim().equals("namespace/default"));
-    }
-
-    @AfterAll
-    void stopServer() throws Exception {
-        if (server != null) {
-            server.close();
-        }
+class KubectlApiMachineryIT extends KubectlSuite {
+    KubectlApiMachineryIT() {
+        super("apimachinery", null);
     }
 
     @Test
@@ -781,9 +753,5 @@ class KubectlApiMachineryIT {
         if (!watch.waitFor(10, TimeUnit.SECONDS)) {
             watch.destroyForcibly();
         }
-    }
-
-    private <T> T await(String what, Callable<T> attempt, java.util.function.Predicate<T> done) throws Exception {
-        return server.await(what, POLL_TIMEOUT, attempt, done);
     }
 }

@@ -1,24 +1,16 @@
 package io.kubelix.itest.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.kubelix.itest.e2e.Kubectl.Result;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.Callable;
-import java.util.function.Predicate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -32,31 +24,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * and the plugin taken out of {@code plugins/} and put back while the server runs. The methods run
  * in order on one server.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class KubectlAppsIT {
-    private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
-    private static final Duration POLL_TIMEOUT = Duration.ofSeconds(30);
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
-    private static final ObjectMapper JSON = new ObjectMapper();
-
-    private KubelixServer server;
-    private Kubectl kubectl;
-    private Path work;
-
-    @BeforeAll
-    void startServer() throws Exception {
-        work = KubelixServer.workDirectory("apps");
-        server = KubelixServer.startDistribution(work, READY_TIMEOUT);
-        kubectl = server.kubectl(work);
-        server.awaitServed(kubectl, POLL_TIMEOUT, "deploy");
-    }
-
-    @AfterAll
-    void stopServer() throws Exception {
-        if (server != null) {
-            server.close();
-        }
+class KubectlAppsIT extends KubectlSuite {
+    KubectlAppsIT() {
+        super("apps", "deploy");
     }
 
     @Test
@@ -243,9 +214,5 @@ class KubectlAppsIT {
         return "apiVersion: apps/v1\nkind: " + kind + "\nmetadata:\n  name: " + name + "\nspec:\n" + extraSpec
                 + "  selector:\n    matchLabels:\n      app: " + name + "\n  template:\n    metadata:\n      labels:\n"
                 + "        app: " + name + "\n    spec:\n      containers:\n      - name: c\n        image: nginx:1.27\n";
-    }
-
-    private <T> T await(String what, Callable<T> attempt, Predicate<T> done) throws Exception {
-        return server.await(what, POLL_TIMEOUT, attempt, done);
     }
 }

@@ -1,23 +1,16 @@
 package io.kubelix.itest.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.kubelix.itest.e2e.Kubectl.Result;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.Callable;
-import java.util.function.Predicate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -34,30 +27,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * with events.k8s.io's field selectors and strict validation; {@code explain}, {@code apply} twice
  * and {@code api-resources} for each group. The methods run in order on one server.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class KubectlAutoscalingSchedulingStorageEventsIT {
-    private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
-    private static final Duration POLL_TIMEOUT = Duration.ofSeconds(30);
-    private static final ObjectMapper JSON = new ObjectMapper();
-
-    private KubelixServer server;
-    private Kubectl kubectl;
-    private Path work;
-
-    @BeforeAll
-    void startServer() throws Exception {
-        work = KubelixServer.workDirectory("groups");
-        server = KubelixServer.startDistribution(work, READY_TIMEOUT);
-        kubectl = server.kubectl(work);
-        server.awaitServed(kubectl, POLL_TIMEOUT, "hpa,pc,sc,events.events.k8s.io,deploy");
-    }
-
-    @AfterAll
-    void stopServer() throws Exception {
-        if (server != null) {
-            server.close();
-        }
+class KubectlAutoscalingSchedulingStorageEventsIT extends KubectlSuite {
+    KubectlAutoscalingSchedulingStorageEventsIT() {
+        super("groups", "hpa,pc,sc,events.events.k8s.io,deploy");
     }
 
     @Test
@@ -279,9 +252,5 @@ class KubectlAutoscalingSchedulingStorageEventsIT {
     private void assertResource(String group, String line) throws Exception {
         Result r = kubectl.ok("api-resources", "--api-group=" + group);
         assertTrue(r.stdout().lines().anyMatch(l -> l.matches(line)), line + " in\n" + r.stdout());
-    }
-
-    private <T> T await(String what, Callable<T> attempt, Predicate<T> done) throws Exception {
-        return server.await(what, POLL_TIMEOUT, attempt, done);
     }
 }

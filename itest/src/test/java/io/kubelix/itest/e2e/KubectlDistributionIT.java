@@ -1,15 +1,10 @@
 package io.kubelix.itest.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.kubelix.itest.e2e.Kubectl.Result;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
 import java.io.IOException;
@@ -17,9 +12,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -32,32 +25,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * driven by the real kubectl through the admin kubeconfig the server writes. The methods run in
  * order on one server; the last one hot-swaps resource-core through FileInstall's plugins/ folder.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class KubectlDistributionIT {
-    private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
-    private static final Duration POLL_TIMEOUT = Duration.ofSeconds(30);
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
-    private static final ObjectMapper JSON = new ObjectMapper();
-
-    private KubelixServer server;
-    private Kubectl kubectl;
-    private Path work;
+class KubectlDistributionIT extends KubectlSuite {
     /** uid of the configmap created by {@link #createAndGetConfigMap()}, checked again after the hot swap. */
     private String createdUid;
 
-    @BeforeAll
-    void startServer() throws Exception {
-        work = KubelixServer.workDirectory("kubectl");
-        server = KubelixServer.startDistribution(work, READY_TIMEOUT);
-        kubectl = server.kubectl(work);
-    }
-
-    @AfterAll
-    void stopServer() throws Exception {
-        if (server != null) {
-            server.close();
-        }
+    KubectlDistributionIT() {
+        super("kubectl", null);
     }
 
     @Test
@@ -197,9 +171,6 @@ class KubectlDistributionIT {
         return "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + name + "\ndata:\n  key: " + value + "\n";
     }
 
-    private <T> T await(String what, Callable<T> attempt, java.util.function.Predicate<T> done) throws Exception {
-        return server.await(what, POLL_TIMEOUT, attempt, done);
-    }
 
     private void awaitLine(Path output, String what, java.util.function.Predicate<String> line, Process watch) throws Exception {
         await(what, () -> {

@@ -1,20 +1,15 @@
 package io.kubelix.itest.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.kubelix.itest.e2e.Kubectl.Result;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -29,29 +24,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * kube's columns and short names, kube's defaults, {@code explain}, a 422 per group with kube's
  * message, delete, and {@code api-resources --api-group=...}. The methods run in order on one server.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class KubectlNetworkingPolicyIT {
-    private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
-    private static final ObjectMapper JSON = new ObjectMapper();
-
-    private KubelixServer server;
-    private Kubectl kubectl;
-    private Path work;
-
-    @BeforeAll
-    void startServer() throws Exception {
-        work = KubelixServer.workDirectory("networking");
-        server = KubelixServer.startDistribution(work, READY_TIMEOUT);
-        kubectl = server.kubectl(work);
-        server.awaitServed(kubectl, READY_TIMEOUT, "ing,pdb,endpointslices,leases");
-    }
-
-    @AfterAll
-    void stopServer() throws Exception {
-        if (server != null) {
-            server.close();
-        }
+class KubectlNetworkingPolicyIT extends KubectlSuite {
+    KubectlNetworkingPolicyIT() {
+        super("networking", "ing,pdb,endpointslices,leases");
     }
 
     @Test

@@ -1,26 +1,18 @@
 package io.kubelix.itest.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.kubelix.itest.e2e.Kubectl.Result;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -33,32 +25,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * and immediate deletion), replication controllers (create, scale), pod templates, nodes (create,
  * cordon, drain), {@code get all} and {@code explain}. The methods run in order on one server.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class KubectlPodsIT {
-    private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
-    private static final Duration POLL_TIMEOUT = Duration.ofSeconds(30);
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
-    private static final ObjectMapper JSON = new ObjectMapper();
+class KubectlPodsIT extends KubectlSuite {
     private static final String PODS = "/api/v1/namespaces/default/pods/";
 
-    private KubelixServer server;
-    private Kubectl kubectl;
-    private Path work;
-
-    @BeforeAll
-    void startServer() throws Exception {
-        work = KubelixServer.workDirectory("pods");
-        server = KubelixServer.startDistribution(work, READY_TIMEOUT);
-        kubectl = server.kubectl(work);
-        server.awaitServed(kubectl, POLL_TIMEOUT, "pods");
-    }
-
-    @AfterAll
-    void stopServer() throws Exception {
-        if (server != null) {
-            server.close();
-        }
+    KubectlPodsIT() {
+        super("pods", "pods");
     }
 
     @Test
@@ -353,9 +325,5 @@ class KubectlPodsIT {
         } catch (IOException e) {
             return e.toString();
         }
-    }
-
-    private <T> T await(String what, Callable<T> attempt, Predicate<T> done) throws Exception {
-        return server.await(what, POLL_TIMEOUT, attempt, done);
     }
 }

@@ -1,23 +1,16 @@
 package io.kubelix.itest.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.kubelix.itest.e2e.Kubectl.Result;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.Callable;
-import java.util.function.Predicate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -31,34 +24,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * configurations and admission policies with kube's defaults, {@code api-resources}, delete. The
  * methods run in order on one server.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class KubectlRbacAdmissionIT {
-    private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
-    private static final Duration POLL_TIMEOUT = Duration.ofSeconds(30);
-    private static final ObjectMapper JSON = new ObjectMapper();
+class KubectlRbacAdmissionIT extends KubectlSuite {
     private static final String TIMESTAMP = "\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ";
 
-    private KubelixServer server;
-    private Kubectl kubectl;
-    private Path work;
+    KubectlRbacAdmissionIT() {
+        super("rbac", null);
+    }
 
-    @BeforeAll
-    void startServer() throws Exception {
-        work = KubelixServer.workDirectory("rbac");
-        server = KubelixServer.startDistribution(work, READY_TIMEOUT);
-        kubectl = server.kubectl(work);
+    @Override
+    void afterStart() throws Exception {
         // /readyz can answer before every plugin is in and the bootstrap policy is written
         await("the last bootstrap binding", () -> kubectl.run("get", "clusterrolebinding", "system:public-info-viewer"),
                 r -> r.exitCode() == 0);
         await("admission policies served", () -> kubectl.run("get", "validatingadmissionpolicies"), r -> r.exitCode() == 0);
-    }
-
-    @AfterAll
-    void stopServer() throws Exception {
-        if (server != null) {
-            server.close();
-        }
     }
 
     @Test
@@ -299,9 +278,5 @@ class KubectlRbacAdmissionIT {
         kubectl.ok("auth", "reconcile", "-f", file.toString());
         JsonNode role = JSON.readTree(kubectl.ok("get", "role", "secret-reader", "-o", "json").stdout());
         assertTrue(role.path("rules").toString().contains("\"list\""), role::toString);
-    }
-
-    private <T> T await(String what, Callable<T> attempt, Predicate<T> done) throws Exception {
-        return server.await(what, POLL_TIMEOUT, attempt, done);
     }
 }

@@ -1,24 +1,17 @@
 package io.kubelix.itest.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.kubelix.itest.e2e.Kubectl.Result;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Duration;
 import java.util.Base64;
-import java.util.concurrent.Callable;
-import java.util.function.Predicate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -33,32 +26,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code plugins/} (no token issued nor accepted) and put back (its key, and so its tokens, kept).
  * The methods run in order on one server.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class KubectlServiceAccountTokenIT {
-    private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
-    private static final Duration POLL_TIMEOUT = Duration.ofSeconds(30);
-    private static final ObjectMapper JSON = new ObjectMapper();
+class KubectlServiceAccountTokenIT extends KubectlSuite {
     private static final String ISSUER = "https://kubernetes.default.svc.cluster.local";
 
-    private KubelixServer server;
-    private Kubectl kubectl;
-    private Path work;
     private String token;
 
-    @BeforeAll
-    void startServer() throws Exception {
-        work = KubelixServer.workDirectory("serviceaccount-token");
-        server = KubelixServer.startDistribution(work, READY_TIMEOUT);
-        kubectl = server.kubectl(work);
-        server.awaitServed(kubectl, POLL_TIMEOUT, null);
-    }
-
-    @AfterAll
-    void stopServer() throws Exception {
-        if (server != null) {
-            server.close();
-        }
+    KubectlServiceAccountTokenIT() {
+        super("serviceaccount-token", null);
     }
 
     @Test
@@ -218,9 +193,5 @@ class KubectlServiceAccountTokenIT {
         assertEquals(1, r.exitCode(), r::toString);
         assertTrue(r.stderr().contains("Unauthorized"), r::toString);
         assertEquals(401, server.get("/api/v1/namespaces/default/configmaps", credential).statusCode());
-    }
-
-    private <T> T await(String what, Callable<T> attempt, Predicate<T> done) throws Exception {
-        return server.await(what, POLL_TIMEOUT, attempt, done);
     }
 }

@@ -1,23 +1,16 @@
 package io.kubelix.itest.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.kubelix.itest.e2e.Kubectl.Result;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.Callable;
-import java.util.function.Predicate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -31,35 +24,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * explain}, and a server started with {@code --service-cluster-ip-range}. The methods run in order
  * on one server.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class KubectlServicesIT {
-    private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
-    private static final Duration POLL_TIMEOUT = Duration.ofSeconds(30);
-    private static final ObjectMapper JSON = new ObjectMapper();
+class KubectlServicesIT extends KubectlSuite {
     /** The dynamic band of the default 10.0.0.0/24: kube's allocator leaves the first 16 addresses for requests. */
     private static final String DYNAMIC_IP = "10\\.0\\.0\\.(1[7-9]|[2-9][0-9]|1[0-9][0-9]|2[0-4][0-9]|25[0-4])";
 
-    private KubelixServer server;
-    private Kubectl kubectl;
-    private Path work;
-    private Path distribution;
+    private final Path distribution = Path.of(KubelixServer.property("kubelix.itest.distribution"));
     private String webIP;
 
-    @BeforeAll
-    void startServer() throws Exception {
-        distribution = Path.of(KubelixServer.property("kubelix.itest.distribution"));
-        work = KubelixServer.workDirectory("services");
-        server = KubelixServer.startDistribution(work, READY_TIMEOUT);
-        kubectl = server.kubectl(work);
-        server.awaitServed(kubectl, POLL_TIMEOUT, "svc");
-    }
-
-    @AfterAll
-    void stopServer() throws Exception {
-        if (server != null) {
-            server.close();
-        }
+    KubectlServicesIT() {
+        super("services", "svc");
     }
 
     @Test
@@ -270,9 +244,5 @@ class KubectlServicesIT {
             Result outside = k.run("create", "service", "clusterip", "x", "--tcp=80", "--clusterip=10.0.0.5");
             assertTrue(outside.stderr().contains("The range of valid IPs is 10.96.0.0/28"), outside::toString);
         }
-    }
-
-    private <T> T await(String what, Callable<T> attempt, Predicate<T> done) throws Exception {
-        return server.await(what, POLL_TIMEOUT, attempt, done);
     }
 }
