@@ -235,7 +235,7 @@ class KubectlServicesIT extends KubectlSuite {
                 "--service-cluster-ip-range=10.96.0.0/28", "--service-node-port-range=31000-31009")) {
             Kubectl k = new Kubectl(System.getProperty("kubelix.itest.kubectl", "kubectl"), other.kubeconfig(),
                     otherWork.resolve("home"));
-            other.await("kubectl get svc answers", POLL_TIMEOUT, () -> k.run("get", "svc"), r -> r.exitCode() == 0);
+            other.awaitServed(k, READY_TIMEOUT, "svc");
             k.ok("create", "service", "nodeport", "small", "--tcp=80");
             JsonNode spec = JSON.readTree(k.ok("get", "svc", "small", "-o", "json").stdout()).path("spec");
             assertTrue(spec.path("clusterIP").asText().matches("10\\.96\\.0\\.([1-9]|1[0-4])"), spec::toString);
