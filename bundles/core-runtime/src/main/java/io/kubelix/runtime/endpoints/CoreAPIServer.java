@@ -173,8 +173,8 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
                 new HttpRequestContext(Requests.user(request), info, namespace), request, protobuf);
         scope.hasStatusSubresource = installer.routes().lookup(gv, info.resource() + "/status") != null;
         if (!info.verb().equals("watch")) {
-            // The response's form is agreed before anything is done: a 406 must not follow a write.
-            Negotiation.choose(request);
+            // The response's form is agreed before anything is done: a 406 or a 400 for it must not follow a write.
+            ResourceHandlers.checkResponseForm(scope, Negotiation.choose(request));
         }
         switch (info.verb()) {
             case "get" -> ResourceHandlers.get(scope, response, callback);

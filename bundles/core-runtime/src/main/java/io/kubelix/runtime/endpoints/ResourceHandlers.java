@@ -368,6 +368,21 @@ final class ResourceHandlers {
         return "application/json;as=" + as + ";v=" + version(choice) + ";g=meta.k8s.io";
     }
 
+    /**
+     * Refuses, before the request acts, a response form it could not be answered in: a Table with an
+     * unsupported {@code includeObject} (400), or a PartialObjectMetadataList for a verb that answers
+     * one object (406), so neither error follows a write.
+     */
+    static void checkResponseForm(RequestScope s, Negotiation.Choice choice) {
+        if (choice.output() == Negotiation.Output.TABLE) {
+            TableConvertor.checkIncludeObject(s.param("includeObject"));
+        }
+        if (choice.output() == Negotiation.Output.PARTIAL_OBJECT_METADATA_LIST
+                && List.of("get", "create", "update", "patch").contains(s.info.verb())) {
+            throw notAcceptable("you requested PartialObjectMetadataList, but the requested object is not a list");
+        }
+    }
+
     private static StatusException notAcceptable(String message) {
         return new StatusException(io.kubelix.api.errors.StatusReason.NOT_ACCEPTABLE, 406, message, null, null);
     }

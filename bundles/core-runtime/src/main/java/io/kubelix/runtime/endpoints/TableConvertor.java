@@ -104,6 +104,11 @@ final class TableConvertor {
         return F.textNode(v.toString());
     }
 
+    /** Refuses an {@code includeObject} value a Table cannot be made with (400), before a request acts. */
+    static void checkIncludeObject(String v) {
+        parseInclude(v);
+    }
+
     private static IncludeObject parseInclude(String v) {
         if (v == null || v.isEmpty() || v.equals("Metadata")) {
             return IncludeObject.METADATA;
