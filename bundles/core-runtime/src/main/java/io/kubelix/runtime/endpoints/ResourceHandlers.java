@@ -335,10 +335,8 @@ final class ResourceHandlers {
     /** Writes one object, or a one-row Table when the client asked for a Table. */
     private static void writeObject(RequestScope s, Response response, Callback callback, int code, ObjectNode obj) {
         ObjectNode out = typed(s, obj);
+        // A PartialObjectMetadataList was refused by checkResponseForm before the request acted.
         Negotiation.Choice choice = Negotiation.choose(s.request);
-        if (choice.output() == Negotiation.Output.PARTIAL_OBJECT_METADATA_LIST) {
-            throw notAcceptable("you requested PartialObjectMetadataList, but the requested object is not a list");
-        }
         Responses.addWarnings(response, s.ctx.warnings());
         if (choice.output() == Negotiation.Output.PARTIAL_OBJECT_METADATA) {
             Responses.writeJson(response, callback, code, contentType(choice, "PartialObjectMetadata"), partial(choice, out));

@@ -46,6 +46,7 @@ import java.util.UUID;
  */
 public final class GenericStore implements StandardStorage {
     private static final int GENERATE_NAME_ATTEMPTS = 8;
+    private static final Runnable NOTHING = () -> { };
 
     private final StoreSpec spec;
     private final StorageInterface storage;
@@ -56,7 +57,7 @@ public final class GenericStore implements StandardStorage {
     private final Runnable onDestroy;
 
     public GenericStore(StoreSpec spec, StorageInterface storage, AdmissionChain admission) {
-        this(spec, storage, admission, null, () -> { });
+        this(spec, storage, admission, null, NOTHING);
     }
 
     /** A Store that runs {@code onDestroy} when it is destroyed (its provider went away). */
@@ -343,12 +344,12 @@ public final class GenericStore implements StandardStorage {
 
     /** This Store with another update strategy: the Store behind a status subresource. */
     GenericStore withUpdateStrategy(io.kubelix.api.registry.RESTUpdateStrategy strategy) {
-        return new GenericStore(spec.withUpdateStrategy(strategy), storage, admission, admissionView, () -> { });
+        return new GenericStore(spec.withUpdateStrategy(strategy), storage, admission, admissionView, NOTHING);
     }
 
     /** This Store with its updates shown to admission through {@code view}: the Store behind a scale subresource. */
     GenericStore withAdmissionView(AdmissionView view) {
-        return new GenericStore(spec, storage, admission, view, () -> { });
+        return new GenericStore(spec, storage, admission, view, NOTHING);
     }
 
     private ObjectNode createdByUpdate(RequestContext ctx, String name, UpdatedObjectInfo objInfo, boolean dryRun) {

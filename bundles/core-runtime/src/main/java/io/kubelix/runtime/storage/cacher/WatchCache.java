@@ -82,7 +82,7 @@ final class WatchCache {
             WatchCacheEvent e = new WatchCacheEvent(type, element, prev, rv, now);
             resizeFor(now);
             if (size == window.length) {
-                windowStart = window[start].resourceVersion;
+                windowStart = at(0).resourceVersion;
                 window[start] = null;
                 start = (start + 1) % window.length;
                 size--;
@@ -234,7 +234,7 @@ final class WatchCache {
             NavigableMap<String, StoreElement> current = store.subMap(lo, true, hi, false);
             TreeMap<String, StoreElement> undo = new TreeMap<>();
             for (int i = firstAfter(rv); i < size; i++) {
-                WatchCacheEvent e = window[(start + i) % window.length];
+                WatchCacheEvent e = at(i);
                 // The first change after rv says what the key held at rv.
                 if (e.key.compareTo(lo) >= 0 && e.key.compareTo(hi) < 0 && !undo.containsKey(e.key)) {
                     undo.put(e.key, e.prev);
@@ -265,7 +265,7 @@ final class WatchCache {
         int hi = size;
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
-            if (window[(start + mid) % window.length].resourceVersion > rv) {
+            if (at(mid).resourceVersion > rv) {
                 hi = mid;
             } else {
                 lo = mid + 1;
@@ -289,7 +289,7 @@ final class WatchCache {
             int first = firstAfter(rv);
             List<WatchCacheEvent> out = new ArrayList<>(size - first);
             for (int i = first; i < size; i++) {
-                out.add(window[(start + i) % window.length]);
+                out.add(at(i));
             }
             return out;
         } finally {

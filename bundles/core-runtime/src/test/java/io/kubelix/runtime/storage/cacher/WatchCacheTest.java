@@ -49,8 +49,7 @@ class WatchCacheTest {
     @Test
     void aFullWindowOfFreshEventsDoublesUpToItsLargest() {
         long[] now = {0};
-        WatchCache cache = new WatchCache(new EventWindow(4, 16, Duration.ofSeconds(10)), () -> now[0]);
-        cache.replace(List.of(), 10, o -> "");
+        WatchCache cache = listedAt10(new EventWindow(4, 16, Duration.ofSeconds(10)), now);
 
         addEvents(cache, 11, 14);
         assertEquals(4, cache.capacity(), "not full before its fifth event");
@@ -65,8 +64,7 @@ class WatchCacheTest {
     @Test
     void aFullWindowWhoseOldestEventIsStaleDropsItInsteadOfGrowing() {
         long[] now = {0};
-        WatchCache cache = new WatchCache(new EventWindow(4, 16, Duration.ofSeconds(10)), () -> now[0]);
-        cache.replace(List.of(), 10, o -> "");
+        WatchCache cache = listedAt10(new EventWindow(4, 16, Duration.ofSeconds(10)), now);
         addEvents(cache, 11, 14);
 
         now[0] = TimeUnit.SECONDS.toNanos(11);
@@ -80,8 +78,7 @@ class WatchCacheTest {
     @Test
     void aWindowWhoseNewestQuarterIsStaleHalvesKeepingItsNewestEvents() {
         long[] now = {0};
-        WatchCache cache = new WatchCache(new EventWindow(4, 16, Duration.ofSeconds(10)), () -> now[0]);
-        cache.replace(List.of(), 10, o -> "");
+        WatchCache cache = listedAt10(new EventWindow(4, 16, Duration.ofSeconds(10)), now);
         addEvents(cache, 11, 26);
         assertEquals(16, cache.capacity(), "grown in a burst");
 
@@ -106,14 +103,20 @@ class WatchCacheTest {
     @Test
     void aFixedWindowNeitherGrowsNorShrinks() {
         long[] now = {0};
-        WatchCache cache = new WatchCache(EventWindow.fixed(4), () -> now[0]);
-        cache.replace(List.of(), 10, o -> "");
+        WatchCache cache = listedAt10(EventWindow.fixed(4), now);
         addEvents(cache, 11, 20);
         assertEquals(4, cache.capacity());
         now[0] = TimeUnit.HOURS.toNanos(1);
         addEvents(cache, 21, 21);
         assertEquals(4, cache.capacity());
         assertEquals(List.of(18L, 19L, 20L, 21L), cache.eventsAfter(17).stream().map(e -> e.resourceVersion).toList());
+    }
+
+    /** An empty cache listed at resourceVersion 10, whose clock reads {@code now[0]}. */
+    private static WatchCache listedAt10(EventWindow window, long[] now) {
+        WatchCache cache = new WatchCache(window, () -> now[0]);
+        cache.replace(List.of(), 10, o -> "");
+        return cache;
     }
 
     /** ADDED events at resourceVersions {@code from} to {@code to}, one object each. */
