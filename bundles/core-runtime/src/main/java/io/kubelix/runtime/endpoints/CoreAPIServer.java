@@ -9,7 +9,9 @@ import io.kubelix.api.registry.RESTStorageProvider;
 import io.kubelix.api.request.RequestInfo;
 import io.kubelix.api.schema.GroupVersion;
 import io.kubelix.api.server.DelegationTarget;
+import io.kubelix.api.schema.GroupVersionResource;
 import io.kubelix.runtime.codec.protobuf.ProtobufCodec;
+import io.kubelix.runtime.controller.ServedResources;
 import io.kubelix.runtime.plugins.ProvidedResource;
 import io.kubelix.runtime.plugins.ServedAPIs;
 import io.kubelix.runtime.registry.AdmissionChain;
@@ -33,6 +35,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -48,9 +51,9 @@ import java.util.Map;
  * {@link NamespaceController}, which empties deleted namespaces across every served resource, and
  * the {@link GarbageCollector}, which follows owner references across them.
  */
-@Component(service = {DelegationTarget.class, OpenAPIProvider.class, ServedAPIs.class},
+@Component(service = {DelegationTarget.class, OpenAPIProvider.class, ServedAPIs.class, ServedResources.class},
         property = Constants.SERVICE_RANKING + ":Integer=" + DelegationTarget.CORE_API_RANKING)
-public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, ServedAPIs {
+public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, ServedAPIs, ServedResources {
     private static final Logger LOG = LoggerFactory.getLogger(CoreAPIServer.class);
 
     private final StoreFactory storeFactory;
@@ -115,6 +118,28 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
     @Override
     public List<ProvidedResource> providedResources() {
         return installer.provided();
+    }
+
+    @Override
+    public RESTStorage storage(GroupVersionResource resource) {
+        return resource.resource().contains("/") ? null
+                : installer.routes().lookup(new GroupVersion(resource.group(), resource.version()), resource.resource());
+    }
+
+    @Override
+    public List<GroupVersionResource> resources() {
+        List<GroupVersionResource> served = new ArrayList<>();
+        for (RouteTable.Group group : installer.routes().groups()) {
+            group.resources().forEach((version, resources) -> resources.keySet().stream()
+                    .filter(r -> !r.contains("/"))
+                    .forEach(r -> served.add(new GroupVersionResource(group.name(), version, r))));
+        }
+        return served;
+    }
+
+    @Override
+    public Runnable onChange(Runnable listener) {
+        return installer.onChange(listener);
     }
 
     @Override

@@ -1,0 +1,26 @@
+package io.kubelix.runtime.controller;
+
+import io.kubelix.api.registry.RESTStorage;
+import io.kubelix.api.schema.GroupVersionResource;
+
+import java.util.List;
+
+/**
+ * The resources the server serves, as its controllers read them (core-runtime internal; the core
+ * API server registers one): the storage serving each group, version and resource now, and a word
+ * when that changes (a plugin came, went, or was updated). Read-only: routing stays with the server.
+ */
+public interface ServedResources {
+
+    /** The storage serving a resource (not a subresource) now, or null when none serves it. */
+    RESTStorage storage(GroupVersionResource resource);
+
+    /** Every resource served now (not subresources). */
+    List<GroupVersionResource> resources();
+
+    /**
+     * Calls {@code listener} after every change of what is served, on the thread that made it; the
+     * listener must not block. Returns what removes it.
+     */
+    Runnable onChange(Runnable listener);
+}
