@@ -1,6 +1,7 @@
 package io.kubelix.runtime.server;
 
 import io.kubelix.api.authn.Authenticator;
+import io.kubelix.api.authz.AuthorizationChain;
 import io.kubelix.api.authz.Authorizer;
 import io.kubelix.api.server.DelegationTarget;
 import io.kubelix.api.server.HealthChecker;
@@ -25,6 +26,7 @@ import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.osgi.framework.BundleContext;
+import org.osgi.framework.ServiceRegistration;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
@@ -63,7 +65,9 @@ public final class GenericAPIServer {
     static final int HTTP2_WRITE_THRESHOLD = 128 * 1024;
 
     private final RankedServices<Authenticator> authenticators;
-    private final RankedServices<Authorizer> authorizers;
+    private final AuthorizationModes authorizers;
+    private final UnionAuthorizer authorization;
+    private ServiceRegistration<AuthorizationChain> authorizationService;
     private final RankedServices<DelegationTarget> serverChain = new RankedServices<>();
     private final RankedServices<OpenAPIProvider> openAPIProviders = new RankedServices<>();
     private final RankedServices<KubelixEndpoint> kubelixEndpoints = new RankedServices<>();
@@ -78,18 +82,33 @@ public final class GenericAPIServer {
             throws Exception {
         // An authenticator or authorizer being updated serves until its new revision takes over.
         authenticators = new RankedServices<>(swaps);
-        authorizers = new RankedServices<>(swaps);
+        AuthorizationModes modes = null;
+        try {
+            Settings settings = new Settings(config, context);
+            modes = AuthorizationModes.parse(settings.get("authorization-mode", AuthorizationModes.RBAC), swaps);
+        } catch (IllegalArgumentException e) {
+            failed(context, e);
+            throw e;
+        }
+        authorizers = modes;
+        authorization = new UnionAuthorizer(authorizers);
         try {
             server = start(config, context);
+            // The access review APIs ask the same chain requests meet.
+            authorizationService = context.registerService(AuthorizationChain.class, authorization, null);
         } catch (Exception | Error e) {
-            LOG.error("Kubelix API server cannot start: {}", e.getMessage());
-            // Under bin/kubelix a server that cannot serve is a failed process, as kube-apiserver exits.
-            if (Boolean.parseBoolean(context.getProperty("kubelix.exit-on-start-failure"))) {
-                Thread exit = new Thread(() -> System.exit(1), "kubelix-exit");
-                exit.setDaemon(true);
-                exit.start();
-            }
+            failed(context, e);
             throw e;
+        }
+    }
+
+    private static void failed(BundleContext context, Throwable e) {
+        LOG.error("Kubelix API server cannot start: {}", e.getMessage());
+        // Under bin/kubelix a server that cannot serve is a failed process, as kube-apiserver exits.
+        if (Boolean.parseBoolean(context.getProperty("kubelix.exit-on-start-failure"))) {
+            Thread exit = new Thread(() -> System.exit(1), "kubelix-exit");
+            exit.setDaemon(true);
+            exit.start();
         }
     }
 
@@ -121,7 +140,15 @@ public final class GenericAPIServer {
         connector.setHost(bind.getHostAddress());
         connector.setPort(port);
         server.addConnector(connector);
-        server.setHandler(new GracefulHandler(HandlerChain.build(director, authenticators, authorizers)));
+        boolean anonymous = Boolean.parseBoolean(settings.get("anonymous-auth", "true"));
+        if (anonymous && !authorizers.allowsAnonymous()) {
+            LOG.warn("anonymous-auth is not allowed with the AlwaysAllow authorizer: anonymous requests are refused;"
+                    + " choose another authorization-mode to allow them");
+            anonymous = false;
+        }
+        LOG.info("authorization modes: {}; anonymous requests {}", String.join(",", authorizers.modes()),
+                anonymous ? "allowed as system:anonymous" : "refused");
+        server.setHandler(new GracefulHandler(HandlerChain.build(director, authenticators, authorization, anonymous)));
         server.setErrorHandler(new StatusErrorHandler());
         try {
             server.start();
@@ -142,6 +169,9 @@ public final class GenericAPIServer {
 
     @Deactivate
     void deactivate() throws Exception {
+        if (authorizationService != null) {
+            authorizationService.unregister();
+        }
         shuttingDown.set(true);
         LOG.info("Kubelix API server shutting down");
         server.stop();
@@ -161,7 +191,12 @@ public final class GenericAPIServer {
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
     void addAuthorizer(Authorizer a, Map<String, Object> props) {
         authorizers.add(a, props);
-        LOG.info("authorizer added: {}", a.getClass().getName());
+        if (authorizers.asks(props)) {
+            LOG.info("authorizer added: {} (mode {})", a.getClass().getName(), props.getOrDefault(Authorizer.MODE, "-"));
+        } else {
+            LOG.info("authorizer {} not asked: its mode {} is not in authorization-mode {}", a.getClass().getName(),
+                    props.get(Authorizer.MODE), String.join(",", authorizers.modes()));
+        }
     }
 
     void removeAuthorizer(Authorizer a, Map<String, Object> props) {
@@ -236,8 +271,10 @@ public final class GenericAPIServer {
             }
         }), Map.of());
         readyzChecks.add(new NamedCheck("authorization", () -> {
-            if (authorizers.get().isEmpty()) {
-                throw new IllegalStateException("no authorizer is installed");
+            List<String> unserved = authorizers.unserved();
+            if (!unserved.isEmpty()) {
+                throw new IllegalStateException("no authorizer is installed for authorization-mode "
+                        + String.join(",", unserved));
             }
         }), Map.of());
         readyzChecks.add(shutdown, Map.of(org.osgi.framework.Constants.SERVICE_RANKING, Integer.MIN_VALUE));
