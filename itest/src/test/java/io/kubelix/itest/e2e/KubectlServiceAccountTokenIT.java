@@ -40,6 +40,8 @@ class KubectlServiceAccountTokenIT extends KubectlSuite {
     @Order(1)
     void createTokenIssuesAJwtForTheServiceAccount() throws Exception {
         assertEquals("serviceaccount/bot created", kubectl.ok("create", "serviceaccount", "bot").stdout().trim());
+        // RBAC: the service account may read what the view role allows in its namespace.
+        kubectl.ok("create", "rolebinding", "bot-view", "--clusterrole=view", "--serviceaccount=default:bot");
         token = await("kubectl create token bot", () -> kubectl.run("create", "token", "bot", "--duration=10m"),
                 r -> r.exitCode() == 0).stdout().trim();
 
@@ -65,7 +67,8 @@ class KubectlServiceAccountTokenIT extends KubectlSuite {
     @Order(2)
     void theTokenAuthenticatesKubectl() throws Exception {
         kubectl.ok("create", "configmap", "seen", "--from-literal=a=b");
-        Result list = kubectl.ok("--token=" + token, "get", "configmaps", "-o", "name");
+        Result list = await("the service account's binding applies", () -> kubectl.run("--token=" + token, "get",
+                "configmaps", "-o", "name"), r -> r.exitCode() == 0);
         assertTrue(list.stdout().lines().anyMatch("configmap/seen"::equals), list::toString);
         Result version = kubectl.ok("--token=" + token, "get", "--raw", "/version");
         assertTrue(version.stdout().contains("\"gitVersion\""), version::toString);
