@@ -75,9 +75,9 @@ class KubectlRbacIT extends KubectlSuite {
                 .stdout().trim());
         Result cannot = kubectl.run("--token=" + token, "-n", NS, "auth", "can-i", "delete", "configmaps");
         assertEquals("no", cannot.stdout().trim(), cannot::toString);
-        Result list = kubectl.ok("--token=" + token, "-n", NS, "auth", "can-i", "--list");
-        assertTrue(list.stdout().lines().anyMatch(l -> l.matches("configmaps\\s+\\[]\\s+\\[]\\s+\\[get list]")),
-                list::toString);
+        Result rules = kubectl.ok("--token=" + token, "-n", NS, "auth", "can-i", "--list");
+        assertTrue(rules.stdout().lines().anyMatch(l -> l.matches("configmaps\\s+\\[]\\s+\\[]\\s+\\[get list]")),
+                rules::toString);
         // The admin is in system:masters: allowed everything.
         assertEquals("yes", kubectl.ok("auth", "can-i", "delete", "secrets", "-A").stdout().trim());
     }
@@ -107,5 +107,37 @@ class KubectlRbacIT extends KubectlSuite {
         HttpResponse<String> discovery = server.get("/apis", null);
         assertEquals(403, discovery.statusCode(), "discovery is for authenticated users: " + discovery.body());
         assertEquals(200, server.get("/apis", token).statusCode(), "system:discovery is bound to system:authenticated");
+    }
+
+    @Test
+    @Order(5)
+    void rolesAndBindingsMayGrantOnlyWhatTheWriterHolds() throws Exception {
+        kubectl.ok("-n", NS, "create", "role", "rbac-writer", "--verb=create", "--resource=roles,rolebindings");
+        kubectl.ok("-n", NS, "create", "rolebinding", "reader-writes-rbac", "--role=rbac-writer",
+                "--serviceaccount=" + NS + ":reader");
+        kubectl.ok("-n", NS, "create", "rolebinding", "reader-reads-again", "--role=cm-reader",
+                "--serviceaccount=" + NS + ":reader");
+        await("the bindings apply", () -> kubectl.run("--token=" + token, "-n", NS, "auth", "can-i", "create", "roles"),
+                r -> r.exitCode() == 0);
+
+        kubectl.ok("--token=" + token, "-n", NS, "create", "role", "held", "--verb=get", "--resource=configmaps");
+
+        Result escalate = kubectl.run("--token=" + token, "-n", NS, "create", "role", "not-held", "--verb=delete",
+                "--resource=secrets");
+        assertNotEquals(0, escalate.exitCode(), escalate::toString);
+        assertTrue(escalate.stderr().contains("roles.rbac.authorization.k8s.io \"not-held\" is forbidden: user "
+                + "\"system:serviceaccount:" + NS + ":reader\""), escalate::toString);
+        assertTrue(escalate.stderr().contains("is attempting to grant RBAC permissions not currently held:"),
+                escalate::toString);
+        assertTrue(escalate.stderr().contains("{APIGroups:[\"\"], Resources:[\"secrets\"], Verbs:[\"delete\"]}"),
+                escalate::toString);
+
+        Result bindAdmin = kubectl.run("--token=" + token, "-n", NS, "create", "rolebinding", "grab-admin",
+                "--clusterrole=admin", "--serviceaccount=" + NS + ":reader");
+        assertNotEquals(0, bindAdmin.exitCode(), bindAdmin::toString);
+        assertTrue(bindAdmin.stderr().contains("rolebindings.rbac.authorization.k8s.io \"grab-admin\" is forbidden"),
+                bindAdmin::toString);
+        kubectl.ok("--token=" + token, "-n", NS, "create", "rolebinding", "share-held", "--role=held",
+                "--serviceaccount=" + NS + ":default");
     }
 }
