@@ -1,6 +1,5 @@
-package io.kubelix.authn.token;
+package io.kubelix.support.files;
 
-import io.kubelix.authn.token.TokenCsv.MalformedTokenFileException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,29 +13,43 @@ import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 /**
- * The token file's current table, reloaded when the file's modification time, size or identity
- * changes. Requests trigger the check, at most once per interval and by one thread at a time;
- * the others keep using the current table, so no request waits on the file system. A missing
- * file accepts no token (the server may not have created it yet; deleting it revokes every
- * token); a malformed one is rejected whole, as kube does, and the last good table stays.
+ * A file's parsed content, reloaded when the file's modification time, size or identity changes
+ * (kube-apiserver reloads its token file and client CA file the same way). Requests trigger the
+ * check, at most once per interval and by one thread at a time; the others keep using the current
+ * content, so no request waits on the file system. A missing file gives the empty content (the
+ * server may not have created it yet; deleting it withdraws what it granted); a malformed one is
+ * rejected whole and the last good content stays.
+ *
+ * @param <T> the parsed content
  */
-final class ReloadingTokenTable {
+public final class ReloadingFile<T> {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ReloadingTokenTable.class);
+    private static final Logger LOG = LoggerFactory.getLogger(ReloadingFile.class);
+
+    /** Parses the file's text; throws {@link IllegalArgumentException} saying what is malformed. */
+    @FunctionalInterface
+    public interface Parser<T> {
+        T parse(String content) throws IllegalArgumentException;
+    }
 
     /** What identifies one version of the file without reading it. */
     private record Stamp(FileTime modified, long size, Object fileKey) {
     }
 
+    private final String what;
     private final Path file;
     private final long intervalNanos;
     private final LongSupplier nanoTime;
+    private final T empty;
+    private final Parser<T> parser;
+    private final Function<T, String> describe;
     private final ReentrantLock checking = new ReentrantLock();
 
-    private volatile TokenTable table = TokenTable.EMPTY;
+    private volatile T content;
     private volatile long nextCheck;
     // Guarded by checking.
     private Stamp loaded;
@@ -46,27 +59,40 @@ final class ReloadingTokenTable {
     /**
      * Loads the file now, if it exists.
      *
+     * @param what     the file's name in log lines, such as {@code Token file}
+     * @param empty    the content while the file is missing
+     * @param describe the content in log lines, such as {@code 3 token(s)}
      * @param nanoTime {@code System::nanoTime}, or a test clock
      */
-    ReloadingTokenTable(Path file, Duration interval, LongSupplier nanoTime) {
+    public ReloadingFile(String what, Path file, Duration interval, LongSupplier nanoTime, T empty, Parser<T> parser,
+                         Function<T, String> describe) {
+        this.what = what;
         this.file = file;
         this.intervalNanos = interval.toNanos();
         this.nanoTime = nanoTime;
+        this.empty = empty;
+        this.parser = parser;
+        this.describe = describe;
+        this.content = empty;
         checking.lock();
         try {
             nextCheck = nanoTime.getAsLong() + intervalNanos;
             refresh();
             if (!present) {
-                LOG.info("Token file {} does not exist yet; no token is accepted until it does (checked every {} ms)",
-                        file, interval.toMillis());
+                LOG.info("{} {} does not exist yet; it is read once it does (checked every {} ms)", what, file,
+                        interval.toMillis());
             }
         } finally {
             checking.unlock();
         }
     }
 
-    /** The table to authenticate with; checks the file first when the interval has passed. */
-    TokenTable current() {
+    public Path path() {
+        return file;
+    }
+
+    /** The content to use; checks the file first when the interval has passed. */
+    public T current() {
         long now = nanoTime.getAsLong();
         if (now - nextCheck >= 0 && checking.tryLock()) {
             try {
@@ -78,7 +104,7 @@ final class ReloadingTokenTable {
                 checking.unlock();
             }
         }
-        return table;
+        return content;
     }
 
     private void refresh() {
@@ -90,11 +116,11 @@ final class ReloadingTokenTable {
             stamp = new Stamp(attributes.lastModifiedTime(), attributes.size(), attributes.fileKey());
         } catch (NoSuchFileException e) {
             if (present) {
-                LOG.warn("Token file {} was removed; no token is accepted until it is back", file);
+                LOG.warn("{} {} was removed; nothing it granted is accepted until it is back", what, file);
                 present = false;
                 loaded = null;
                 lastProblem = null;
-                table = TokenTable.EMPTY;
+                content = empty;
             }
             return;
         } catch (IOException e) {
@@ -105,20 +131,20 @@ final class ReloadingTokenTable {
         if (stamp.equals(loaded)) {
             return;
         }
-        String content;
+        String text;
         try {
-            content = Files.readString(file, StandardCharsets.UTF_8);
+            text = Files.readString(file, StandardCharsets.UTF_8);
         } catch (IOException e) {
             problem("cannot be read: " + e);
             return;
         }
         loaded = stamp;
         try {
-            TokenTable parsed = TokenCsv.parse(content, file.toString());
-            table = parsed;
+            T parsed = parser.parse(text);
+            content = parsed;
             lastProblem = null;
-            LOG.info("Loaded {} token(s) from {}", parsed.size(), file);
-        } catch (MalformedTokenFileException e) {
+            LOG.info("Loaded {} from {}", describe.apply(parsed), file);
+        } catch (IllegalArgumentException e) {
             problem("is malformed, " + e.getMessage());
         }
     }
@@ -127,7 +153,7 @@ final class ReloadingTokenTable {
     private void problem(String description) {
         if (!Objects.equals(description, lastProblem)) {
             lastProblem = description;
-            LOG.error("Token file {} {}; still using the previous {} token(s)", file, description, table.size());
+            LOG.error("{} {} {}; still using the previous {}", what, file, description, describe.apply(content));
         }
     }
 }
