@@ -28,15 +28,15 @@ class DistributionsIT {
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
 
     /** The API group plugins of the default and full distributions. */
-    private static final String GROUP_PLUGINS = "resource-admissionregistration resource-apps resource-authorization resource-autoscaling "
+    private static final String GROUP_PLUGINS = "resource-admissionregistration resource-apps resource-authentication resource-authorization resource-autoscaling "
             + "resource-batch resource-coordination resource-core resource-discovery resource-events resource-networking "
             + "resource-policy resource-rbac resource-scheduling resource-storage";
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = ';', value = {
-            "default; authn-serviceaccount authn-token authz-authenticated authz-rbac " + GROUP_PLUGINS + " storage-etcd storage-memory; false; true",
+            "default; authn-serviceaccount authn-token authn-x509 authz-authenticated authz-rbac " + GROUP_PLUGINS + " storage-etcd storage-memory; false; true",
             "minimal; authn-token authz-rbac resource-core resource-rbac storage-memory; false; false",
-            "full; admission-deny-label authn-serviceaccount authn-token authz-authenticated authz-rbac " + GROUP_PLUGINS
+            "full; admission-deny-label authn-serviceaccount authn-token authn-x509 authz-authenticated authz-rbac " + GROUP_PLUGINS
                     + " storage-etcd storage-memory widget-resource; true; true"})
     void startsWithItsPluginsAndServesKubectl(String name, String plugins, boolean examples, boolean apps) throws Exception {
         Path distribution = Path.of(KubelixServer.property("kubelix.itest.distribution." + name));

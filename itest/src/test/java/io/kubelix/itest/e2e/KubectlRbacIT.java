@@ -1,5 +1,6 @@
 package io.kubelix.itest.e2e;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.kubelix.itest.e2e.Kubectl.Result;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -7,6 +8,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -139,5 +144,78 @@ class KubectlRbacIT extends KubectlSuite {
                 bindAdmin::toString);
         kubectl.ok("--token=" + token, "-n", NS, "create", "rolebinding", "share-held", "--role=held",
                 "--serviceaccount=" + NS + ":default");
+    }
+
+    @Test
+    @Order(6)
+    void whoamiAnswersForTokensServiceAccountsAndClientCertificates() throws Exception {
+        Result admin = kubectl.ok("auth", "whoami", "-o", "json");
+        assertEquals("admin", JSON.readTree(admin.stdout()).path("status").path("userInfo").path("username").asText());
+
+        Result sa = kubectl.ok("--token=" + token, "auth", "whoami", "-o", "json");
+        assertEquals("system:serviceaccount:" + NS + ":reader",
+                JSON.readTree(sa.stdout()).path("status").path("userInfo").path("username").asText(), sa::toString);
+
+        // The admin's client certificate (O=system:masters), as kubeadm's admin.conf carries one.
+        Kubectl x509 = new Kubectl(System.getProperty("kubelix.itest.kubectl", "kubectl"),
+                server.kubeconfig().resolveSibling("admin-x509.kubeconfig"), work.resolve("home"));
+        JsonNode info = JSON.readTree(x509.ok("auth", "whoami", "-o", "json").stdout()).path("status").path("userInfo");
+        assertEquals("admin", info.path("username").asText(), info::toString);
+        assertTrue(info.path("groups").toString().contains("\"system:masters\""), info::toString);
+        x509.ok("get", "secrets", "-A");
+    }
+
+    @Test
+    @Order(7)
+    void aCertificateOfAnotherCAIsUnauthorized() throws Exception {
+        Path pki = work.resolve("other-ca");
+        Files.createDirectories(pki);
+        openssl(pki, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1",
+                "-subj", "/CN=other-ca", "-keyout", "ca.key", "-out", "ca.crt");
+        openssl(pki, "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                "-subj", "/O=system:masters/CN=mallory", "-keyout", "client.key", "-out", "client.csr");
+        Files.writeString(pki.resolve("ext.cnf"), "extendedKeyUsage=clientAuth\n");
+        openssl(pki, "x509", "-req", "-in", "client.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",
+                "-days", "1", "-extfile", "ext.cnf", "-out", "client.crt");
+
+        Path kubeconfig = pki.resolve("mallory.kubeconfig");
+        Files.writeString(kubeconfig, "apiVersion: v1\nkind: Config\nclusters:\n- name: kubelix\n  cluster:\n"
+                + "    server: https://127.0.0.1:" + server.port() + "\n    certificate-authority: "
+                + server.kubeconfig().resolveSibling("pki").resolve("ca.crt") + "\nusers:\n- name: mallory\n  user:\n"
+                + "    client-certificate: " + pki.resolve("client.crt") + "\n    client-key: " + pki.resolve("client.key")
+                + "\ncontexts:\n- name: mallory\n  context:\n    cluster: kubelix\n    user: mallory\n"
+                + "current-context: mallory\n");
+        Result r = new Kubectl(System.getProperty("kubelix.itest.kubectl", "kubectl"), kubeconfig, work.resolve("home"))
+                .run("get", "secrets", "-A");
+        assertNotEquals(0, r.exitCode(), r::toString);
+        assertTrue(r.stderr().contains("Unauthorized") || r.stderr().contains("must be logged in"), r::toString);
+    }
+
+    @Test
+    @Order(8)
+    void impersonationNeedsTheImpersonateVerb() throws Exception {
+        // The admin may impersonate: kubectl --as acts as the service account, with its rights.
+        Result asReader = kubectl.run("--as=system:serviceaccount:" + NS + ":reader", "-n", NS, "get", "secrets");
+        assertNotEquals(0, asReader.exitCode(), asReader::toString);
+        assertTrue(asReader.stderr().contains("User \"system:serviceaccount:" + NS + ":reader\" cannot list resource"
+                + " \"secrets\""), asReader::toString);
+        assertEquals("yes", kubectl.ok("--as=system:serviceaccount:" + NS + ":reader", "-n", NS, "auth", "can-i", "get",
+                "configmaps").stdout().trim());
+
+        // The service account may not: impersonating the admin is refused with kube's message.
+        Result escalate = kubectl.run("--token=" + token, "--as=admin", "--as-group=system:masters", "get", "ns");
+        assertNotEquals(0, escalate.exitCode(), escalate::toString);
+        assertTrue(escalate.stderr().contains("users \"admin\" is forbidden: User \"system:serviceaccount:" + NS
+                + ":reader\" cannot impersonate resource \"users\" in API group \"\" at the cluster scope"),
+                escalate::toString);
+    }
+
+    private static void openssl(Path dir, String... args) throws Exception {
+        List<String> command = new ArrayList<>();
+        command.add("openssl");
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertEquals(0, p.waitFor(), () -> "openssl " + String.join(" ", args) + ": " + out);
     }
 }

@@ -38,6 +38,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.TrustManager;
 import javax.net.ssl.SSLContext;
 import java.net.InetAddress;
 import java.nio.file.Path;
@@ -296,6 +297,10 @@ public final class GenericAPIServer {
         } else {
             tls.setSslContext(sslContext(provider.provider(), data));
         }
+        // Clients may present a certificate; the authenticators verify it (as kube-apiserver asks for one
+        // without verifying it in the handshake), so one from an unknown CA is a 401, not a failed handshake.
+        tls.setWantClientAuth(true);
+        tls.setTrustAll(true);
         tls.setCipherComparator(HTTP2Cipher.COMPARATOR);
         tls.setUseCipherSuitesOrder(true);
 
@@ -332,7 +337,7 @@ public final class GenericAPIServer {
             KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
             keys.init(data.servingKeyStore(), data.keyStorePassword());
             SSLContext context = SSLContext.getInstance("TLS", provider);
-            context.init(keys.getKeyManagers(), null, null);
+            context.init(keys.getKeyManagers(), new TrustManager[] {ClientCertificates.VERIFIED_LATER}, null);
             return context;
         } catch (java.security.GeneralSecurityException e) {
             throw new IllegalStateException("cannot set up TLS with " + provider.getName() + ": " + e.getMessage(), e);
