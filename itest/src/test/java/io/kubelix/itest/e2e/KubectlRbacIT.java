@@ -210,6 +210,26 @@ class KubectlRbacIT extends KubectlSuite {
                 escalate::toString);
     }
 
+    @Test
+    @Order(9)
+    void anAggregatedClusterRolePicksUpANewLabelledRole() throws Exception {
+        kubectl.ok("create", "clusterrole", "widget-viewer", "--verb=get,list", "--resource=widgets.example.com");
+        kubectl.ok("label", "clusterrole", "widget-viewer", "rbac.authorization.k8s.io/aggregate-to-view=true");
+
+        for (String aggregated : List.of("view", "edit", "admin")) {
+            await("the rule reaches " + aggregated, () -> kubectl.ok("get", "clusterrole", aggregated, "-o", "json"),
+                    r -> r.stdout().contains("\"widgets\""));
+        }
+        kubectl.ok("-n", NS, "create", "rolebinding", "reader-views", "--clusterrole=view",
+                "--serviceaccount=" + NS + ":reader");
+        await("the aggregated rule is enforced", () -> kubectl.run("--token=" + token, "-n", NS, "auth", "can-i", "list",
+                "widgets.example.com"), r -> r.exitCode() == 0);
+
+        kubectl.ok("delete", "clusterrole", "widget-viewer");
+        await("the rule leaves view", () -> kubectl.ok("get", "clusterrole", "view", "-o", "json"),
+                r -> !r.stdout().contains("\"widgets\""));
+    }
+
     private static void openssl(Path dir, String... args) throws Exception {
         List<String> command = new ArrayList<>();
         command.add("openssl");

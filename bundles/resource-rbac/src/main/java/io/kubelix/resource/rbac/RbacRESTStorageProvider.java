@@ -2,6 +2,7 @@ package io.kubelix.resource.rbac;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.kubelix.api.authz.AuthorizationChain;
+import io.kubelix.api.informer.SharedInformerFactory;
 import io.kubelix.api.registry.APIGroupInfo;
 import io.kubelix.api.registry.Getter;
 import io.kubelix.api.registry.NameValidation;
@@ -34,7 +35,8 @@ import java.util.concurrent.ScheduledExecutorService;
  * The rbac.authorization.k8s.io group's RESTStorageProvider (kube's rbac RESTStorageProvider):
  * {@code /apis/rbac.authorization.k8s.io/v1} roles and rolebindings (namespaced), clusterroles and
  * clusterrolebindings (cluster-scoped). Once the Stores are built it runs the
- * {@link PolicyReconciler} on its own thread to put kube's default cluster roles and bindings in place.
+ * {@link PolicyReconciler} on its own thread to put kube's default cluster roles and bindings in place,
+ * and the {@link ClusterRoleAggregationController}.
  */
 @Component(service = RESTStorageProvider.class)
 public final class RbacRESTStorageProvider implements RESTStorageProvider {
@@ -50,6 +52,10 @@ public final class RbacRESTStorageProvider implements RESTStorageProvider {
     private final ObjectMapper mapper = new ObjectMapper();
     private final ScheduledExecutorService executor;
     private PolicyReconciler reconciler;
+
+    @Reference
+    private SharedInformerFactory informers;
+    private ClusterRoleAggregationController aggregation;
 
     /** The server's authorization, for the escalation checks; absent, only system:masters may grant. */
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
@@ -103,6 +109,10 @@ public final class RbacRESTStorageProvider implements RESTStorageProvider {
             }
             reconciler = new PolicyReconciler(BootstrapPolicy.load(mapper), clusterRoles, clusterRoleBindings, executor);
             reconciler.start();
+            if (aggregation != null) {
+                aggregation.stop();
+            }
+            aggregation = new ClusterRoleAggregationController(informers, clusterRoles);
         }
         LOG.info("built {}/{} storage: {}", GROUP, VERSION, v1.keySet());
         return new APIGroupInfo(GROUP, List.of(VERSION), Map.of(VERSION, v1));
@@ -113,6 +123,9 @@ public final class RbacRESTStorageProvider implements RESTStorageProvider {
         synchronized (this) {
             if (reconciler != null) {
                 reconciler.stop();
+            }
+            if (aggregation != null) {
+                aggregation.stop();
             }
         }
         executor.shutdownNow();
