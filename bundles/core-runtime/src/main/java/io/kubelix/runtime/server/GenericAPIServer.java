@@ -137,7 +137,10 @@ public final class GenericAPIServer {
         // 3. Listen.
         Server server = new Server(threadPool());
         server.setStopTimeout(5_000);
-        ServerConnector connector = httpsConnector(server, data, tlsProvider, maxStreams == 0 ? 250 : maxStreams);
+        TlsOptions tlsOptions = TlsOptions.parse(settings.get("tls-min-version", "VersionTLS12"),
+                settings.get("tls-cipher-suites", ""));
+        ServerConnector connector = httpsConnector(server, data, tlsProvider, tlsOptions,
+                maxStreams == 0 ? 250 : maxStreams);
         connector.setHost(bind.getHostAddress());
         connector.setPort(port);
         server.addConnector(connector);
@@ -157,6 +160,14 @@ public final class GenericAPIServer {
             server.stop();
             throw new IllegalStateException("cannot serve on " + bindAddress + ":" + port + ": " + e.getMessage()
                     + " (is another server using the port? choose another with --secure-port)", e);
+        }
+        try {
+            SSLContext serving = connector.getConnectionFactory(SslConnectionFactory.class).getSslContextFactory()
+                    .getSslContext();
+            tlsOptions.checkSupported(List.of(serving.getSupportedSSLParameters().getCipherSuites()));
+        } catch (IllegalArgumentException e) {
+            server.stop();
+            throw e;
         }
 
         // 4. A kubeconfig for kubectl.
@@ -282,6 +293,7 @@ public final class GenericAPIServer {
     }
 
     private static ServerConnector httpsConnector(Server server, DataDirectory data, TlsProvider.Choice provider,
+                                                  TlsOptions options,
                                                   int maxStreams) {
         HttpConfiguration http = new HttpConfiguration();
         http.setSendServerVersion(false);
@@ -301,6 +313,7 @@ public final class GenericAPIServer {
         // without verifying it in the handshake), so one from an unknown CA is a 401, not a failed handshake.
         tls.setWantClientAuth(true);
         tls.setTrustAll(true);
+        options.applyTo(tls);
         tls.setCipherComparator(HTTP2Cipher.COMPARATOR);
         tls.setUseCipherSuitesOrder(true);
 
