@@ -1,13 +1,25 @@
 package io.kubelix.itest.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.itest.e2e.Kubectl.Result;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.security.KeyFactory;
+import java.security.PrivateKey;
+import java.security.PublicKey;
+import java.security.Signature;
+import java.security.interfaces.RSAPrivateCrtKey;
+import java.security.spec.PKCS8EncodedKeySpec;
+import java.security.spec.RSAPublicKeySpec;
+import java.util.Base64;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -228,6 +240,73 @@ class KubectlRbacIT extends KubectlSuite {
         kubectl.ok("delete", "clusterrole", "widget-viewer");
         await("the rule leaves view", () -> kubectl.ok("get", "clusterrole", "view", "-o", "json"),
                 r -> !r.stdout().contains("\"widgets\""));
+    }
+
+    @Test
+    @Order(10)
+    void forgedAndStaleTokensAreUnauthorizedAndIdentityHeadersAreIgnored() throws Exception {
+        String[] parts = token.split("\\.");
+        ObjectNode claims = (ObjectNode) JSON.readTree(Base64.getUrlDecoder().decode(parts[1]));
+        assertEquals(200, server.get("/api/v1/namespaces/" + NS + "/configmaps/settings", token).statusCode(),
+                "the real token works (cm-reader is bound again)");
+
+        // alg none, and HS256 keyed with the server's public key (the key-confusion attack).
+        String none = b64("{\"alg\":\"none\",\"typ\":\"JWT\"}") + "." + parts[1] + ".";
+        assertUnauthorized(none, "alg: none");
+        PrivateKey key = serviceAccountKey();
+        byte[] publicKey = publicKeyOf(key);
+        String hsInput = b64("{\"alg\":\"HS256\",\"typ\":\"JWT\"}") + "." + parts[1];
+        Mac mac = Mac.getInstance("HmacSHA256");
+        mac.init(new SecretKeySpec(publicKey, "HmacSHA256"));
+        assertUnauthorized(hsInput + "." + Base64.getUrlEncoder().withoutPadding().encodeToString(
+                mac.doFinal(hsInput.getBytes(StandardCharsets.US_ASCII))), "HS256 with the public key");
+
+        // Signed with the server's own key, but expired, for another issuer, or for another audience.
+        String header = new String(Base64.getUrlDecoder().decode(parts[0]), StandardCharsets.UTF_8);
+        long now = System.currentTimeMillis() / 1000;
+        ObjectNode expired = claims.deepCopy().put("iat", now - 7200).put("nbf", now - 7200).put("exp", now - 3600);
+        assertUnauthorized(sign(header, expired, key), "expired");
+        assertUnauthorized(sign(header, claims.deepCopy().put("iss", "https://evil.example.com"), key), "other issuer");
+        assertUnauthorized(sign(header, claims.deepCopy().put("aud", "vault"), key), "other audience");
+        assertEquals(200, server.get("/api/v1/namespaces/" + NS + "/configmaps/settings", sign(header, claims, key))
+                .statusCode(), "the same claims re-signed with the key are accepted: the checks above are the claims'");
+
+        // Front-proxy headers without front-proxy credentials are not an identity.
+        HttpResponse<String> smuggled = server.getWithHeaders("/api/v1/secrets", null,
+                "X-Remote-User", "admin", "X-Remote-Group", "system:masters");
+        assertEquals(403, smuggled.statusCode(), smuggled::body);
+        assertTrue(smuggled.body().contains("User \\\"system:anonymous\\\""), smuggled::body);
+    }
+
+    private void assertUnauthorized(String forged, String what) throws Exception {
+        HttpResponse<String> r = server.get("/api/v1/namespaces/" + NS + "/configmaps/settings", forged);
+        assertEquals(401, r.statusCode(), what + ": " + r.body());
+    }
+
+    private PrivateKey serviceAccountKey() throws Exception {
+        String pem = Files.readString(server.kubeconfig().resolveSibling("service-account.key"));
+        String body = pem.replaceAll("-----[A-Z ]+-----", "").replaceAll("\\s", "");
+        return KeyFactory.getInstance("RSA").generatePrivate(new PKCS8EncodedKeySpec(Base64.getDecoder().decode(body)));
+    }
+
+    private static byte[] publicKeyOf(PrivateKey key) throws Exception {
+        RSAPrivateCrtKey rsa = (RSAPrivateCrtKey) key;
+        PublicKey publicKey = KeyFactory.getInstance("RSA").generatePublic(new RSAPublicKeySpec(rsa.getModulus(),
+                rsa.getPublicExponent()));
+        return ("-----BEGIN PUBLIC KEY-----\n" + Base64.getMimeEncoder().encodeToString(publicKey.getEncoded())
+                + "\n-----END PUBLIC KEY-----\n").getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private static String sign(String header, JsonNode claims, PrivateKey key) throws Exception {
+        String input = b64(header) + "." + b64(JSON.writeValueAsString(claims));
+        Signature rs256 = Signature.getInstance("SHA256withRSA");
+        rs256.initSign(key);
+        rs256.update(input.getBytes(StandardCharsets.US_ASCII));
+        return input + "." + Base64.getUrlEncoder().withoutPadding().encodeToString(rs256.sign());
+    }
+
+    private static String b64(String s) {
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(s.getBytes(StandardCharsets.UTF_8));
     }
 
     private static void openssl(Path dir, String... args) throws Exception {
