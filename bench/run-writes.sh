@@ -31,7 +31,7 @@ for backend in ${BACKENDS:-etcd3 memory}; do
     for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$client/health" >/dev/null && break; sleep 0.2; done
     echo "etcd $(etcd --version | head -1 | cut -d' ' -f3) on http://127.0.0.1:$client"
     server_args=(--storage-backend etcd3 --etcd-servers "http://127.0.0.1:$client")
-    bench_args=(--etcd-metrics "http://127.0.0.1:$client")
+    bench_args=(--etcd-metrics "http://127.0.0.1:$client" --etcd-pid "$etcd_pid")
   fi
   "$here/run-server.sh" "$dist" "$work/$backend" "$port" "${server_args[@]}"
   pids+=("$(cat "$work/$backend/pid")")

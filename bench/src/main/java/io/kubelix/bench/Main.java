@@ -10,7 +10,7 @@ public final class Main {
               idle-watchers  --watchers 10000 --rate 50 (GETs/s) --seconds 60 --server-pid PID
               list           --count 5000 --iterations 100 --warmup 30
               crud           --rate 50 (cycles/s) --seconds 60
-              writes         --count 2000 --in-flight 8 --rounds 3 --bytes 1024 [--etcd-metrics URL] [--server-pid PID]
+              writes         --count 2000 --in-flight 8 --rounds 3 --bytes 1024 [--etcd-metrics URL --etcd-pid PID] [--server-pid PID]
 
             connection:
               --server https://host:port   --ca FILE | --insecure   --token T | --kubeconfig FILE

@@ -27,7 +27,8 @@ import java.util.regex.Pattern;
  * (a PUT of each object with the resourceVersion its last write returned, and one more field), for
  * R rounds, each round in a namespace of its own. Reports per phase the rate, the latency, the
  * server's CPU time per request ({@code --server-pid}) and, with {@code --etcd-metrics URL} (etcd's
- * client URL), the etcd requests per API write read from etcd's own {@code grpc_server_started_total}.
+ * client URL), the etcd requests per API write read from etcd's own {@code grpc_server_started_total}
+ * and, with {@code --etcd-pid}, etcd's CPU time per write.
  * Each round ends by listing its objects: every acknowledged create is there, and every object
  * carries the count of its acknowledged updates and the resourceVersion the last one returned.
  */
@@ -42,6 +43,7 @@ final class Writes {
     private final String namespacePrefix;
     private final String payload;
     private final ServerProbe probe;
+    private final ServerProbe etcdProbe;
     private final URI etcdMetrics;
     private final HttpClient plain = HttpClient.newHttpClient();
 
@@ -53,6 +55,7 @@ final class Writes {
         this.namespacePrefix = o.get("namespace", "bench-writes");
         this.payload = "x".repeat(o.integer("bytes", 1024));
         this.probe = new ServerProbe(o.get("server-pid"));
+        this.etcdProbe = new ServerProbe(o.get("etcd-pid"));
         this.etcdMetrics = o.get("etcd-metrics") == null ? null : URI.create(o.get("etcd-metrics") + "/metrics");
     }
 
@@ -69,8 +72,8 @@ final class Writes {
             AtomicLongArray updates = new AtomicLongArray(count);
             System.out.printf("%n### round %d (namespace %s), load average %s%n%n", round, ns, ServerProbe.loadAverage());
             System.out.println("| phase | requests | failed | wall s | per second | p50 ms | p90 ms | p99 ms | max ms"
-                    + " | server CPU ms per request | etcd requests per write |");
-            System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
+                    + " | server CPU ms per request | etcd CPU ms per request | etcd requests per write |");
+            System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|");
             phase("create", i -> {
                 ObjectNode cm = Kube.configMap("cm-" + i, "payload", payload);
                 ((ObjectNode) cm.path("data")).put("n", "0");
@@ -128,6 +131,7 @@ final class Writes {
         AtomicInteger failed = new AtomicInteger();
         Map<String, Double> etcdBefore = etcdRequests();
         double cpuBefore = probe.cpuSeconds();
+        double etcdCpuBefore = etcdProbe.cpuSeconds();
         long start = System.nanoTime();
         CompletableFuture<?>[] slots = new CompletableFuture<?>[inFlight];
         for (int s = 0; s < inFlight; s++) {
@@ -138,12 +142,18 @@ final class Writes {
         CompletableFuture.allOf(slots).get(30, TimeUnit.MINUTES);
         double wall = (System.nanoTime() - start) / 1e9;
         double cpu = probe.cpuSeconds() - cpuBefore;
+        double etcdCpu = etcdProbe.cpuSeconds() - etcdCpuBefore;
         Map<String, Double> etcdAfter = etcdRequests();
-        System.out.printf(Locale.ROOT, "| %s | %d | %d | %.2f | %.0f | %s | %s | %s | %s | %s | %s |%n", name, count,
+        System.out.printf(Locale.ROOT, "| %s | %d | %d | %.2f | %.0f | %s | %s | %s | %s | %s | %s | %s |%n", name, count,
                 failed.get(), wall, count / wall, Stats.ms(latency.getValueAtPercentile(50)),
                 Stats.ms(latency.getValueAtPercentile(90)), Stats.ms(latency.getValueAtPercentile(99)),
-                Stats.ms(latency.getMaxValue()), cpuBefore < 0 ? "n/a" : String.format(Locale.ROOT, "%.3f", cpu * 1000 / count),
+                Stats.ms(latency.getMaxValue()), perRequest(cpuBefore, cpu), perRequest(etcdCpuBefore, etcdCpu),
                 perWrite(etcdBefore, etcdAfter));
+    }
+
+    /** CPU milliseconds per request of the phase, or n/a when the process is not known. */
+    private String perRequest(double before, double spent) {
+        return before < 0 ? "n/a" : String.format(Locale.ROOT, "%.3f", spent * 1000 / count);
     }
 
     private void sendNext(IntFunction<CompletableFuture<Boolean>> request, AtomicInteger next, Histogram latency,
