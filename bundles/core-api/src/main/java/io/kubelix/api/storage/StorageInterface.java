@@ -103,6 +103,21 @@ public interface StorageInterface {
      */
     ObjectNode guaranteedUpdate(String key, boolean ignoreNotFound, Preconditions preconditions, UpdateFunction tryUpdate);
 
+    /**
+     * {@link #guaranteedUpdate(String, boolean, Preconditions, UpdateFunction)} that may start from
+     * {@code cachedExisting}, a recent copy of the object (a watch cache's), instead of reading it
+     * first, as kube's GuaranteedUpdate does with its cachedExistingObject: the write is
+     * conditional on that copy's resourceVersion, and when the copy turns out stale (the write
+     * fails, or the preconditions, {@code tryUpdate} or the no-change check reject it) the
+     * backend reads the current object and goes on from it, so the outcome is the same as without
+     * the copy. The backend may hand {@code cachedExisting} to {@code tryUpdate}. Null, and the
+     * default implementation, read first.
+     */
+    default ObjectNode guaranteedUpdate(String key, boolean ignoreNotFound, Preconditions preconditions,
+                                        UpdateFunction tryUpdate, ObjectNode cachedExisting) {
+        return guaranteedUpdate(key, ignoreNotFound, preconditions, tryUpdate);
+    }
+
     /** The number of objects under the directory {@code key}. */
     long count(String key);
 

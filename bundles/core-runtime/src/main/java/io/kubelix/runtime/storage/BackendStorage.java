@@ -84,6 +84,12 @@ final class BackendStorage implements StorageInterface {
     }
 
     @Override
+    public ObjectNode guaranteedUpdate(String key, boolean ignoreNotFound, Preconditions preconditions,
+                                      UpdateFunction tryUpdate, ObjectNode cachedExisting) {
+        return delegate().guaranteedUpdate(key, ignoreNotFound, preconditions, tryUpdate, cachedExisting);
+    }
+
+    @Override
     public long count(String key) {
         return delegate().count(key);
     }

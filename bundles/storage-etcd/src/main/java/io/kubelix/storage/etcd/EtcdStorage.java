@@ -112,29 +112,59 @@ final class EtcdStorage implements StorageInterface {
     @Override
     public ObjectNode guaranteedUpdate(String key, boolean ignoreNotFound, Preconditions preconditions,
                                       UpdateFunction tryUpdate) {
+        return guaranteedUpdate(key, ignoreNotFound, preconditions, tryUpdate, null);
+    }
+
+    /**
+     * kube's etcd3 GuaranteedUpdate: one transaction when {@code cachedExisting} is current. The
+     * cached state is trusted only as far as the transaction's revision comparison: whatever it
+     * makes fail (preconditions, the update function, the no-change check) is tried again on the
+     * object read from etcd before it counts.
+     */
+    @Override
+    public ObjectNode guaranteedUpdate(String key, boolean ignoreNotFound, Preconditions preconditions,
+                                      UpdateFunction tryUpdate, ObjectNode cachedExisting) {
         ByteSequence k = keys.object(key);
-        KeyValue cur = read(k, key);
+        State cur = cachedExisting == null ? State.of(read(k, key))
+                : new State(VERSIONER.objectResourceVersion(cachedExisting), codec.encode(key, cachedExisting),
+                cachedExisting, false);
         while (true) {
-            if (cur == null && !ignoreNotFound) {
+            if (cur.absent() && !ignoreNotFound) {
+                if (!cur.current) {
+                    cur = State.of(read(k, key));
+                    continue;
+                }
                 throw StorageException.keyNotFound(key);
             }
-            long curRev = cur == null ? 0 : cur.getModRevision();
-            byte[] curData = cur == null ? null : cur.getValue().getBytes();
-            ObjectNode obj = cur == null ? null : codec.decode(key, curData, curRev);
-            if (preconditions != null) {
-                preconditions.check(key, obj == null ? JsonNodeFactory.instance.objectNode() : obj, curRev);
+            ObjectNode updated;
+            try {
+                ObjectNode obj = cur.object(codec, key);
+                if (preconditions != null) {
+                    preconditions.check(key, obj == null ? JsonNodeFactory.instance.objectNode() : obj, cur.revision);
+                }
+                updated = tryUpdate.apply(obj, cur.revision);
+            } catch (RuntimeException e) {
+                if (!cur.current) {
+                    cur = State.of(read(k, key));
+                    continue;
+                }
+                throw e;
             }
-            ObjectNode updated = tryUpdate.apply(obj, curRev);
             if (updated == null) {
-                throw new StorageException(StorageException.Code.INVALID_OBJECT, key, curRev,
+                throw new StorageException(StorageException.Code.INVALID_OBJECT, key, cur.revision,
                         "the update function returned no object for " + key);
             }
             byte[] data = codec.encode(key, updated);
-            if (curData != null && codec.sameContent(key, data, curData)) {
-                return codec.decode(key, curData, curRev);
+            if (!cur.absent() && codec.sameContent(key, data, cur.data)) {
+                if (!cur.current) {
+                    // Nothing to write against a cached copy proves nothing: the object may have changed since.
+                    cur = State.of(read(k, key));
+                    continue;
+                }
+                return codec.decode(key, cur.data, cur.revision);
             }
-            Cmp unchanged = cur == null ? new Cmp(k, Cmp.Op.EQUAL, CmpTarget.createRevision(0))
-                    : new Cmp(k, Cmp.Op.EQUAL, CmpTarget.modRevision(curRev));
+            Cmp unchanged = cur.absent() ? new Cmp(k, Cmp.Op.EQUAL, CmpTarget.createRevision(0))
+                    : new Cmp(k, Cmp.Op.EQUAL, CmpTarget.modRevision(cur.revision));
             TxnResponse r = etcd.txn(txn -> txn
                     .If(unchanged)
                     .Then(Op.put(k, ByteSequence.from(data), PutOption.DEFAULT))
@@ -142,7 +172,28 @@ final class EtcdStorage implements StorageInterface {
             if (r.isSucceeded()) {
                 return codec.decode(key, data, r.getHeader().getRevision());
             }
-            cur = first(r);
+            cur = State.of(first(r));
+        }
+    }
+
+    /**
+     * The object an update starts from: its revision (0 when absent), stored bytes (null when
+     * absent), and whether it was read from etcd ({@code current}) or is a cached copy, which is
+     * handed to the update function as it is.
+     */
+    private record State(long revision, byte[] data, ObjectNode cached, boolean current) {
+        static State of(KeyValue kv) {
+            return kv == null ? new State(0, null, null, true)
+                    : new State(kv.getModRevision(), kv.getValue().getBytes(), null, true);
+        }
+
+        boolean absent() {
+            return data == null;
+        }
+
+        /** A fresh tree of this state's object (the cached copy itself, once), or null when absent. */
+        ObjectNode object(JsonCodec codec, String key) {
+            return cached != null ? cached : absent() ? null : codec.decode(key, data, revision);
         }
     }
 
