@@ -175,6 +175,19 @@ class KubectlRbacIT extends KubectlSuite {
         assertEquals("admin", info.path("username").asText(), info::toString);
         assertTrue(info.path("groups").toString().contains("\"system:masters\""), info::toString);
         x509.ok("get", "secrets", "-A");
+
+        // TokenReview: who a token is, as a webhook or an aggregated server asks.
+        Path review = work.resolve("tokenreview.json");
+        Files.writeString(review, "{\"apiVersion\":\"authentication.k8s.io/v1\",\"kind\":\"TokenReview\","
+                + "\"spec\":{\"token\":\"" + token + "\"}}");
+        JsonNode reviewed = JSON.readTree(kubectl.ok("create", "--raw", "/apis/authentication.k8s.io/v1/tokenreviews",
+                "-f", review.toString()).stdout()).path("status");
+        assertTrue(reviewed.path("authenticated").asBoolean(), reviewed::toString);
+        assertEquals("system:serviceaccount:" + NS + ":reader", reviewed.path("user").path("username").asText());
+        Files.writeString(review, "{\"apiVersion\":\"authentication.k8s.io/v1\",\"kind\":\"TokenReview\","
+                + "\"spec\":{\"token\":\"not-a-token\"}}");
+        assertEquals("false", JSON.readTree(kubectl.ok("create", "--raw", "/apis/authentication.k8s.io/v1/tokenreviews",
+                "-f", review.toString()).stdout()).path("status").path("authenticated").asText());
     }
 
     @Test

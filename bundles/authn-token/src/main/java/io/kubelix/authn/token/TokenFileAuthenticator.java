@@ -3,7 +3,7 @@ package io.kubelix.authn.token;
 import io.kubelix.api.authn.AuthenticationRequest;
 import io.kubelix.api.authn.Authenticator;
 import io.kubelix.api.request.UserInfo;
-import io.kubelix.support.files.ReloadingFile;
+import io.kubelix.support.flags.ReloadingFile;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.Constants;
 import org.osgi.service.component.annotations.Activate;

@@ -1,8 +1,11 @@
 package io.kubelix.runtime.server;
 
 import io.kubelix.api.authn.Authenticator;
+import io.kubelix.api.authn.AuthenticationChain;
+import io.kubelix.api.authn.AuthenticationRequest;
 import io.kubelix.api.authz.AuthorizationChain;
 import io.kubelix.api.authz.Authorizer;
+import io.kubelix.api.request.UserInfo;
 import io.kubelix.api.server.DelegationTarget;
 import io.kubelix.api.server.HealthChecker;
 import io.kubelix.runtime.bootstrap.DataDirectory;
@@ -46,6 +49,7 @@ import java.security.Provider;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -69,6 +73,25 @@ public final class GenericAPIServer {
     private final AuthorizationModes authorizers;
     private final UnionAuthorizer authorization;
     private ServiceRegistration<AuthorizationChain> authorizationService;
+    private ServiceRegistration<AuthenticationChain> authenticationService;
+
+    /** A request that carries a bearer token and nothing else, as TokenReview authenticates it. */
+    private record TokenOnly(String token) implements AuthenticationRequest {
+        @Override
+        public String header(String name) {
+            return "Authorization".equalsIgnoreCase(name) ? "Bearer " + token : null;
+        }
+
+        @Override
+        public List<java.security.cert.X509Certificate> peerCertificates() {
+            return List.of();
+        }
+
+        @Override
+        public String remoteAddress() {
+            return "";
+        }
+    }
     private final RankedServices<DelegationTarget> serverChain = new RankedServices<>();
     private final RankedServices<OpenAPIProvider> openAPIProviders = new RankedServices<>();
     private final RankedServices<KubelixEndpoint> kubelixEndpoints = new RankedServices<>();
@@ -95,8 +118,18 @@ public final class GenericAPIServer {
         authorization = new UnionAuthorizer(authorizers);
         try {
             server = start(config, context);
-            // The access review APIs ask the same chain requests meet.
+            // The access and token review APIs ask the same chains requests meet.
             authorizationService = context.registerService(AuthorizationChain.class, authorization, null);
+            authenticationService = context.registerService(AuthenticationChain.class, token -> {
+                AuthenticationRequest request = new TokenOnly(token);
+                for (Authenticator a : authenticators.get()) {
+                    Optional<UserInfo> user = a.authenticate(request);
+                    if (user.isPresent()) {
+                        return user;
+                    }
+                }
+                return Optional.empty();
+            }, null);
         } catch (Exception | Error e) {
             failed(context, e);
             throw e;
@@ -183,6 +216,7 @@ public final class GenericAPIServer {
     void deactivate() throws Exception {
         if (authorizationService != null) {
             authorizationService.unregister();
+            authenticationService.unregister();
         }
         shuttingDown.set(true);
         LOG.info("Kubelix API server shutting down");

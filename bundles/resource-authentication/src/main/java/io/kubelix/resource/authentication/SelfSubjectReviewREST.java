@@ -1,14 +1,11 @@
 package io.kubelix.resource.authentication;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.registry.CreateOptions;
 import io.kubelix.api.registry.Creater;
 import io.kubelix.api.request.RequestContext;
 import io.kubelix.api.request.UserInfo;
 
-import java.util.List;
-import java.util.Map;
 
 /**
  * kube's SelfSubjectReview storage ({@code kubectl auth whoami}): the review comes back with
@@ -34,23 +31,21 @@ final class SelfSubjectReviewREST implements Creater {
 
     @Override
     public ObjectNode create(RequestContext ctx, ObjectNode review, CreateOptions options) {
-        UserInfo user = ctx.user();
-        ObjectNode info = review.putObject("status").putObject("userInfo");
+        writeUser(review.putObject("status").putObject("userInfo"), ctx.user());
+        return review;
+    }
+
+    /** authenticationv1.UserInfo: username, uid, groups and extra, the empty ones left out. */
+    static void writeUser(ObjectNode info, UserInfo user) {
         info.put("username", user.name());
         if (!user.uid().isEmpty()) {
             info.put("uid", user.uid());
         }
         if (!user.groups().isEmpty()) {
-            ArrayNode groups = info.putArray("groups");
-            user.groups().forEach(groups::add);
+            TokenReviewREST.strings(info, "groups", user.groups());
         }
         if (!user.extra().isEmpty()) {
-            ObjectNode extra = info.putObject("extra");
-            for (Map.Entry<String, List<String>> e : user.extra().entrySet()) {
-                ArrayNode values = extra.putArray(e.getKey());
-                e.getValue().forEach(values::add);
-            }
+            TokenReviewREST.extra(info, user.extra());
         }
-        return review;
     }
 }

@@ -1,4 +1,4 @@
-package io.kubelix.support.files;
+package io.kubelix.support.flags;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
