@@ -19,8 +19,9 @@ public interface ServedResources {
     List<GroupVersionResource> resources();
 
     /**
-     * Calls {@code listener} after every change of what is served, on the thread that made it; the
-     * listener must not block. Returns what removes it.
+     * Calls {@code listener} after every change of what is served, and when the storage backend
+     * comes or goes, on the thread that made the change; the listener must not block. Returns what
+     * removes it.
      */
     Runnable onChange(Runnable listener);
 }

@@ -68,11 +68,14 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
     private final OpenAPIHandler openAPI = new OpenAPIHandler(new VersionInfo().gitVersion());
     private final NamespaceController namespaceController;
     private final GarbageCollector garbageCollector;
+    /** Registers a listener of the storage backend coming and going; none in tests. */
+    private java.util.function.Function<Runnable, Runnable> backendChanges = listener -> () -> { };
 
     @Activate
     public CoreAPIServer(@Reference StorageFactory storageFactory, @Reference AdmissionChain admission,
                          @Reference PluginSwaps swaps) {
         this(new StoreFactory(storageFactory, admission), swaps);
+        this.backendChanges = storageFactory::onBackendChange;
     }
 
     /** For tests: the core API over stores from {@code storeFactory}. */
@@ -137,9 +140,15 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
         return served;
     }
 
+    /** Also told when the storage backend comes or goes: what the served resources can do changes with it. */
     @Override
     public Runnable onChange(Runnable listener) {
-        return installer.onChange(listener);
+        Runnable routes = installer.onChange(listener);
+        Runnable backend = backendChanges.apply(listener);
+        return () -> {
+            routes.run();
+            backend.run();
+        };
     }
 
     @Override
