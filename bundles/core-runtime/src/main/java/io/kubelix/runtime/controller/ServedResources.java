@@ -12,7 +12,10 @@ import java.util.List;
  */
 public interface ServedResources {
 
-    /** The storage serving a resource (not a subresource) now, or null when none serves it. */
+    /**
+     * The storage serving a resource, or a subresource path such as {@code namespaces/finalize}, now;
+     * null when none serves it.
+     */
     RESTStorage storage(GroupVersionResource resource);
 
     /** Every resource served now (not subresources). */
