@@ -23,7 +23,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * used by kubectl as its credentials, a tampered token and one for another audience refused with
  * 401, kube's NotFound for a missing service account and 422 for a too short lifetime, a token bound
  * to a pod, the signing key the plugin wrote in the data directory, and the plugin taken out of
- * {@code plugins/} (no token issued nor accepted) and put back (its key, and so its tokens, kept).
+ * {@code plugins/} (no token issued nor accepted) and put back (its key, and so its tokens, kept), and
+ * tokens refused once their service account or bound pod is deleted or recreated.
  * The methods run in order on one server.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -189,6 +190,37 @@ class KubectlServiceAccountTokenIT extends KubectlSuite {
         await("service account default created again",
                 () -> kubectl.run("-n", "sa-defaults", "get", "serviceaccount", "default", "-o", "jsonpath={.metadata.uid}"),
                 r -> r.exitCode() == 0 && !r.stdout().isEmpty() && !r.stdout().equals(uid));
+    }
+
+    @Test
+    @Order(11)
+    void aTokenStopsAuthenticatingOnceItsServiceAccountOrBoundPodIsDeletedOrRecreated() throws Exception {
+        kubectl.ok("create", "serviceaccount", "doomed");
+        String doomed = kubectl.ok("create", "token", "doomed").stdout().trim();
+        assertEquals(0, kubectl.run("--token=" + doomed, "get", "configmaps").exitCode());
+
+        kubectl.ok("delete", "serviceaccount", "doomed");
+        await("the deleted service account's token refused",
+                () -> kubectl.run("--token=" + doomed, "get", "configmaps"), r -> r.exitCode() != 0);
+        assertUnauthorized(doomed);
+
+        // The same name again is another service account, with another uid: the old token stays refused.
+        kubectl.ok("create", "serviceaccount", "doomed");
+        String renewed = kubectl.ok("create", "token", "doomed").stdout().trim();
+        await("the new service account's token accepted",
+                () -> kubectl.run("--token=" + renewed, "get", "configmaps"), r -> r.exitCode() == 0);
+        assertUnauthorized(doomed);
+
+        // A token bound to a pod ends with the pod (web, bound to bot in an earlier step, is on no node).
+        String bound = kubectl.ok("create", "token", "bot", "--bound-object-kind=Pod", "--bound-object-name=web")
+                .stdout().trim();
+        assertEquals(0, kubectl.run("--token=" + bound, "get", "configmaps").exitCode());
+        kubectl.ok("delete", "pod", "web");
+        await("the deleted pod's token refused",
+                () -> kubectl.run("--token=" + bound, "get", "configmaps"), r -> r.exitCode() != 0);
+        assertUnauthorized(bound);
+        assertEquals(0, kubectl.run("--token=" + token, "get", "configmaps").exitCode(),
+                "an unbound token of the same service account still works");
     }
 
     private void assertUnauthorized(String credential) throws Exception {

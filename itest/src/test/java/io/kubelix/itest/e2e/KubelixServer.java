@@ -220,9 +220,9 @@ final class KubelixServer implements AutoCloseable {
     }
 
     /**
-     * Waits until kubectl is served in namespace default: {@code /readyz} can answer before the
-     * system namespaces are made and before every plugin is in, so this waits for namespace
-     * default and, when given, for {@code kubectl get <resources>} (comma-separated) to answer.
+     * Waits until kubectl is served in namespace default: {@code /readyz} waits for the system
+     * namespaces (a post-start hook) but not for every plugin's resources, so this checks namespace
+     * default and, when given, waits for {@code kubectl get <resources>} (comma-separated) to answer.
      */
     void awaitServed(Kubectl kubectl, Duration timeout, String resources) throws Exception {
         await("namespace default", timeout, () -> kubectl.run("get", "namespace", "default"), r -> r.exitCode() == 0);

@@ -12,15 +12,19 @@ import java.util.List;
  */
 public interface ServedResources {
 
-    /** The storage serving a resource (not a subresource) now, or null when none serves it. */
+    /**
+     * The storage serving a resource, or a subresource path such as {@code namespaces/finalize}, now;
+     * null when none serves it.
+     */
     RESTStorage storage(GroupVersionResource resource);
 
     /** Every resource served now (not subresources). */
     List<GroupVersionResource> resources();
 
     /**
-     * Calls {@code listener} after every change of what is served, on the thread that made it; the
-     * listener must not block. Returns what removes it.
+     * Calls {@code listener} after every change of what is served, and when the storage backend
+     * comes or goes, on the thread that made the change; the listener must not block. Returns what
+     * removes it.
      */
     Runnable onChange(Runnable listener);
 }

@@ -30,7 +30,8 @@ import java.time.Duration;
  *       another storage serves the resource (its plugin was updated): then it goes round again,
  *       resuming from that revision.</li>
  * </ol>
- * Failures (storage unreachable) are retried with a back-off from 1 s doubling to 30 s.
+ * Failures (storage unreachable) are retried with a back-off from 1 s doubling to 30 s; a change of
+ * what is served (a plugin, the storage backend) retries at once.
  */
 final class Reflector {
     private static final Logger LOG = LoggerFactory.getLogger(Reflector.class);
@@ -130,18 +131,23 @@ final class Reflector {
                     listed = false;
                     continue;
                 }
-                LOG.warn("informer {}: {}; retrying in {} s", name, e.getMessage(), backoff.toSeconds());
-                awaitChange(seen, backoff);
-                backoff = next(backoff);
+                backoff = retryLater(seen, backoff, e.getMessage());
             } catch (RuntimeException e) {
                 if (!running) {
                     break;
                 }
-                LOG.warn("informer {}: {}; retrying in {} s", name, e.toString(), backoff.toSeconds());
-                awaitChange(seen, backoff);
-                backoff = next(backoff);
+                backoff = retryLater(seen, backoff, e.toString());
             }
         }
+    }
+
+    /**
+     * Waits out a back-off after a failure; what is served changing (a plugin or the storage backend
+     * came) ends the wait early without growing the back-off. Returns the next back-off.
+     */
+    private Duration retryLater(long seen, Duration backoff, String failure) {
+        LOG.warn("informer {}: {}; retrying in {} s", name, failure, backoff.toSeconds());
+        return awaitChange(seen, backoff) ? backoff : next(backoff);
     }
 
     private void list(Lister lister, String resourceVersion) {
@@ -200,8 +206,11 @@ final class Reflector {
         }
     }
 
-    /** Waits until what is served changes (or {@code timeout} passes, when given). */
-    private void awaitChange(long seen, Duration timeout) {
+    /**
+     * Waits until what is served changes (or {@code timeout} passes, when given); returns whether it
+     * changed (or the reflector stopped).
+     */
+    private boolean awaitChange(long seen, Duration timeout) {
         long deadline = timeout == null ? 0 : System.nanoTime() + timeout.toNanos();
         synchronized (changes) {
             while (running && generation == seen) {
@@ -211,14 +220,15 @@ final class Reflector {
                     } else {
                         long left = deadline - System.nanoTime();
                         if (left <= 0) {
-                            return;
+                            return false;
                         }
                         changes.wait(Math.max(1, left / 1_000_000));
                     }
                 } catch (InterruptedException e) {
-                    return;
+                    return true;
                 }
             }
+            return true;
         }
     }
 

@@ -2,62 +2,51 @@ package io.kubelix.runtime.controller.informer;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kubelix.api.errors.FieldError;
 import io.kubelix.api.informer.ResourceEventHandler;
 import io.kubelix.api.registry.CreateOptions;
 import io.kubelix.api.registry.DeleteOptions;
-import io.kubelix.api.registry.RESTCreateStrategy;
 import io.kubelix.api.registry.RESTStorage;
-import io.kubelix.api.registry.RESTUpdateStrategy;
-import io.kubelix.api.registry.StoreSpec;
 import io.kubelix.api.registry.UpdateOptions;
 import io.kubelix.api.request.RequestContext;
-import io.kubelix.api.schema.GroupResource;
 import io.kubelix.api.schema.GroupVersionResource;
-import io.kubelix.api.storage.StorageConfig;
-import io.kubelix.runtime.MemoryTestBackends;
-import io.kubelix.runtime.controller.ServedResources;
-import io.kubelix.runtime.registry.AdmissionChain;
+import io.kubelix.runtime.controller.ServedStores;
 import io.kubelix.runtime.registry.GenericStore;
-import io.kubelix.runtime.storage.cacher.Cacher;
-import io.kubelix.runtime.storage.cacher.CacherOptions;
-import io.kubelix.storage.memory.MemoryStorageBackend;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Configmaps in a real memory backend behind a real watch cache, served by generic Stores that a
- * test can swap (a plugin update) or take away, and a handler that records what it is told.
+ * Configmaps in a real memory backend behind a real watch cache ({@link ServedStores}), served by
+ * generic Stores that a test can swap (a plugin update) or take away, and a handler that records
+ * what it is told.
  */
 final class InformerFixture implements AutoCloseable {
-    static final GroupResource CONFIGMAPS = GroupResource.of("", "configmaps");
     static final GroupVersionResource CONFIGMAPS_V1 = new GroupVersionResource("", "v1", "configmaps");
     /** How long a test waits for something it expects; never a measure of speed. */
     static final Duration PATIENCE = Duration.ofSeconds(20);
 
-    final MemoryStorageBackend backend = MemoryTestBackends.newBackend(10_000, 100_000, 100);
-    final Cacher cacher = new Cacher(backend.forResource(new StorageConfig(CONFIGMAPS, "/configmaps")), CONFIGMAPS,
-            "/configmaps", CacherOptions.DEFAULT);
-    final Served served = new Served();
+    final ServedStores served = new ServedStores();
     final InformerFactory factory = new InformerFactory(served);
     /** The Store tests write through; what is served may be another over the same watch cache. */
-    private final GenericStore writes = newStore();
+    private final GenericStore writes = served.serve(CONFIGMAPS_V1, "ConfigMap", true);
 
-    InformerFixture() {
-        served.serve(writes);
+    /** A new revision of the plugin's Store, over the same watch cache. */
+    GenericStore newStore() {
+        return served.newStore(CONFIGMAPS_V1, "ConfigMap", true);
     }
 
-    GenericStore newStore() {
-        return new GenericStore(StoreSpec.builder(CONFIGMAPS, "ConfigMap").singularName("configmap")
-                .strategy(new Strategy()).build(), cacher, new AdmissionChain());
+    /** Serves configmaps with {@code storage}, or stops serving them when it is null. */
+    void serve(RESTStorage storage) {
+        if (storage == null) {
+            served.unserve(CONFIGMAPS_V1);
+        } else {
+            served.serve(CONFIGMAPS_V1, storage);
+        }
     }
 
     GenericStore store() {
@@ -101,43 +90,11 @@ final class InformerFixture implements AutoCloseable {
     @Override
     public void close() {
         factory.stop();
-        cacher.stop();
-        MemoryTestBackends.close(backend);
+        served.close();
     }
 
     static String rv(ObjectNode o) {
         return o.path("metadata").path("resourceVersion").asText();
-    }
-
-    /** A ServedResources whose configmaps storage the test sets. */
-    static final class Served implements ServedResources {
-        private final Map<GroupVersionResource, RESTStorage> storages = new ConcurrentHashMap<>();
-        private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
-
-        void serve(RESTStorage storage) {
-            if (storage == null) {
-                storages.remove(CONFIGMAPS_V1);
-            } else {
-                storages.put(CONFIGMAPS_V1, storage);
-            }
-            listeners.forEach(Runnable::run);
-        }
-
-        @Override
-        public RESTStorage storage(GroupVersionResource resource) {
-            return storages.get(resource);
-        }
-
-        @Override
-        public List<GroupVersionResource> resources() {
-            return List.copyOf(storages.keySet());
-        }
-
-        @Override
-        public Runnable onChange(Runnable listener) {
-            listeners.add(listener);
-            return () -> listeners.remove(listener);
-        }
     }
 
     /** Records every notification as a line: {@code add default/a 12 initial}, {@code update default/a 12->13}, ... */
@@ -170,23 +127,6 @@ final class InformerFixture implements AutoCloseable {
                 got.add(e);
             }
             return got;
-        }
-    }
-
-    private static final class Strategy implements RESTCreateStrategy, RESTUpdateStrategy {
-        @Override
-        public List<FieldError> validate(RequestContext ctx, ObjectNode obj) {
-            return List.of();
-        }
-
-        @Override
-        public boolean allowUnconditionalUpdate() {
-            return true;
-        }
-
-        @Override
-        public List<FieldError> validateUpdate(RequestContext ctx, ObjectNode obj, ObjectNode old) {
-            return List.of();
         }
     }
 }

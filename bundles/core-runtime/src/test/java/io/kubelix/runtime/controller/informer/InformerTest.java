@@ -156,7 +156,7 @@ class InformerTest {
         ObjectNode b = fx.create("default", "b", Map.of());
         ObjectNode d = fx.create("default", "d", Map.of());
         ExpiringStore expiring = new ExpiringStore(fx.store());
-        fx.served.serve(expiring);
+        fx.serve(expiring);
         InformerFixture.Recorder recorder = new InformerFixture.Recorder();
         SharedIndexInformer informer = synced(recorder);
         recorder.next(3);
@@ -188,7 +188,7 @@ class InformerTest {
 
         // A new revision of the plugin: a new Store over the same watch cache.
         ExpiringStore updated = new ExpiringStore(fx.newStore());
-        fx.served.serve(updated);
+        fx.serve(updated);
         ObjectNode b = fx.create("default", "b", Map.of());
         assertEquals(List.of("add default/b " + rv(b)), recorder.next(1));
         assertEquals(0, updated.lists.get(), "no list: the watch resumed from the last revision");
@@ -203,13 +203,13 @@ class InformerTest {
         SharedIndexInformer informer = synced(recorder);
         recorder.next(1);
 
-        fx.served.serve(null);
+        fx.serve(null);
         // Written through the Store the plugin had, as another server sharing the storage would.
         ObjectNode b = fx.create("default", "b", Map.of());
         ObjectNode a2 = fx.update("default", "a", "2");
         assertEquals(rv(a), rv(informer.getByKey("default/a")), "the cache keeps its last state");
 
-        fx.served.serve(fx.newStore());
+        fx.serve(fx.newStore());
         assertEquals(List.of("add default/b " + rv(b), "update default/a " + rv(a) + "->" + rv(a2)), recorder.next(2));
     }
 
