@@ -196,8 +196,11 @@ class KubectlServiceAccountTokenIT extends KubectlSuite {
     @Order(11)
     void aTokenStopsAuthenticatingOnceItsServiceAccountOrBoundPodIsDeletedOrRecreated() throws Exception {
         kubectl.ok("create", "serviceaccount", "doomed");
+        // RBAC: a binding by name, so it applies to the account recreated below too.
+        kubectl.ok("create", "rolebinding", "doomed-view", "--clusterrole=view", "--serviceaccount=default:doomed");
         String doomed = kubectl.ok("create", "token", "doomed").stdout().trim();
-        assertEquals(0, kubectl.run("--token=" + doomed, "get", "configmaps").exitCode());
+        await("the service account's token accepted", () -> kubectl.run("--token=" + doomed, "get", "configmaps"),
+                r -> r.exitCode() == 0);
 
         kubectl.ok("delete", "serviceaccount", "doomed");
         await("the deleted service account's token refused",
