@@ -1,4 +1,4 @@
-package io.kubelix.storage.memory;
+package io.kubelix.support.storage;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -14,19 +14,19 @@ import java.util.Arrays;
  * resourceVersion; decoding sets it to the revision the caller names. Holds the bundle's one
  * ObjectMapper, which never leaves the bundle.
  */
-final class JsonCodec {
+public final class JsonCodec {
     private final ObjectMapper mapper;
 
-    JsonCodec(ObjectMapper mapper) {
+    public JsonCodec(ObjectMapper mapper) {
         this.mapper = mapper;
     }
 
-    ObjectMapper mapper() {
+    public ObjectMapper mapper() {
         return mapper;
     }
 
     /** Serializes {@code obj} without its resourceVersion; {@code obj} is not modified. */
-    byte[] encode(String key, ObjectNode obj) {
+    public byte[] encode(String key, ObjectNode obj) {
         ObjectNode toStore = obj;
         if (obj.path("metadata").has("resourceVersion")) {
             toStore = obj.deepCopy();
@@ -40,14 +40,14 @@ final class JsonCodec {
     }
 
     /** A fresh tree of the stored bytes, with {@code metadata.resourceVersion} set to {@code revision}. */
-    ObjectNode decode(String key, byte[] data, long revision) {
+    public ObjectNode decode(String key, byte[] data, long revision) {
         ObjectNode obj = parse(key, data);
         APIObjectVersioner.INSTANCE.updateObject(obj, revision);
         return obj;
     }
 
     /** True when both serialized objects hold the same content, whatever the order of their fields. */
-    boolean sameContent(String key, byte[] a, byte[] b) {
+    public boolean sameContent(String key, byte[] a, byte[] b) {
         return Arrays.equals(a, b) || a.length == b.length && parse(key, a).equals(parse(key, b));
     }
 
