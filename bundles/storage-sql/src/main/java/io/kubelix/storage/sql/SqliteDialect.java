@@ -21,13 +21,14 @@ import java.util.Locale;
  */
 final class SqliteDialect implements Dialect {
     private final Path file;
+    private final String synchronous;
     private final SQLiteDataSource dataSource;
 
     SqliteDialect(Path file, String synchronous) {
         this.file = file;
+        this.synchronous = synchronous.toUpperCase(Locale.ROOT);
         SQLiteConfig config = new SQLiteConfig();
-        config.setJournalMode(SQLiteConfig.JournalMode.WAL);
-        config.setSynchronous(SQLiteConfig.SynchronousMode.valueOf(synchronous.toUpperCase(Locale.ROOT)));
+        config.setSynchronous(SQLiteConfig.SynchronousMode.valueOf(this.synchronous));
         config.setBusyTimeout(10_000);
         this.dataSource = new SQLiteDataSource(config);
         dataSource.setUrl("jdbc:sqlite:" + file);
@@ -40,7 +41,7 @@ final class SqliteDialect implements Dialect {
 
     @Override
     public String describe() {
-        return file.toString();
+        return file + " (WAL, synchronous=" + synchronous + ")";
     }
 
     Path file() {
@@ -58,8 +59,12 @@ final class SqliteDialect implements Dialect {
         }
         Connection c = dataSource.getConnection();
         try (Statement s = c.createStatement()) {
-            // Takes effect only on a database without tables: every database this backend creates.
+            // auto_vacuum takes effect only on a new database, before WAL mode and tables are written to it
             s.execute("PRAGMA auto_vacuum = INCREMENTAL");
+            s.execute("PRAGMA journal_mode = WAL");
+        } catch (SQLException e) {
+            c.close();
+            throw e;
         }
         c.setAutoCommit(false);
         return c;
@@ -92,7 +97,8 @@ final class SqliteDialect implements Dialect {
         c.commit();
         c.setAutoCommit(true);
         try (Statement s = c.createStatement()) {
-            s.execute("PRAGMA incremental_vacuum");
+            // executeUpdate steps the pragma to its end; execute would free one page only
+            s.executeUpdate("PRAGMA incremental_vacuum");
             s.execute("PRAGMA wal_checkpoint(TRUNCATE)");
         } finally {
             c.setAutoCommit(false);
