@@ -36,6 +36,20 @@ interface Dialect {
     /** Whether other servers may write to the same database, so their writes must be learned of. */
     boolean shared();
 
+    /**
+     * A statement, run in each write transaction with the write's revision as its one parameter,
+     * that tells the other servers on the database of the write once it commits; null when the
+     * database is not shared.
+     */
+    String notifyStatement();
+
+    /**
+     * Starts learning of the other servers' writes, handing each revision they commit to
+     * {@link SqlStore#catchUp}; closing the result stops it. A database that is not shared returns
+     * a handle that does nothing.
+     */
+    AutoCloseable listen(SqlStore store);
+
     /** Releases what the dialect holds (its JDBC driver's registration). */
     void close();
 }

@@ -108,6 +108,18 @@ final class PostgresDialect implements Dialect {
     }
 
     @Override
+    public String notifyStatement() {
+        return "SELECT pg_notify('" + PostgresListener.CHANNEL + "', CAST(? AS TEXT))";
+    }
+
+    @Override
+    public AutoCloseable listen(SqlStore store) {
+        PostgresListener listener = new PostgresListener(this, store);
+        listener.start();
+        return listener;
+    }
+
+    @Override
     public void close() {
         Drivers.deregister(org.postgresql.Driver.class);
     }

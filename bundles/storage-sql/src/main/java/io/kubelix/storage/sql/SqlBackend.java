@@ -35,6 +35,7 @@ final class SqlBackend {
     private SqlStore store;
     private ScheduledExecutorService scheduler;
     private ServiceRegistration<HealthChecker> health;
+    private AutoCloseable listener;
     private boolean stopped;
 
     SqlBackend(String name, SqlSettings settings, Supplier<Dialect> dialect, BundleContext context) {
@@ -50,7 +51,8 @@ final class SqlBackend {
 
     /**
      * The open database, opened on first use. Steps, in order: 1 the dialect (its settings checked),
-     * 2 the database and its tables, 3 the thread with compaction and bookmarks, 4 the health check.
+     * 2 the database and its tables, 3 the thread with compaction and bookmarks, 4 the listener of
+     * other servers' writes (PostgreSQL), 5 the health check.
      */
     synchronized SqlStore store() {
         if (stopped) {
@@ -83,6 +85,7 @@ final class SqlBackend {
         long tick = Math.max(idle / 4, TimeUnit.MILLISECONDS.toNanos(5));
         threads.scheduleAtFixedRate(guard("watch bookmarks", () -> s.bookmarkIdleWatchers(idle)), tick, tick,
                 TimeUnit.NANOSECONDS);
+        listener = d.listen(s);
         if (context != null) {
             health = context.registerService(HealthChecker.class, new SqlHealthChecker(name, s), new Hashtable<>());
         }
@@ -97,7 +100,7 @@ final class SqlBackend {
         return store != null;
     }
 
-    /** The reverse of {@link #store()}: health check, thread, watches and connections, driver. */
+    /** The reverse of {@link #store()}: health check, listener, thread, watches and connections, driver. */
     synchronized void stop() {
         stopped = true;
         if (store == null) {
@@ -109,6 +112,11 @@ final class SqlBackend {
             } catch (IllegalStateException alreadyGone) {
                 // the framework unregistered it with the bundle
             }
+        }
+        try {
+            listener.close();
+        } catch (Exception e) {
+            LOG.warn("{} storage: stopping the listener failed: {}", name, e.getMessage());
         }
         scheduler.shutdownNow();
         try {

@@ -51,9 +51,12 @@ final class SqlLog {
             + " WHERE m.key = l.key AND m.revision <= ?) AND l.value IS NOT NULL";
 
     private final Connections connections;
+    /** Tells other servers of a committed write, or null. */
+    private final String notifyStatement;
 
-    SqlLog(Connections connections) {
+    SqlLog(Connections connections, String notifyStatement) {
         this.connections = connections;
+        this.notifyStatement = notifyStatement;
     }
 
     /** Creates the tables when missing; an empty store is at revision 1, as etcd's, so nothing is ever at "0". */
@@ -125,6 +128,12 @@ final class SqlLog {
                     p.setString(2, key);
                 }
                 p.executeUpdate();
+            }
+            if (notifyStatement != null) {
+                try (PreparedStatement p = c.prepareStatement(notifyStatement)) {
+                    p.setLong(1, rev);
+                    p.executeQuery().close();
+                }
             }
             return new WriteResult(rev, cur);
         });

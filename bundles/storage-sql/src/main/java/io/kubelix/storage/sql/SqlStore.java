@@ -41,7 +41,7 @@ final class SqlStore {
     SqlStore(Dialect dialect) throws SQLException {
         this.dialect = dialect;
         this.connections = new Connections(dialect);
-        this.log = new SqlLog(connections);
+        this.log = new SqlLog(connections, dialect.notifyStatement());
         try {
             log.init(dialect.schema());
             this.dispatched = log.read(c -> SqlLog.meta(c, SqlLog.REVISION));
@@ -98,11 +98,16 @@ final class SqlStore {
             return;
         }
         long from = dispatched;
-        List<StoredEvent> events = log.read(c -> SqlLog.events(c, from, revision, null));
+        // capped at the committed revision: a notification may name a revision of another database's log
+        long[] through = {from};
+        List<StoredEvent> events = log.read(c -> {
+            through[0] = Math.max(from, Math.min(revision, SqlLog.meta(c, SqlLog.REVISION)));
+            return SqlLog.events(c, from, through[0], null);
+        });
         for (StoredEvent e : events) {
             dispatch(e);
         }
-        dispatched = revision;
+        dispatched = through[0];
     }
 
     /**

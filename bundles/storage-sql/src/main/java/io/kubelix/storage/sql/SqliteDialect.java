@@ -118,6 +118,16 @@ final class SqliteDialect implements Dialect {
     }
 
     @Override
+    public String notifyStatement() {
+        return null;
+    }
+
+    @Override
+    public AutoCloseable listen(SqlStore store) {
+        return () -> { };
+    }
+
+    @Override
     public void close() {
         Drivers.deregister(org.sqlite.JDBC.class);
     }
