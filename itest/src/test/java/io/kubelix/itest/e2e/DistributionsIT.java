@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The three distributions the build makes: the default one (every Kubelix plugin), the minimal one
- * (one storage, the core group without apps/v1 or the other API groups, token authentication and the
+ * (the default storage, SQLite, the core group without apps/v1 or the other API groups, token authentication and the
  * authenticated-user authorizer) and the full one (every plugin and the example plugins; the rest of the e2e
  * suite runs against it). Each starts, has exactly its plugins, and serves kubectl what those plugins provide.
  */
@@ -34,10 +34,10 @@ class DistributionsIT {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = ';', value = {
-            "default; authn-serviceaccount authn-token authn-x509 authz-authenticated authz-rbac authz-webhook " + GROUP_PLUGINS + " storage-etcd storage-memory; false; true",
-            "minimal; authn-token authz-rbac resource-core resource-rbac storage-memory; false; false",
+            "default; authn-serviceaccount authn-token authn-x509 authz-authenticated authz-rbac authz-webhook " + GROUP_PLUGINS + " storage-etcd storage-memory storage-sql; false; true",
+            "minimal; authn-token authz-rbac resource-core resource-rbac storage-sql; false; false",
             "full; admission-deny-label authn-serviceaccount authn-token authn-x509 authz-authenticated authz-rbac authz-webhook " + GROUP_PLUGINS
-                    + " storage-etcd storage-memory widget-resource; true; true"})
+                    + " storage-etcd storage-memory storage-sql widget-resource; true; true"})
     void startsWithItsPluginsAndServesKubectl(String name, String plugins, boolean examples, boolean apps) throws Exception {
         Path distribution = Path.of(KubelixServer.property("kubelix.itest.distribution." + name));
         Path work = Path.of(System.getProperty("kubelix.itest.work", "target/itest-work"), "e2e",

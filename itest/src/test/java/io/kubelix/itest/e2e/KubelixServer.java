@@ -168,6 +168,21 @@ final class KubelixServer implements AutoCloseable {
         return home.resolve("plugins");
     }
 
+    /** This server's copy of the distribution. */
+    Path home() {
+        return home;
+    }
+
+    /** This server's data directory. */
+    Path dataDir() {
+        return dataDir;
+    }
+
+    /** Stops the server, as {@link #close()}, to start it again with {@link #startAgain}. */
+    void stop() throws InterruptedException {
+        close();
+    }
+
     /**
      * Moves {@code plugins/<name>-<version>.jar} into {@code dir}, out of FileInstall's sight, so
      * the plugin is uninstalled; returns where the jar went, for {@link #putPluginBack}.
@@ -195,6 +210,33 @@ final class KubelixServer implements AutoCloseable {
         } catch (IOException e) {
             return "(cannot read " + log + ": " + e + ")";
         }
+    }
+
+    /** Stops the server (as {@link #close()}) and starts it again on the same port, home and data directory. */
+    void restart(Duration readyTimeout) throws IOException, InterruptedException {
+        close();
+        start(readyTimeout);
+    }
+
+    /** SIGKILL to the server's PID, as {@code kill -9}: no shutdown hook runs, nothing is flushed. */
+    void kill() throws InterruptedException {
+        if (shutdownHook != null) {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+            shutdownHook = null;
+        }
+        process.destroyForcibly();
+        process.waitFor(30, TimeUnit.SECONDS);
+    }
+
+    /** Starts a stopped or killed server again on the same port, home and data directory. */
+    void startAgain(Duration readyTimeout) throws IOException, InterruptedException {
+        start(readyTimeout);
+    }
+
+    private void start(Duration readyTimeout) throws IOException, InterruptedException {
+        Files.move(log, log.resolveSibling(log.getFileName() + "." + process.pid()), StandardCopyOption.REPLACE_EXISTING);
+        launch();
+        awaitReady(readyTimeout);
     }
 
     /** SIGTERM to the server's PID (Felix's shutdown hook stops the bundles), SIGKILL only if it hangs. */

@@ -1,5 +1,6 @@
 package io.kubelix.storage.memory;
 
+import io.kubelix.support.storage.StoredEvent;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;

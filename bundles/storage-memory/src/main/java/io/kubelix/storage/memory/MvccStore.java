@@ -1,5 +1,8 @@
 package io.kubelix.storage.memory;
 
+import io.kubelix.support.storage.KeyRange;
+import io.kubelix.support.storage.StoredEvent;
+import io.kubelix.support.storage.QueuedWatch;
 import io.kubelix.api.storage.StorageErrors;
 import io.kubelix.api.errors.StatusException;
 import org.slf4j.Logger;
@@ -32,7 +35,7 @@ final class MvccStore {
 
     private final ReentrantLock writeLock = new ReentrantLock();
     private final ConcurrentSkipListMap<String, KeyHistory> keys = new ConcurrentSkipListMap<>();
-    private final CopyOnWriteArrayList<MemoryWatch> watchers = new CopyOnWriteArrayList<>();
+    private final CopyOnWriteArrayList<QueuedWatch> watchers = new CopyOnWriteArrayList<>();
     private final EventLog log;
     /** Like etcd, an empty store is at revision 1, so no list or object is ever at "0". */
     private volatile long revision = 1;
@@ -146,14 +149,14 @@ final class MvccStore {
      *
      * @throws StatusException 410 Expired when {@code fromRevision} is older than the window
      */
-    MemoryWatch watch(long fromRevision, WatchFactory factory) {
+    QueuedWatch watch(long fromRevision, WatchFactory factory) {
         writeLock.lock();
         try {
             if (fromRevision != 0 && fromRevision < compactedRevision) {
                 LOG.debug("Refused watch from revision {}: compacted up to {}", fromRevision, compactedRevision);
                 throw StorageErrors.tooOldResourceVersion(fromRevision, compactedRevision);
             }
-            MemoryWatch w = factory.create(fromRevision == 0 ? revision : fromRevision);
+            QueuedWatch w = factory.create(fromRevision == 0 ? revision : fromRevision);
             LOG.debug("Watch of {} on {} from revision {} (current {})", w.resource(), w.range(), w.startRevision(), revision);
             if (fromRevision != 0) {
                 List<StoredEvent> replay = new ArrayList<>();
@@ -174,10 +177,10 @@ final class MvccStore {
     /** Makes a watcher starting after a revision the store chooses under its lock. */
     @FunctionalInterface
     interface WatchFactory {
-        MemoryWatch create(long startRevision);
+        QueuedWatch create(long startRevision);
     }
 
-    void unregister(MemoryWatch w) {
+    void unregister(QueuedWatch w) {
         watchers.remove(w);
     }
 
@@ -185,7 +188,7 @@ final class MvccStore {
      * RequestWatchProgress: a BOOKMARK at the current revision, queued behind every event already
      * handed to the watcher, so the watcher learns it has seen everything up to now.
      */
-    void bookmarkNow(MemoryWatch w) {
+    void bookmarkNow(QueuedWatch w) {
         writeLock.lock();
         try {
             w.bookmarkNow(revision);
@@ -198,7 +201,7 @@ final class MvccStore {
     void bookmarkIdleWatchers(long idleNanos) {
         writeLock.lock();
         try {
-            for (MemoryWatch w : watchers) {
+            for (QueuedWatch w : watchers) {
                 w.bookmarkIfIdle(revision, idleNanos);
             }
         } finally {
@@ -210,7 +213,7 @@ final class MvccStore {
     void endWatches() {
         writeLock.lock();
         try {
-            watchers.forEach(MemoryWatch::end);
+            watchers.forEach(QueuedWatch::end);
             watchers.clear();
         } finally {
             writeLock.unlock();
@@ -226,7 +229,7 @@ final class MvccStore {
     }
 
     private void dispatch(StoredEvent event) {
-        for (MemoryWatch w : watchers) {
+        for (QueuedWatch w : watchers) {
             if (!w.offer(event)) {
                 watchers.remove(w);
                 LOG.warn("Ended watch of {} on {}: {} events behind at revision {}; the client must re-watch",

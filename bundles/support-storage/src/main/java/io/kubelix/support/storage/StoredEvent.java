@@ -1,4 +1,4 @@
-package io.kubelix.storage.memory;
+package io.kubelix.support.storage;
 
 /**
  * One write as the event log keeps it: the serialized object after and before the change, never
@@ -9,13 +9,13 @@ package io.kubelix.storage.memory;
  * @param data     the object stored, or null for a delete
  * @param prevData the object replaced, or null for a create
  */
-record StoredEvent(long revision, String key, byte[] data, byte[] prevData) {
+public record StoredEvent(long revision, String key, byte[] data, byte[] prevData) {
 
-    boolean isCreate() {
+    public boolean isCreate() {
         return prevData == null;
     }
 
-    boolean isDelete() {
+    public boolean isDelete() {
         return data == null;
     }
 }

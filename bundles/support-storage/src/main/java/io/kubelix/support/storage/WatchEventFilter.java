@@ -1,4 +1,4 @@
-package io.kubelix.storage.memory;
+package io.kubelix.support.storage;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.storage.SelectionPredicate;
@@ -10,21 +10,21 @@ import io.kubelix.api.storage.WatchEvent.Type;
  * watcher's transform: an object that stops matching is DELETED (as it was, at the write's
  * revision), one that starts matching is ADDED, writes it never matched are dropped.
  */
-final class WatchEventFilter {
+public final class WatchEventFilter {
     private final JsonCodec codec;
     private final SelectionPredicate predicate;
 
-    WatchEventFilter(JsonCodec codec, SelectionPredicate predicate) {
+    public WatchEventFilter(JsonCodec codec, SelectionPredicate predicate) {
         this.codec = codec;
         this.predicate = predicate;
     }
 
-    boolean matches(ObjectNode obj) {
+    public boolean matches(ObjectNode obj) {
         return predicate.matchesEverything() || predicate.matches(obj);
     }
 
     /** The event to deliver, or null when the watcher does not see this write. */
-    WatchEvent transform(StoredEvent e) {
+    public WatchEvent transform(StoredEvent e) {
         if (e.isDelete()) {
             ObjectNode prev = codec.decode(e.key(), e.prevData(), e.revision());
             return matches(prev) ? WatchEvent.of(Type.DELETED, prev) : null;

@@ -1,11 +1,11 @@
-package io.kubelix.storage.memory;
+package io.kubelix.support.storage;
 
 /**
  * The keys a list, count or watch covers: one key, or a directory. A directory {@code /a/b} covers
  * only keys starting with {@code /a/b/}, so {@code /configmaps/default} never includes
  * {@code /configmaps/default2/x}.
  */
-final class KeyRange {
+public final class KeyRange {
     private final String key;
     private final boolean recursive;
     private final String prefix;
@@ -19,28 +19,28 @@ final class KeyRange {
         this.prefix = key.endsWith("/") ? key : key + "/";
     }
 
-    static KeyRange directory(String key) {
+    public static KeyRange directory(String key) {
         return new KeyRange(key, true);
     }
 
-    static KeyRange of(String key, boolean recursive) {
+    public static KeyRange of(String key, boolean recursive) {
         return new KeyRange(key, recursive);
     }
 
-    String key() {
+    public String key() {
         return key;
     }
 
-    boolean recursive() {
+    public boolean recursive() {
         return recursive;
     }
 
     /** The directory prefix, ending in "/"; continue tokens are relative to it. */
-    String prefix() {
+    public String prefix() {
         return prefix;
     }
 
-    boolean matches(String k) {
+    public boolean matches(String k) {
         return recursive ? k.startsWith(prefix) : k.equals(key);
     }
 

@@ -1,4 +1,4 @@
-package io.kubelix.storage.memory;
+package io.kubelix.support.storage;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -20,7 +20,7 @@ import java.util.function.Consumer;
  * last revision it saw. The backlog (the initial state, or the events replayed from a revision)
  * is bounded by the store's size and window and does not count against the queue.
  */
-final class MemoryWatch implements Watch {
+public final class QueuedWatch implements Watch {
     private final String resource;
     private final KeyRange range;
     private final WatchEventFilter filter;
@@ -28,7 +28,7 @@ final class MemoryWatch implements Watch {
     private final int capacity;
     /** Events at or before this revision are not this watcher's: it starts after them. */
     private final long startRevision;
-    private final Consumer<MemoryWatch> onClose;
+    private final Consumer<QueuedWatch> onClose;
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
@@ -37,10 +37,10 @@ final class MemoryWatch implements Watch {
     private final ArrayDeque<Object> live = new ArrayDeque<>();
     private boolean ended;
     private long lastSentNanos = System.nanoTime();
-    private final Consumer<MemoryWatch> onProgressRequest;
+    private final Consumer<QueuedWatch> onProgressRequest;
 
-    MemoryWatch(String resource, KeyRange range, WatchEventFilter filter, boolean progressNotify, int capacity,
-                long startRevision, Consumer<MemoryWatch> onClose, Consumer<MemoryWatch> onProgressRequest) {
+    public QueuedWatch(String resource, KeyRange range, WatchEventFilter filter, boolean progressNotify, int capacity,
+                long startRevision, Consumer<QueuedWatch> onClose, Consumer<QueuedWatch> onProgressRequest) {
         this.onProgressRequest = onProgressRequest;
         this.resource = resource;
         this.range = range;
@@ -51,24 +51,24 @@ final class MemoryWatch implements Watch {
         this.onClose = onClose;
     }
 
-    String resource() {
+    public String resource() {
         return resource;
     }
 
-    KeyRange range() {
+    public KeyRange range() {
         return range;
     }
 
-    long startRevision() {
+    public long startRevision() {
         return startRevision;
     }
 
-    int capacity() {
+    public int capacity() {
         return capacity;
     }
 
     /** Adds events to deliver before any live event: the initial state or the replay. */
-    void addBacklog(List<?> items) {
+    public void addBacklog(List<?> items) {
         lock.lock();
         try {
             if (!ended) {
@@ -85,7 +85,7 @@ final class MemoryWatch implements Watch {
      *
      * @return false when the queue is full and the watcher has just been ended
      */
-    boolean offer(StoredEvent e) {
+    public boolean offer(StoredEvent e) {
         if (e.revision() <= startRevision || !range.matches(e.key())) {
             return true;
         }
@@ -115,7 +115,7 @@ final class MemoryWatch implements Watch {
     }
 
     /** Queues a BOOKMARK at {@code revision} behind whatever is queued; called under the store's write lock. */
-    void bookmarkNow(long revision) {
+    public void bookmarkNow(long revision) {
         if (revision < startRevision) {
             return;
         }
@@ -134,7 +134,7 @@ final class MemoryWatch implements Watch {
         }
     }
 
-    void bookmarkIfIdle(long revision, long idleNanos) {
+    public void bookmarkIfIdle(long revision, long idleNanos) {
         if (!progressNotify || revision < startRevision) {
             return;
         }
@@ -155,7 +155,7 @@ final class MemoryWatch implements Watch {
     }
 
     /** Ends the stream with an ERROR event, dropping whatever was queued. */
-    void fail(StatusException error) {
+    public void fail(StatusException error) {
         lock.lock();
         try {
             backlog.clear();
@@ -169,7 +169,7 @@ final class MemoryWatch implements Watch {
     }
 
     /** Ends the stream after the queued events (the backend is going away). */
-    void end() {
+    public void end() {
         lock.lock();
         try {
             ended = true;

@@ -1,4 +1,4 @@
-package io.kubelix.storage.etcd;
+package io.kubelix.support.storage;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -10,22 +10,23 @@ import java.io.IOException;
 import java.util.Arrays;
 
 /**
- * Objects to the JSON bytes etcd keeps, and back. Stored bytes never carry a resourceVersion (it
- * is etcd's mod_revision); decoding sets it. Holds the bundle's one ObjectMapper.
+ * Turns objects into the bytes the store keeps and back. Stored bytes never carry a
+ * resourceVersion; decoding sets it to the revision the caller names. Holds the bundle's one
+ * ObjectMapper, which never leaves the bundle.
  */
-final class JsonCodec {
+public final class JsonCodec {
     private final ObjectMapper mapper;
 
-    JsonCodec(ObjectMapper mapper) {
+    public JsonCodec(ObjectMapper mapper) {
         this.mapper = mapper;
     }
 
-    ObjectMapper mapper() {
+    public ObjectMapper mapper() {
         return mapper;
     }
 
-    /** The JSON of {@code obj} without its resourceVersion; {@code obj} is not modified. */
-    byte[] encode(String key, ObjectNode obj) {
+    /** Serializes {@code obj} without its resourceVersion; {@code obj} is not modified. */
+    public byte[] encode(String key, ObjectNode obj) {
         ObjectNode toStore = obj;
         if (obj.path("metadata").has("resourceVersion")) {
             toStore = obj.deepCopy();
@@ -34,21 +35,20 @@ final class JsonCodec {
         try {
             return mapper.writeValueAsBytes(toStore);
         } catch (IOException e) {
-            throw new StorageException(StorageException.Code.INVALID_OBJECT, key,
-                    "cannot serialize object: " + e.getMessage(), e);
+            throw new StorageException(StorageException.Code.INVALID_OBJECT, key, "cannot serialize object: " + e.getMessage(), e);
         }
     }
 
-    /** A fresh tree of stored bytes with {@code metadata.resourceVersion} set to {@code revision}. */
-    ObjectNode decode(String key, byte[] data, long revision) {
+    /** A fresh tree of the stored bytes, with {@code metadata.resourceVersion} set to {@code revision}. */
+    public ObjectNode decode(String key, byte[] data, long revision) {
         ObjectNode obj = parse(key, data);
         APIObjectVersioner.INSTANCE.updateObject(obj, revision);
         return obj;
     }
 
-    /** True when both values hold the same object, whatever the order of their fields. */
-    boolean sameContent(String key, byte[] a, byte[] b) {
-        return Arrays.equals(a, b) || parse(key, a).equals(parse(key, b));
+    /** True when both serialized objects hold the same content, whatever the order of their fields. */
+    public boolean sameContent(String key, byte[] a, byte[] b) {
+        return Arrays.equals(a, b) || a.length == b.length && parse(key, a).equals(parse(key, b));
     }
 
     private ObjectNode parse(String key, byte[] data) {
@@ -59,8 +59,7 @@ final class JsonCodec {
             }
             throw new StorageException(StorageException.Code.INTERNAL, key, 0, "stored value is not an object: " + key);
         } catch (IOException e) {
-            throw new StorageException(StorageException.Code.INTERNAL, key,
-                    "cannot decode stored value of " + key + ": " + e.getMessage(), e);
+            throw new StorageException(StorageException.Code.INTERNAL, key, "cannot decode stored value: " + e.getMessage(), e);
         }
     }
 }
