@@ -63,6 +63,12 @@ final class BackendStorage implements StorageInterface {
     }
 
     @Override
+    public ObjectNode delete(String key, Preconditions preconditions, ValidateObjectFunction validateDeletion,
+                             ObjectNode cachedExisting) {
+        return delegate().delete(key, preconditions, validateDeletion, cachedExisting);
+    }
+
+    @Override
     public Watch watch(String key, ListOptions opts) {
         return delegate().watch(key, opts);
     }

@@ -84,29 +84,48 @@ final class EtcdStorage implements StorageInterface {
 
     @Override
     public ObjectNode delete(String key, Preconditions preconditions, ValidateObjectFunction validateDeletion) {
+        return delete(key, preconditions, validateDeletion, null);
+    }
+
+    /** kube's etcd3 Delete: one transaction when {@code cachedExisting} is current (see guaranteedUpdate). */
+    @Override
+    public ObjectNode delete(String key, Preconditions preconditions, ValidateObjectFunction validateDeletion,
+                             ObjectNode cachedExisting) {
         ByteSequence k = keys.object(key);
-        KeyValue cur = read(k, key);
+        State cur = cachedExisting == null ? State.of(read(k, key)) : State.cached(cachedExisting, null);
         while (true) {
-            if (cur == null) {
+            if (cur.absent()) {
+                if (!cur.current) {
+                    cur = State.of(read(k, key));
+                    continue;
+                }
                 throw StorageException.keyNotFound(key);
             }
-            long rev = cur.getModRevision();
-            byte[] data = cur.getValue().getBytes();
-            ObjectNode obj = codec.decode(key, data, rev);
-            if (preconditions != null) {
-                preconditions.check(key, obj, rev);
-            }
-            if (validateDeletion != null) {
-                validateDeletion.validate(obj.deepCopy());
+            long rev = cur.revision;
+            ObjectNode obj = cur.object(codec, key);
+            try {
+                if (preconditions != null) {
+                    preconditions.check(key, obj, rev);
+                }
+                if (validateDeletion != null) {
+                    validateDeletion.validate(obj.deepCopy());
+                }
+            } catch (RuntimeException e) {
+                if (!cur.current) {
+                    cur = State.of(read(k, key));
+                    continue;
+                }
+                throw e;
             }
             TxnResponse r = etcd.txn(txn -> txn
                     .If(new Cmp(k, Cmp.Op.EQUAL, CmpTarget.modRevision(rev)))
                     .Then(Op.delete(k, DeleteOption.DEFAULT))
                     .Else(Op.get(k, GetOption.DEFAULT)), key);
             if (r.isSucceeded()) {
-                return codec.decode(key, data, r.getHeader().getRevision());
+                VERSIONER.updateObject(obj, r.getHeader().getRevision());
+                return obj;
             }
-            cur = first(r);
+            cur = State.of(first(r));
         }
     }
 
@@ -127,8 +146,7 @@ final class EtcdStorage implements StorageInterface {
                                       UpdateFunction tryUpdate, ObjectNode cachedExisting) {
         ByteSequence k = keys.object(key);
         State cur = cachedExisting == null ? State.of(read(k, key))
-                : new State(VERSIONER.objectResourceVersion(cachedExisting), codec.encode(key, cachedExisting),
-                cachedExisting, false);
+                : State.cached(cachedExisting, codec.encode(key, cachedExisting));
         while (true) {
             if (cur.absent() && !ignoreNotFound) {
                 if (!cur.current) {
@@ -178,9 +196,9 @@ final class EtcdStorage implements StorageInterface {
     }
 
     /**
-     * The object an update starts from: its revision (0 when absent), stored bytes (null when
-     * absent), and whether it was read from etcd ({@code current}) or is a cached copy, which is
-     * handed to the update function as it is.
+     * The object a write starts from: its revision (0 when absent), its stored bytes (for a cached
+     * copy, its encoding when the write compares contents, else null), and whether it was read
+     * from etcd ({@code current}) or is a cached copy, which is handed on as it is.
      */
     private record State(long revision, byte[] data, ObjectNode cached, boolean current) {
         static State of(KeyValue kv) {
@@ -188,8 +206,12 @@ final class EtcdStorage implements StorageInterface {
                     : new State(kv.getModRevision(), kv.getValue().getBytes(), null, true);
         }
 
+        static State cached(ObjectNode obj, byte[] encoded) {
+            return new State(VERSIONER.objectResourceVersion(obj), encoded, obj, false);
+        }
+
         boolean absent() {
-            return data == null;
+            return data == null && cached == null;
         }
 
         /** A fresh tree of this state's object (the cached copy itself, once), or null when absent. */

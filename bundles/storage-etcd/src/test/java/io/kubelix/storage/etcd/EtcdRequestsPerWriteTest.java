@@ -39,9 +39,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The etcd requests an API write costs, counted by etcd itself ({@code grpc_server_started_total}
  * on its {@code /metrics}), through the watch cache as a server runs it: a create is one
- * transaction and an update of a cached object one transaction (kube-apiserver's cost), and a read
- * at resourceVersion "0", such as NamespaceLifecycle's lookup of the namespace on every write,
- * asks etcd nothing. When the cached object is stale the update still loses nothing.
+ * transaction, so is an update or a delete of a cached object (kube-apiserver's cost), and a
+ * read at resourceVersion "0", such as NamespaceLifecycle's lookup of the namespace on every
+ * write, asks etcd nothing. When the cached object is stale the update still loses nothing, and the delete
+ * still checks the object it deletes.
  */
 class EtcdRequestsPerWriteTest {
     private static final int WRITES = 20;
@@ -100,11 +101,7 @@ class EtcdRequestsPerWriteTest {
     @Test
     void updateOfACachedObjectIsOneTransaction() throws Exception {
         Cacher configmaps = cached(backend(), CONFIGMAPS);
-        List<ObjectNode> created = new ArrayList<>();
-        for (int i = 0; i < WRITES; i++) {
-            created.add(configmaps.create(key("u" + i), configMap("u" + i, "0")));
-        }
-        awaitCached(configmaps, created.get(WRITES - 1));
+        List<ObjectNode> created = createdAndCached(configmaps, "u");
         Map<String, Double> before = requests();
         for (int i = 0; i < WRITES; i++) {
             String expected = Long.toString(rv(created.get(i)));
@@ -117,6 +114,34 @@ class EtcdRequestsPerWriteTest {
         }
         Map<String, Double> spent = since(before);
         assertEquals(Map.of("Txn", (double) WRITES), spent, "etcd requests for " + WRITES + " updates");
+    }
+
+    @Test
+    void deleteOfACachedObjectIsOneTransaction() throws Exception {
+        Cacher configmaps = cached(backend(), CONFIGMAPS);
+        List<ObjectNode> created = createdAndCached(configmaps, "d");
+        Map<String, Double> before = requests();
+        for (int i = 0; i < WRITES; i++) {
+            ObjectNode deleted = configmaps.delete(key("d" + i), Preconditions.NONE, null);
+            assertTrue(rv(deleted) > rv(created.get(i)), "the object as deleted, at the deletion's revision");
+        }
+        assertEquals(Map.of("Txn", (double) WRITES), since(before), "etcd requests for " + WRITES + " deletes");
+    }
+
+    @Test
+    void deleteFromAStaleCachedObjectChecksTheCurrentOne() throws Exception {
+        StorageInterface storage = backend().forResource(CONFIGMAPS);
+        ObjectNode stale = storage.create(key("g"), configMap("g", "1"));
+        ObjectNode newer = setValue(storage, "g", "2");
+        List<String> validated = new ArrayList<>();
+        // A precondition on the version the client read last: the stale copy fails it, etcd's object passes.
+        ObjectNode deleted = storage.delete(key("g"), new Preconditions(null, Long.toString(rv(newer))),
+                obj -> validated.add(value(obj)), stale.deepCopy());
+        assertEquals(List.of("2"), validated, "the deletion was validated on the object deleted");
+        assertEquals("2", value(deleted));
+        assertThrows(io.kubelix.api.storage.StorageException.class,
+                () -> storage.delete(key("g"), Preconditions.NONE, null, stale.deepCopy()), "gone is gone");
+        assertEquals(null, storage.get(key("g"), new GetOptions(true, "")));
     }
 
     @Test
@@ -139,10 +164,7 @@ class EtcdRequestsPerWriteTest {
         EtcdStorageBackend b = backend();
         StorageInterface storage = b.forResource(CONFIGMAPS);
         ObjectNode stale = storage.create(key("s"), configMap("s", "1"));
-        ObjectNode newer = storage.guaranteedUpdate(key("s"), false, Preconditions.NONE, (cur, rev) -> {
-            cur.with("data").put("value", "2");
-            return cur;
-        });
+        ObjectNode newer = setValue(storage, "s", "2");
         List<String> seen = new ArrayList<>();
         Map<String, Double> before = requests();
         ObjectNode updated = storage.guaranteedUpdate(key("s"), false, Preconditions.NONE, (cur, rev) -> {
@@ -160,10 +182,7 @@ class EtcdRequestsPerWriteTest {
     void staleCachedObjectIsReadAgainBeforeItsRejectionCounts() throws Exception {
         StorageInterface storage = backend().forResource(CONFIGMAPS);
         ObjectNode stale = storage.create(key("r"), configMap("r", "1"));
-        ObjectNode newer = storage.guaranteedUpdate(key("r"), false, Preconditions.NONE, (cur, rev) -> {
-            cur.with("data").put("value", "2");
-            return cur;
-        });
+        ObjectNode newer = setValue(storage, "r", "2");
         String newerRv = Long.toString(rv(newer));
         // A client that updates what it read last (the newer version): the stale copy would be a conflict.
         ObjectNode updated = storage.guaranteedUpdate(key("r"), false, new Preconditions(null, newerRv), (cur, rev) -> {
@@ -186,6 +205,24 @@ class EtcdRequestsPerWriteTest {
         assertThrows(io.kubelix.api.storage.StorageException.class, () -> storage.guaranteedUpdate(key("r"), false,
                 Preconditions.NONE, (cur, rev) -> cur, stale.deepCopy()));
         assertEquals(0, storage.getList("/configmaps/default", ListOptions.recursiveAll()).items().size());
+    }
+
+    /** {@link #WRITES} configmaps named {@code prefix0...}, created through {@code c} and in its cache. */
+    private static List<ObjectNode> createdAndCached(Cacher c, String prefix) throws InterruptedException {
+        List<ObjectNode> created = new ArrayList<>();
+        for (int i = 0; i < WRITES; i++) {
+            created.add(c.create(key(prefix + i), configMap(prefix + i, "0")));
+        }
+        awaitCached(c, created.get(WRITES - 1));
+        return created;
+    }
+
+    /** Updates configmap {@code name}'s value, reading it first: what makes a copy of it stale. */
+    private static ObjectNode setValue(StorageInterface storage, String name, String value) {
+        return storage.guaranteedUpdate(key(name), false, Preconditions.NONE, (cur, rev) -> {
+            cur.with("data").put("value", value);
+            return cur;
+        });
     }
 
     private static void awaitCached(Cacher c, ObjectNode last) throws InterruptedException {

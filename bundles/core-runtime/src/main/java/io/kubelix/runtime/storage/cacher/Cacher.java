@@ -34,8 +34,8 @@ import java.util.function.Supplier;
  * The Cacher: a storage.Interface decorator for one resource that keeps a watch cache fed by a
  * single watch on the backend (the reflector) and serves from it:
  * <ul>
- *   <li>writes go to the backend; an update starts from the cached object, so the backend
- *       need not read it first (it reads only when the cached copy turns out stale);</li>
+ *   <li>writes go to the backend; an update or delete starts from the cached object, so the
+ *       backend need not read it first (it reads only when the cached copy turns out stale);</li>
  *   <li>watches are served from the cache: from {@code ""}/{@code "0"} with the current state as
  *       ADDED events, from N with the window's events after N (410 Expired when N left the window;
  *       a watch from before the cache's list goes to the backend, which may still have N),
@@ -560,18 +560,23 @@ public final class Cacher implements StorageInterface {
         return wrote(storage.create(key, obj));
     }
 
+    /** kube's Cacher.Delete: the backend gets a copy of the cached object to start from. */
     @Override
     public ObjectNode delete(String key, Preconditions preconditions, ValidateObjectFunction validateDeletion) {
-        return wrote(storage.delete(key, preconditions, validateDeletion));
+        return wrote(storage.delete(key, preconditions, validateDeletion, cachedCopy(key)));
     }
 
     /** kube's Cacher.GuaranteedUpdate: the backend gets a copy of the cached object to start from. */
     @Override
     public ObjectNode guaranteedUpdate(String key, boolean ignoreNotFound, Preconditions preconditions,
                                       UpdateFunction tryUpdate) {
+        return wrote(storage.guaranteedUpdate(key, ignoreNotFound, preconditions, tryUpdate, cachedCopy(key)));
+    }
+
+    /** A copy of the cached object at {@code key}, or null when the cache has none (or has not listed yet). */
+    private ObjectNode cachedCopy(String key) {
         ObjectNode cached = ready ? cache.get(key) : null;
-        return wrote(storage.guaranteedUpdate(key, ignoreNotFound, preconditions, tryUpdate,
-                cached == null ? null : cached.deepCopy()));
+        return cached == null ? null : cached.deepCopy();
     }
 
     private ObjectNode wrote(ObjectNode result) {
