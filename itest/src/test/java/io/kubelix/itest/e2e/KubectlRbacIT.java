@@ -238,7 +238,12 @@ class KubectlRbacIT extends KubectlSuite {
     @Test
     @Order(9)
     void anAggregatedClusterRolePicksUpANewLabelledRole() throws Exception {
-        kubectl.ok("create", "clusterrole", "widget-viewer", "--verb=get,list", "--resource=widgets.example.com");
+        // Written as a file: kubectl create clusterrole would look for widgets in discovery.
+        Path role = work.resolve("widget-viewer.yaml");
+        Files.writeString(role, "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n"
+                + "  name: widget-viewer\nrules:\n- apiGroups: [example.com]\n  resources: [widgets]\n"
+                + "  verbs: [get, list]\n");
+        kubectl.ok("create", "-f", role.toString());
         kubectl.ok("label", "clusterrole", "widget-viewer", "rbac.authorization.k8s.io/aggregate-to-view=true");
 
         for (String aggregated : List.of("view", "edit", "admin")) {
