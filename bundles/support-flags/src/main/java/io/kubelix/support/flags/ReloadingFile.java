@@ -20,9 +20,11 @@ import java.util.function.LongSupplier;
  * A file's parsed content, reloaded when the file's modification time, size or identity changes
  * (kube-apiserver reloads its token file and client CA file the same way). Requests trigger the
  * check, at most once per interval and by one thread at a time; the others keep using the current
- * content, so no request waits on the file system. A missing file gives the empty content (the
- * server may not have created it yet; deleting it withdraws what it granted); a malformed one is
- * rejected whole and the last good content stays.
+ * content, so no request waits on the file system. A missing file gives the empty content
+ * (deleting it withdraws what it granted), and while it is missing every call looks for it: at
+ * first start the server writes its files while the plugins start, and what they grant must work
+ * from the first request the server is ready for. A malformed file is rejected whole and the last
+ * good content stays.
  *
  * @param <T> the parsed content
  */
@@ -53,7 +55,8 @@ public final class ReloadingFile<T> {
     private volatile long nextCheck;
     // Guarded by checking.
     private Stamp loaded;
-    private boolean present;
+    /** Whether the file existed at the last check; written under {@code checking}. */
+    private volatile boolean present;
     private String lastProblem;
 
     /**
@@ -94,7 +97,18 @@ public final class ReloadingFile<T> {
     /** The content to use; checks the file first when the interval has passed. */
     public T current() {
         long now = nanoTime.getAsLong();
-        if (now - nextCheck >= 0 && checking.tryLock()) {
+        if (!present) {
+            // A file that is not there yet is looked for now; the wait is one stat, under the lock.
+            checking.lock();
+            try {
+                if (!present) {
+                    nextCheck = now + intervalNanos;
+                    refresh();
+                }
+            } finally {
+                checking.unlock();
+            }
+        } else if (now - nextCheck >= 0 && checking.tryLock()) {
             try {
                 if (now - nextCheck >= 0) {
                     nextCheck = now + intervalNanos;
