@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.authn.TokenIssuer;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.errors.StatusReason;
+import io.kubelix.api.informer.SharedInformerFactory;
 import io.kubelix.api.registry.APIGroupInfo;
 import io.kubelix.api.registry.Getter;
 import io.kubelix.api.registry.NameValidation;
@@ -72,6 +73,9 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
             policyOption = ReferencePolicyOption.GREEDY)
     private volatile TokenIssuer tokenIssuer;
+    /** The server's informers, for the service account controller. */
+    @Reference
+    private SharedInformerFactory informers;
 
     @Activate
     public CoreRESTStorageProvider() {
@@ -82,7 +86,7 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
         }));
     }
 
-    /** For tests: the executor that runs the default service accounts and the service allocators' repair. */
+    /** For tests: the executor that runs the service allocators' repair. */
     CoreRESTStorageProvider(ScheduledExecutorService executor) {
         this.executor = executor;
     }
@@ -129,9 +133,12 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
             if (defaultServiceAccounts != null) {
                 defaultServiceAccounts.stop();
             }
-            defaultServiceAccounts = new DefaultServiceAccounts(namespaces,
-                    (StandardStorage) v1.get(ServiceSpecs.SERVICE_ACCOUNTS.resource()), executor);
-            defaultServiceAccounts.start();
+            // Without a framework (unit tests) there are no informers, and no service account controller.
+            if (informers != null) {
+                defaultServiceAccounts = new DefaultServiceAccounts(
+                        (StandardStorage) v1.get(ServiceSpecs.SERVICE_ACCOUNTS.resource()), informers);
+                defaultServiceAccounts.start();
+            }
         }
         LOG.info("built core/v1 storage: {}", v1.keySet());
         return new APIGroupInfo("", List.of(VERSION), Map.of(VERSION, v1));
