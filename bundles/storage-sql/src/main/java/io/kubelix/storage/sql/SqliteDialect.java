@@ -127,6 +127,12 @@ final class SqliteDialect implements Dialect {
         return false;
     }
 
+    /** The file is this server's alone (its lock), so it always leads. */
+    @Override
+    public AutoCloseable compactionLead() {
+        return () -> { };
+    }
+
     @Override
     public String notifyStatement() {
         return null;
