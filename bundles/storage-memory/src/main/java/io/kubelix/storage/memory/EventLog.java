@@ -26,6 +26,13 @@ final class EventLog {
         return ring.length;
     }
 
+    /** Drops every event and starts again after {@code currentRevision}, which becomes the compacted revision. */
+    void restart(long currentRevision) {
+        java.util.Arrays.fill(ring, null);
+        newest = currentRevision;
+        oldest = currentRevision + 1;
+    }
+
     /** The newest revision whose event is no longer retained. */
     long compactedRevision() {
         return oldest - 1;

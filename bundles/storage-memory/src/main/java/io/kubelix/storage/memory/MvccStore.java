@@ -8,6 +8,9 @@ import io.kubelix.api.errors.StatusException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -32,6 +35,9 @@ final class MvccStore {
     interface Visitor {
         boolean visit(String key, Version version);
     }
+
+    /** The layout of {@link #writeSnapshot}; a version of this bundle reads only its own. */
+    private static final int SNAPSHOT_FORMAT = 0x4b4d5301;
 
     private final ReentrantLock writeLock = new ReentrantLock();
     private final ConcurrentSkipListMap<String, KeyHistory> keys = new ConcurrentSkipListMap<>();
@@ -222,6 +228,70 @@ final class MvccStore {
 
     int watcherCount() {
         return watchers.size();
+    }
+
+    /**
+     * Writes one consistent state: the current revision and every live key with the revision of its
+     * last write and its bytes. History is not written.
+     *
+     * @return the keys written
+     */
+    int writeSnapshot(DataOutputStream out) throws IOException {
+        writeLock.lock();
+        try {
+            int n = 0;
+            out.writeInt(SNAPSHOT_FORMAT);
+            out.writeLong(revision);
+            for (Map.Entry<String, KeyHistory> e : keys.entrySet()) {
+                Version v = e.getValue().latest();
+                if (v != null) {
+                    out.writeBoolean(true);
+                    out.writeUTF(e.getKey());
+                    out.writeLong(v.modRevision());
+                    out.writeInt(v.data().length);
+                    out.write(v.data());
+                    n++;
+                }
+            }
+            out.writeBoolean(false);
+            return n;
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /**
+     * Loads a snapshot into this empty store: every key at the revision of its last write, and the
+     * revision sequence where it was. The history before the snapshot is gone, so reads and watches
+     * at older revisions are 410 Expired and their clients list again.
+     *
+     * @return the keys read
+     */
+    int readSnapshot(DataInputStream in) throws IOException {
+        writeLock.lock();
+        try {
+            if (in.readInt() != SNAPSHOT_FORMAT) {
+                throw new IOException("not a memory storage snapshot of this format");
+            }
+            long rev = in.readLong();
+            int n = 0;
+            while (in.readBoolean()) {
+                String key = in.readUTF();
+                long modRevision = in.readLong();
+                byte[] data = new byte[in.readInt()];
+                in.readFully(data);
+                KeyHistory h = new KeyHistory();
+                h.put(modRevision, data);
+                keys.put(key, h);
+                n++;
+            }
+            log.restart(rev);
+            revision = rev;
+            compactedRevision = log.compactedRevision();
+            return n;
+        } finally {
+            writeLock.unlock();
+        }
     }
 
     int keyCount() {

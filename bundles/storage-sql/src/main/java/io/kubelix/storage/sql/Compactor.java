@@ -3,12 +3,12 @@ package io.kubelix.storage.sql;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.sql.SQLException;
 
 /**
  * kube-apiserver's compaction schedule: every interval, compact to the revision seen at the
  * previous run, so at least one interval of history is always kept for watches and continued
- * lists. Servers sharing a database skip a run another server's compaction has already covered.
+ * lists. Servers sharing a database compact one at a time (the dialect's lead) and skip a run
+ * another server's compaction has already covered.
  */
 final class Compactor {
     private static final Logger LOG = LoggerFactory.getLogger(Compactor.class);
@@ -24,7 +24,11 @@ final class Compactor {
     /** One run; called every interval from one thread. Failures are logged and retried next time. */
     void run() {
         String name = store.dialect().name();
-        try {
+        try (AutoCloseable lead = store.dialect().compactionLead()) {
+            if (lead == null) {
+                LOG.debug("{} storage compaction left to the server compacting now", name);
+                return;
+            }
             long[] state = store.log().read(c -> new long[] {SqlLog.meta(c, SqlLog.REVISION),
                     SqlLog.meta(c, SqlLog.COMPACTED)});
             long revision = target;
@@ -36,7 +40,7 @@ final class Compactor {
             long deleted = store.compact(revision);
             LOG.info("{} storage compacted to revision {}: {} old versions dropped in {} ms", name, revision, deleted,
                     (System.nanoTime() - started) / 1_000_000);
-        } catch (SQLException e) {
+        } catch (Exception e) {
             LOG.warn("{} storage compaction failed: {}", name, e.getMessage());
         }
     }

@@ -50,6 +50,12 @@ interface Dialect {
      */
     AutoCloseable listen(SqlStore store);
 
+    /**
+     * Makes this server the only one compacting the database until the result is closed, or
+     * returns null when another server is compacting it now.
+     */
+    AutoCloseable compactionLead() throws SQLException;
+
     /** Releases what the dialect holds (its JDBC driver's registration). */
     void close();
 }

@@ -13,6 +13,9 @@ import java.util.Properties;
  * Space freed by compaction is left to autovacuum: deleted rows are reused by later writes.
  */
 final class PostgresDialect implements Dialect {
+    /** The advisory lock key of compaction ("kubelix" in ASCII), shared by every server on the database. */
+    private static final long COMPACTION_LOCK = 0x6b7562656c6978L;
+
     private final String url;
     private final Properties properties;
 
@@ -105,6 +108,24 @@ final class PostgresDialect implements Dialect {
     @Override
     public boolean shared() {
         return true;
+    }
+
+    /** A session-level advisory lock, held by a connection of its own: closing it, or losing it, releases the lock. */
+    @Override
+    public AutoCloseable compactionLead() throws SQLException {
+        Connection c = open(true);
+        try (java.sql.Statement s = c.createStatement();
+             java.sql.ResultSet rs = s.executeQuery("SELECT pg_try_advisory_lock(" + COMPACTION_LOCK + ")")) {
+            c.commit();
+            if (rs.next() && rs.getBoolean(1)) {
+                return c::close;
+            }
+        } catch (SQLException | RuntimeException e) {
+            c.close();
+            throw e;
+        }
+        c.close();
+        return null;
     }
 
     @Override

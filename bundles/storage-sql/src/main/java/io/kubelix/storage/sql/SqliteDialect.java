@@ -3,7 +3,12 @@ package io.kubelix.storage.sql;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteDataSource;
 
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -17,12 +22,16 @@ import java.util.Locale;
  * WAL mode: readers never block the one writer, and a commit is one append to the write-ahead
  * log. {@code synchronous=FULL} (the default here) fsyncs the log at every commit, so an
  * acknowledged write survives a crash of the process and a power loss; {@code NORMAL} survives
- * the crash of the process only. The file is one server's: SQLite cannot share it between hosts.
+ * the crash of the process only. The file is one server's: a second server on it would not see the
+ * first one's writes in its watches, so the first to open it holds a lock on {@code <file>.lock}
+ * and a second one is refused.
  */
 final class SqliteDialect implements Dialect {
     private final Path file;
     private final String synchronous;
     private final SQLiteDataSource dataSource;
+    private FileChannel lockFile;
+    private FileLock lock;
 
     SqliteDialect(Path file, String synchronous) {
         this.file = file;
@@ -57,6 +66,7 @@ final class SqliteDialect implements Dialect {
         if (dir != null && !Files.isWritable(dir)) {
             throw new SQLException("the directory of the database " + file + " is not writable");
         }
+        claim();
         Connection c = dataSource.getConnection();
         try (Statement s = c.createStatement()) {
             // auto_vacuum takes effect only on a new database, before WAL mode and tables are written to it
@@ -117,6 +127,12 @@ final class SqliteDialect implements Dialect {
         return false;
     }
 
+    /** The file is this server's alone (its lock), so it always leads. */
+    @Override
+    public AutoCloseable compactionLead() {
+        return () -> { };
+    }
+
     @Override
     public String notifyStatement() {
         return null;
@@ -127,8 +143,43 @@ final class SqliteDialect implements Dialect {
         return () -> { };
     }
 
+    /** Takes the lock that makes the file this server's, once. */
+    private synchronized void claim() throws SQLException {
+        if (lock != null) {
+            return;
+        }
+        Path path = file.resolveSibling(file.getFileName() + ".lock");
+        try {
+            FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            FileLock l;
+            try {
+                l = channel.tryLock();
+            } catch (OverlappingFileLockException e) {
+                l = null;
+            }
+            if (l == null) {
+                channel.close();
+                throw new SQLException("the database " + file + " is in use by another Kubelix server (it holds "
+                        + path + "); give this one another --data-dir or --storage-sql-url");
+            }
+            lockFile = channel;
+            lock = l;
+        } catch (IOException e) {
+            throw new SQLException("cannot lock " + path + ": " + e.getMessage(), e);
+        }
+    }
+
     @Override
-    public void close() {
+    public synchronized void close() {
         Drivers.deregister(org.sqlite.JDBC.class);
+        try {
+            if (lock != null) {
+                lock.release();
+                lockFile.close();
+            }
+        } catch (IOException ignored) {
+            // released with the channel
+        }
+        lock = null;
     }
 }

@@ -26,12 +26,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * Two servers on one PostgreSQL database, as two Kubelix instances sharing it: one revision
  * sequence for both, each sees the other's writes in its reads and in its watches (LISTEN/NOTIFY,
- * then a read of the log by revision), and conflicting writers lose no update.
+ * then a read of the log by revision), conflicting writers lose no update, and one compacts at a time.
  */
 class PostgresSharedDatabaseTest {
     private static final AtomicInteger SCHEMAS = new AtomicInteger();
@@ -118,6 +119,19 @@ class PostgresSharedDatabaseTest {
             t.join();
         }
         assertEquals("100", onB.get(key("counter"), GetOptions.DEFAULT).path("data").path("v").asText());
+    }
+
+    @Test
+    void oneServerAtATimeCompacts() throws Exception {
+        Dialect onA = a.backend().store().dialect();
+        Dialect onB = b.backend().store().dialect();
+        try (AutoCloseable lead = onA.compactionLead()) {
+            assertNotNull(lead, "the first server leads");
+            assertNull(onB.compactionLead(), "the other waits for its next interval");
+        }
+        try (AutoCloseable lead = onB.compactionLead()) {
+            assertNotNull(lead, "released, the lead goes to whoever asks");
+        }
     }
 
     private Watch watch(StorageInterface s, long from) {
