@@ -20,8 +20,10 @@ import java.util.function.LongSupplier;
  * The token file's current table, reloaded when the file's modification time, size or identity
  * changes. Requests trigger the check, at most once per interval and by one thread at a time;
  * the others keep using the current table, so no request waits on the file system. A missing
- * file accepts no token (the server may not have created it yet; deleting it revokes every
- * token); a malformed one is rejected whole, as kube does, and the last good table stays.
+ * file accepts no token (deleting it revokes every token), and while it is missing every request
+ * looks for it: at first start the server writes it while the plugins start, and its admin token
+ * must work from the first request the server is ready for. A malformed file is rejected whole, as
+ * kube does, and the last good table stays.
  */
 final class ReloadingTokenTable {
 
@@ -40,7 +42,8 @@ final class ReloadingTokenTable {
     private volatile long nextCheck;
     // Guarded by checking.
     private Stamp loaded;
-    private boolean present;
+    /** Whether the file existed at the last check; written under {@code checking}. */
+    private volatile boolean present;
     private String lastProblem;
 
     /**
@@ -68,7 +71,18 @@ final class ReloadingTokenTable {
     /** The table to authenticate with; checks the file first when the interval has passed. */
     TokenTable current() {
         long now = nanoTime.getAsLong();
-        if (now - nextCheck >= 0 && checking.tryLock()) {
+        if (!present) {
+            // A file that is not there yet is looked for now; the wait is one stat, under the lock.
+            checking.lock();
+            try {
+                if (!present) {
+                    nextCheck = now + intervalNanos;
+                    refresh();
+                }
+            } finally {
+                checking.unlock();
+            }
+        } else if (now - nextCheck >= 0 && checking.tryLock()) {
             try {
                 if (now - nextCheck >= 0) {
                     nextCheck = now + intervalNanos;

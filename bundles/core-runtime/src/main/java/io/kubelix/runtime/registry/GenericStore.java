@@ -185,6 +185,14 @@ public final class GenericStore implements StandardStorage {
         spec.createStrategy().canonicalize(obj);
         omitEmpty(Unstructured.wrap(obj).metadata());
         if (options.dryRun()) {
+            // As kube's DryRunnableStorage: a name in use is refused though nothing would be written.
+            try {
+                if (storage.get(key(ctx, meta.name()), new GetOptions(true, "")) != null) {
+                    throw StatusException.alreadyExists(spec.groupResource(), meta.name());
+                }
+            } catch (StorageException e) {
+                throw interpret(e, meta.name());
+            }
             return obj;
         }
         for (int attempt = 1; ; attempt++) {
@@ -216,10 +224,13 @@ public final class GenericStore implements StandardStorage {
             if (options.dryRun()) {
                 ObjectNode existing = storage.get(key, new GetOptions(createOnUpdate, ""));
                 long revision = existing == null ? 0 : storage.versioner().objectResourceVersion(existing);
+                if (existing != null) {
+                    objInfo.preconditions().check(key, existing, revision);
+                }
                 ObjectNode result = tryUpdate.apply(existing, revision);
                 return new UpdateResult(result, created[0]);
             }
-            ObjectNode stored = storage.guaranteedUpdate(key, createOnUpdate, io.kubelix.api.storage.Preconditions.NONE, tryUpdate);
+            ObjectNode stored = storage.guaranteedUpdate(key, createOnUpdate, objInfo.preconditions(), tryUpdate);
             return new UpdateResult(stored, created[0]);
         } catch (EmptiedFinalizers e) {
             return new UpdateResult(deleteWithoutFinalizers(key, name, e.object, e.uid, options.dryRun()), false);
@@ -296,7 +307,7 @@ public final class GenericStore implements StandardStorage {
                     return new DeleteResult(marked, false);
                 }
                 if (options.dryRun()) {
-                    return new DeleteResult(marked, true);
+                    return deleted(marked);
                 }
                 // A graceful delete with a zero period wrote the object once more; delete that version.
                 if (preconditions.resourceVersion() != null) {
@@ -309,14 +320,19 @@ public final class GenericStore implements StandardStorage {
             if (options.dryRun()) {
                 options.preconditions().check(key, existing, storage.versioner().objectResourceVersion(existing));
                 admission.validate(attributes(Operation.DELETE, ctx, null, existing, true));
-                return new DeleteResult(existing, true);
+                return deleted(existing);
             }
             ObjectNode deleted = storage.delete(key, preconditions,
                     current -> admission.validate(attributes(Operation.DELETE, ctx, null, current, false)));
-            return new DeleteResult(deleted, true);
+            return deleted(deleted);
         } catch (StorageException e) {
             throw interpret(e, name);
         }
+    }
+
+    /** The result of a delete that removed {@code object}, answered as the resource's delete strategy says. */
+    private DeleteResult deleted(ObjectNode object) {
+        return new DeleteResult(object, true, spec.deleteStrategy().returnDeletedObject());
     }
 
     /**
