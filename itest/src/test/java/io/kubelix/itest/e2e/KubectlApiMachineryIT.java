@@ -602,7 +602,7 @@ class KubectlApiMachineryIT extends KubectlSuite {
         assertEquals("1", stored.path("data").path("a").asText(), stored::toString);
 
         // A dry-run create of a name in use is refused as a real one would be (kube's DryRunnableStorage).
-        Result taken = kubectl.run("create", "-f", manifest.toString(), "--dry-run=server");
+        Result taken = kubectl.run("create", "-f", manifest.toString(), "--validate=false", "--dry-run=server");
         assertTrue(taken.stderr().contains("Error from server (AlreadyExists): error when creating \"" + manifest
                 + "\": configmaps \"typo\" already exists"), taken::toString);
         Path another = manifest("typo-2.yaml", configMap("typo-2", ns, "a: \"1\"") + "dtaa:\n  b: \"2\"\n");
