@@ -3,7 +3,6 @@ package io.kubelix.resource.core;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.errors.FieldError;
-import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.registry.RESTCreateStrategy;
 import io.kubelix.api.registry.RESTUpdateStrategy;
 import io.kubelix.api.request.RequestContext;
@@ -12,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The Secret strategy (pkg/registry/core/secret/strategy.go plus what kube's v1 conversion and
@@ -24,7 +22,7 @@ final class SecretStrategy implements RESTCreateStrategy, RESTUpdateStrategy {
 
     @Override
     public void prepareForCreate(RequestContext ctx, ObjectNode obj) {
-        refuseUndecodable(ctx, obj);
+        DataMap.refuseUndecodable(ctx, obj, "data", "Secret");
         mergeStringData(obj);
         if (Nodes.text(obj, "type").isEmpty()) {
             obj.put("type", SecretValidation.TYPE_OPAQUE);
@@ -37,37 +35,11 @@ final class SecretStrategy implements RESTCreateStrategy, RESTUpdateStrategy {
      */
     @Override
     public void prepareForUpdate(RequestContext ctx, ObjectNode obj, ObjectNode old) {
-        refuseUndecodable(ctx, obj);
+        DataMap.refuseUndecodable(ctx, obj, "data", "Secret");
         mergeStringData(obj);
         if (Nodes.text(obj, "type").isEmpty()) {
             String oldType = Nodes.text(old, "type");
             obj.put("type", oldType.isEmpty() ? SecretValidation.TYPE_OPAQUE : oldType);
-        }
-    }
-
-    /**
-     * A body whose {@code data} is not base64 cannot be decoded into a Secret: kube-apiserver answers
-     * a create or a PUT with a 400 before anything else. (A patch that produces one is a 422 from
-     * validation, as kube's is from decoding the patched object.)
-     */
-    private static void refuseUndecodable(RequestContext ctx, ObjectNode obj) {
-        if (ctx.requestInfo() == null || !Set.of("create", "update").contains(ctx.requestInfo().verb())) {
-            return;
-        }
-        ObjectNode data = Nodes.object(obj, "data");
-        if (data == null) {
-            return;
-        }
-        for (Iterator<JsonNode> it = data.elements(); it.hasNext(); ) {
-            JsonNode v = it.next();
-            if (v.isTextual()) {
-                try {
-                    Base64Data.decode(v.asText());
-                } catch (Base64Data.IllegalBase64Exception e) {
-                    throw StatusException.badRequest("Secret in version \"v1\" cannot be handled as a Secret: "
-                            + e.getMessage());
-                }
-            }
         }
     }
 
