@@ -45,6 +45,8 @@ import java.util.UUID;
  * concurrency, runs admission, and turns storage errors into Status errors naming the resource.
  */
 public final class GenericStore implements StandardStorage {
+    /** kube-apiserver's etcd prefix, which its storage errors quote before an object's key. */
+    private static final String KUBE_KEY_PREFIX = "/registry";
     private static final int GENERATE_NAME_ATTEMPTS = 8;
     private static final Runnable NOTHING = () -> { };
 
@@ -215,6 +217,9 @@ public final class GenericStore implements StandardStorage {
         boolean createOnUpdate = spec.updateStrategy().allowCreateOnUpdate();
         boolean[] created = new boolean[1];
         UpdateFunction tryUpdate = (existing, revision) -> {
+            if (existing != null) {
+                checkPreconditions(key, name, objInfo.preconditions(), existing, revision);
+            }
             created[0] = existing == null;
             return existing == null
                     ? createdByUpdate(ctx, name, objInfo, options.dryRun())
@@ -224,18 +229,31 @@ public final class GenericStore implements StandardStorage {
             if (options.dryRun()) {
                 ObjectNode existing = storage.get(key, new GetOptions(createOnUpdate, ""));
                 long revision = existing == null ? 0 : storage.versioner().objectResourceVersion(existing);
-                if (existing != null) {
-                    objInfo.preconditions().check(key, existing, revision);
-                }
                 ObjectNode result = tryUpdate.apply(existing, revision);
                 return new UpdateResult(result, created[0]);
             }
-            ObjectNode stored = storage.guaranteedUpdate(key, createOnUpdate, objInfo.preconditions(), tryUpdate);
+            ObjectNode stored = storage.guaranteedUpdate(key, createOnUpdate, io.kubelix.api.storage.Preconditions.NONE,
+                    tryUpdate);
             return new UpdateResult(stored, created[0]);
         } catch (EmptiedFinalizers e) {
             return new UpdateResult(deleteWithoutFinalizers(key, name, e.object, e.uid, options.dryRun()), false);
         } catch (StorageException e) {
             throw interpret(e, name);
+        }
+    }
+
+    /**
+     * An update's preconditions (a PUT's uid), checked against the current object as kube's storage
+     * checks them. A mismatch is answered as kube answers its InvalidObj storage error: a Conflict
+     * quoting the storage error, with the key as kube's etcd keys read ({@code /registry/configmaps/ns/a}).
+     */
+    private void checkPreconditions(String key, String name, io.kubelix.api.storage.Preconditions preconditions,
+                                    ObjectNode existing, long revision) {
+        try {
+            preconditions.check(key, existing, revision);
+        } catch (StorageException e) {
+            throw StatusException.conflict(spec.groupResource(), name, "StorageError: invalid object, Code: 4, Key: "
+                    + KUBE_KEY_PREFIX + key + ", ResourceVersion: 0, AdditionalErrorMsg: " + e.getMessage());
         }
     }
 

@@ -70,8 +70,9 @@ class WireFidelityHTTPTest {
                 + "\"metadata\":{\"name\":\"a\",\"uid\":\"another\"},\"data\":{\"k\":\"v\"}}", null);
 
         ResourceHTTPTest.assertStatus(put, 409, "Conflict");
-        assertEquals("Operation cannot be fulfilled on configmaps \"a\": Precondition failed: UID in precondition: "
-                + "another, UID in object meta: " + uid, JSON.readTree(put.body()).path("message").asText());
+        assertEquals("Operation cannot be fulfilled on configmaps \"a\": StorageError: invalid object, Code: 4, Key: "
+                + "/registry/configmaps/default/a, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in "
+                + "precondition: another, UID in object meta: " + uid, JSON.readTree(put.body()).path("message").asText());
         HttpResponse<String> same = send("PUT", CM + "/a", "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\","
                 + "\"metadata\":{\"name\":\"a\",\"uid\":\"" + uid + "\"},\"data\":{\"k\":\"v\"}}", null);
         assertEquals(200, same.statusCode(), same.body());
