@@ -12,6 +12,8 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -72,6 +74,7 @@ final class SqlStore {
     private static final class Pending {
         final SqlLog.Write write;
         final byte[] prevData;
+        final CountDownLatch done = new CountDownLatch(1);
         SqlLog.WriteResult result;
         SQLException error;
 
@@ -85,23 +88,42 @@ final class SqlStore {
      * Writes {@code data} (null: deletes) if the key's last write is still at {@code expected} (0:
      * absent), then dispatches the write to the watchers.
      * <p>
-     * Group commit: each writer queues its write and takes the write lock; the one that gets it
-     * commits every queued write in one transaction and hands out their outcomes, so writers that
-     * queued meanwhile find theirs done when they get the lock. Under concurrent writes one commit
-     * (one fsync) serves many of them.
+     * Group commit: each writer queues its write; whoever gets the write lock commits everything
+     * queued, in transactions of up to {@value #MAX_BATCH} writes, until the queue is empty, and
+     * tells each writer its outcome. The others wait for theirs without queueing for the lock, so
+     * under concurrent writes one commit (one fsync) serves many of them.
      *
      * @param prevData the object written at {@code expected}, which the write replaces
      */
     SqlLog.WriteResult write(String key, long expected, byte[] data, byte[] prevData) throws SQLException {
         Pending mine = new Pending(new SqlLog.Write(key, expected, data), prevData);
         queue.add(mine);
-        writeLock.lock();
         try {
-            while (mine.result == null && mine.error == null) {
-                commitQueued();
+            while (mine.done.getCount() > 0) {
+                if (writeLock.tryLock()) {
+                    try {
+                        while (!queue.isEmpty()) {
+                            commitQueued();
+                        }
+                    } finally {
+                        writeLock.unlock();
+                    }
+                } else {
+                    // the lock holder commits what is queued, this write too unless it came too late
+                    mine.done.await(20, TimeUnit.MILLISECONDS);
+                }
             }
-        } finally {
-            writeLock.unlock();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            // queued writes are committed by whoever holds the lock; wait for this one's outcome
+            writeLock.lock();
+            try {
+                while (!queue.isEmpty()) {
+                    commitQueued();
+                }
+            } finally {
+                writeLock.unlock();
+            }
         }
         if (mine.error != null) {
             throw mine.error;
@@ -119,7 +141,10 @@ final class SqlStore {
         try {
             results = log.write(batch.stream().map(p -> p.write).toList());
         } catch (SQLException e) {
-            batch.forEach(p -> p.error = e);
+            batch.forEach(p -> {
+                p.error = e;
+                p.done.countDown();
+            });
             return;
         }
         for (int i = 0; i < batch.size(); i++) {
@@ -127,6 +152,7 @@ final class SqlStore {
             SqlLog.WriteResult r = results.get(i);
             p.result = r;
             if (r.revision() <= 0) {
+                p.done.countDown();
                 continue;
             }
             if (r.revision() == dispatched + 1) {
@@ -140,6 +166,7 @@ final class SqlStore {
                             r.revision(), e.getMessage());
                 }
             }
+            p.done.countDown();
         }
     }
 
