@@ -132,11 +132,20 @@ final class KubelixServer implements AutoCloseable {
 
     /** A GET with HTTP/2 (ALPN) trusting the server's CA; {@code token} null sends no credentials. */
     HttpResponse<String> get(String path, String token) throws IOException, InterruptedException {
+        return getWithHeaders(path, token);
+    }
+
+    /** A GET with the token (or none) and extra headers given as name, value, name, value... */
+    HttpResponse<String> getWithHeaders(String path, String token, String... headers)
+            throws IOException, InterruptedException {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + path))
                 .timeout(Duration.ofSeconds(10))
                 .header("Accept", "application/json");
         if (token != null) {
             request.header("Authorization", "Bearer " + token);
+        }
+        for (int i = 0; i < headers.length; i += 2) {
+            request.header(headers[i], headers[i + 1]);
         }
         HttpClient client = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_2)
@@ -253,9 +262,9 @@ final class KubelixServer implements AutoCloseable {
     }
 
     /**
-     * Waits until kubectl is served in namespace default: {@code /readyz} can answer before the
-     * system namespaces are made and before every plugin is in, so this waits for namespace
-     * default and, when given, for {@code kubectl get <resources>} (comma-separated) to answer.
+     * Waits until kubectl is served in namespace default: {@code /readyz} waits for the system
+     * namespaces (a post-start hook) but not for every plugin's resources, so this checks namespace
+     * default and, when given, waits for {@code kubectl get <resources>} (comma-separated) to answer.
      */
     void awaitServed(Kubectl kubectl, Duration timeout, String resources) throws Exception {
         await("namespace default", timeout, () -> kubectl.run("get", "namespace", "default"), r -> r.exitCode() == 0);

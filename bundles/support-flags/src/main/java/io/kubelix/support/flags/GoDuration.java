@@ -1,18 +1,18 @@
-package io.kubelix.authn.serviceaccount;
+package io.kubelix.support.flags;
 
 import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** A duration flag as Go's time.ParseDuration reads it, in whole units: {@code 24h}, {@code 1h30m}, {@code 90s}. */
-final class GoDuration {
+public final class GoDuration {
     private static final Pattern PART = Pattern.compile("(\\d+)(h|m|s)");
 
     private GoDuration() {
     }
 
     /** @throws IllegalArgumentException naming {@code flag} when {@code value} is not such a duration */
-    static Duration parse(String flag, String value) {
+    public static Duration parse(String flag, String value) {
         Matcher m = PART.matcher(value);
         Duration total = Duration.ZERO;
         int end = 0;
