@@ -230,6 +230,19 @@ class EtcdRequestsPerWriteTest {
     }
 
     @Test
+    void consistentGetIsOneRead() throws Exception {
+        EtcdStorageBackend b = backend();
+        Cacher configmaps = cached(b, CONFIGMAPS);
+        ObjectNode created = createdAndCached(configmaps, "k").get(0);
+        // Another resource's write: the configmaps' cache is behind etcd's revision, as it mostly is.
+        b.forResource(new StorageConfig(GroupResource.of("", "secrets"), "/secrets"))
+                .create("/secrets/default/s", configMap("s", "v"));
+        Map<String, Double> before = requests();
+        assertEquals(rv(created), rv(configmaps.get(key("k0"), GetOptions.DEFAULT)));
+        assertEquals(Map.of("Range", 1.0), since(before), "etcd requests for a GET at resourceVersion \"\"");
+    }
+
+    @Test
     void checkingAProgressNotificationIsOneRequest() throws Exception {
         EtcdStorageBackend b = backend();
         StorageInterface configmaps = b.forResource(CONFIGMAPS);
