@@ -1,5 +1,6 @@
 package io.kubelix.storage.etcd;
 
+import io.kubelix.support.storage.JsonCodec;
 import io.kubelix.api.storage.StorageErrors;
 import io.kubelix.api.storage.ContinueToken;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
