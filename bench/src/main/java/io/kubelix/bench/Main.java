@@ -10,6 +10,8 @@ public final class Main {
               idle-watchers  --watchers 10000 --rate 50 (GETs/s) --seconds 60 --server-pid PID
               list           --count 5000 --iterations 100 --warmup 30
               crud           --rate 50 (cycles/s) --seconds 60
+              writes         --count 2000 --in-flight 8 --rounds 3 --bytes 1024 [--etcd-metrics URL --etcd-pid PID] [--server-pid PID]
+              authz          --roles 1000 --seconds 10 --rounds 3 --in-flight 16
 
             connection:
               --server https://host:port   --ca FILE | --insecure   --token T | --kubeconfig FILE
@@ -32,6 +34,8 @@ public final class Main {
             case "idle-watchers" -> new IdleWatchers(kube, o).run();
             case "list" -> new ListBench(kube, o).run();
             case "crud" -> new Crud(kube, o).run();
+            case "writes" -> new Writes(kube, o).run();
+            case "authz" -> new Authz(kube, o).run();
             default -> {
                 System.err.print("unknown scenario " + o.scenario + "\n" + USAGE);
                 System.exit(2);

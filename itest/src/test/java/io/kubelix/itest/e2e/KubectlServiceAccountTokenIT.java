@@ -23,7 +23,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * used by kubectl as its credentials, a tampered token and one for another audience refused with
  * 401, kube's NotFound for a missing service account and 422 for a too short lifetime, a token bound
  * to a pod, the signing key the plugin wrote in the data directory, and the plugin taken out of
- * {@code plugins/} (no token issued nor accepted) and put back (its key, and so its tokens, kept).
+ * {@code plugins/} (no token issued nor accepted) and put back (its key, and so its tokens, kept), and
+ * tokens refused once their service account or bound pod is deleted or recreated.
  * The methods run in order on one server.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -40,6 +41,8 @@ class KubectlServiceAccountTokenIT extends KubectlSuite {
     @Order(1)
     void createTokenIssuesAJwtForTheServiceAccount() throws Exception {
         assertEquals("serviceaccount/bot created", kubectl.ok("create", "serviceaccount", "bot").stdout().trim());
+        // RBAC: the service account may read what the view role allows in its namespace.
+        kubectl.ok("create", "rolebinding", "bot-view", "--clusterrole=view", "--serviceaccount=default:bot");
         token = await("kubectl create token bot", () -> kubectl.run("create", "token", "bot", "--duration=10m"),
                 r -> r.exitCode() == 0).stdout().trim();
 
@@ -65,7 +68,8 @@ class KubectlServiceAccountTokenIT extends KubectlSuite {
     @Order(2)
     void theTokenAuthenticatesKubectl() throws Exception {
         kubectl.ok("create", "configmap", "seen", "--from-literal=a=b");
-        Result list = kubectl.ok("--token=" + token, "get", "configmaps", "-o", "name");
+        Result list = await("the service account's binding applies", () -> kubectl.run("--token=" + token, "get",
+                "configmaps", "-o", "name"), r -> r.exitCode() == 0);
         assertTrue(list.stdout().lines().anyMatch("configmap/seen"::equals), list::toString);
         Result version = kubectl.ok("--token=" + token, "get", "--raw", "/version");
         assertTrue(version.stdout().contains("\"gitVersion\""), version::toString);
@@ -186,6 +190,40 @@ class KubectlServiceAccountTokenIT extends KubectlSuite {
         await("service account default created again",
                 () -> kubectl.run("-n", "sa-defaults", "get", "serviceaccount", "default", "-o", "jsonpath={.metadata.uid}"),
                 r -> r.exitCode() == 0 && !r.stdout().isEmpty() && !r.stdout().equals(uid));
+    }
+
+    @Test
+    @Order(11)
+    void aTokenStopsAuthenticatingOnceItsServiceAccountOrBoundPodIsDeletedOrRecreated() throws Exception {
+        kubectl.ok("create", "serviceaccount", "doomed");
+        // RBAC: a binding by name, so it applies to the account recreated below too.
+        kubectl.ok("create", "rolebinding", "doomed-view", "--clusterrole=view", "--serviceaccount=default:doomed");
+        String doomed = kubectl.ok("create", "token", "doomed").stdout().trim();
+        await("the service account's token accepted", () -> kubectl.run("--token=" + doomed, "get", "configmaps"),
+                r -> r.exitCode() == 0);
+
+        kubectl.ok("delete", "serviceaccount", "doomed");
+        await("the deleted service account's token refused",
+                () -> kubectl.run("--token=" + doomed, "get", "configmaps"), r -> r.exitCode() != 0);
+        assertUnauthorized(doomed);
+
+        // The same name again is another service account, with another uid: the old token stays refused.
+        kubectl.ok("create", "serviceaccount", "doomed");
+        String renewed = kubectl.ok("create", "token", "doomed").stdout().trim();
+        await("the new service account's token accepted",
+                () -> kubectl.run("--token=" + renewed, "get", "configmaps"), r -> r.exitCode() == 0);
+        assertUnauthorized(doomed);
+
+        // A token bound to a pod ends with the pod (web, bound to bot in an earlier step, is on no node).
+        String bound = kubectl.ok("create", "token", "bot", "--bound-object-kind=Pod", "--bound-object-name=web")
+                .stdout().trim();
+        assertEquals(0, kubectl.run("--token=" + bound, "get", "configmaps").exitCode());
+        kubectl.ok("delete", "pod", "web");
+        await("the deleted pod's token refused",
+                () -> kubectl.run("--token=" + bound, "get", "configmaps"), r -> r.exitCode() != 0);
+        assertUnauthorized(bound);
+        assertEquals(0, kubectl.run("--token=" + token, "get", "configmaps").exitCode(),
+                "an unbound token of the same service account still works");
     }
 
     private void assertUnauthorized(String credential) throws Exception {

@@ -24,8 +24,9 @@ import java.util.Optional;
 /**
  * kube's service account JWT authenticator: a bearer token that is a JWT whose {@code iss} is this
  * server's issuer must carry a valid RS256 signature of one of the verification keys, an audience
- * the API server accepts (the issuer), and be within {@code nbf} and {@code exp}; it then
- * authenticates as the service account. A token that is not a JWT, or is another issuer's, is not
+ * the API server accepts (the issuer), and be within {@code nbf} and {@code exp}, and name a
+ * service account (and bound object) that still exists with the uid it names ({@link TokenValidator});
+ * it then authenticates as the service account. A token that is not a JWT, or is another issuer's, is not
  * recognised, so other authenticators (the token file) still get it; one of ours that fails a
  * check ends authentication with 401.
  */
@@ -35,11 +36,14 @@ final class JwtTokenAuthenticator implements Authenticator {
     private final ServiceAccountSettings settings;
     private final List<RSASSAVerifier> verifiers;
     private final Clock clock;
+    private final TokenValidator validator;
 
-    JwtTokenAuthenticator(ServiceAccountSettings settings, SigningKeys keys, Clock clock) {
+    JwtTokenAuthenticator(ServiceAccountSettings settings, SigningKeys keys, Clock clock,
+                          ServiceAccountTokenGetter getter) {
         this.settings = settings;
         this.verifiers = keys.verification().stream().map(RSASSAVerifier::new).toList();
         this.clock = clock;
+        this.validator = new TokenValidator(getter, clock);
     }
 
     @Override
@@ -95,6 +99,10 @@ final class JwtTokenAuthenticator implements Authenticator {
         }
         String[] pod = kubernetes.get("pod") instanceof Map<?, ?> p
                 ? new String[] {text(p.get("name")), text(p.get("uid"))} : null;
+        String invalidated = validator.invalidated(namespace, name, uid, kubernetes);
+        if (invalidated != null) {
+            throw refused(invalidated, remote);
+        }
         String jti = claims.getJWTID() == null ? "" : claims.getJWTID();
         return ServiceAccountUser.of(namespace, name, uid, pod, jti);
     }

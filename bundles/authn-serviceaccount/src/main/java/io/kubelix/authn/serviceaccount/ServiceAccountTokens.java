@@ -3,11 +3,13 @@ package io.kubelix.authn.serviceaccount;
 import io.kubelix.api.authn.AuthenticationRequest;
 import io.kubelix.api.authn.Authenticator;
 import io.kubelix.api.authn.TokenIssuer;
+import io.kubelix.api.informer.SharedInformerFactory;
 import io.kubelix.api.request.UserInfo;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.Constants;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.metatype.annotations.AttributeDefinition;
 import org.osgi.service.metatype.annotations.Designate;
 import org.osgi.service.metatype.annotations.ObjectClassDefinition;
@@ -59,11 +61,11 @@ public final class ServiceAccountTokens implements TokenIssuer, Authenticator {
     private final JwtTokenAuthenticator authenticator;
 
     @Activate
-    public ServiceAccountTokens(Config config, BundleContext context) {
-        this(settings(config, context));
+    public ServiceAccountTokens(Config config, BundleContext context, @Reference SharedInformerFactory informers) {
+        this(settings(config, context), new InformerTokenGetter(informers));
     }
 
-    ServiceAccountTokens(ServiceAccountSettings settings) {
+    ServiceAccountTokens(ServiceAccountSettings settings, ServiceAccountTokenGetter getter) {
         SigningKeys keys;
         try {
             keys = SigningKeys.load(settings);
@@ -74,7 +76,7 @@ public final class ServiceAccountTokens implements TokenIssuer, Authenticator {
         LOG.info("Issuing service account tokens for issuer {}, signed with the key {} (kid {})",
                 settings.issuer(), keys.source(), keys.keyId());
         this.issuer = new JwtTokenIssuer(settings, keys, Clock.systemUTC());
-        this.authenticator = new JwtTokenAuthenticator(settings, keys, Clock.systemUTC());
+        this.authenticator = new JwtTokenAuthenticator(settings, keys, Clock.systemUTC(), getter);
     }
 
     private static ServiceAccountSettings settings(Config config, BundleContext context) {

@@ -1,5 +1,6 @@
 package io.kubelix.authn.serviceaccount;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.crypto.RSASSASigner;
@@ -110,6 +111,59 @@ class JwtTokenAuthenticatorTest {
     void aTokenWithoutItsServiceAccountIsRefused() throws Exception {
         TokensFixture f = new TokensFixture(dataDir, null);
         assertUnauthorized(f, signed(f, claims(TokensFixture.ISSUER)));
+    }
+
+    @Test
+    void aTokenStopsAuthenticatingOnceItsServiceAccountIsDeletedOrRecreated() {
+        TokensFixture f = new TokensFixture(dataDir, null);
+        String token = f.issuer().issue(BOT, List.of(), 3600, null).token();
+        assertTrue(f.authenticator().authenticate(TokensFixture.bearer(token)).isPresent());
+
+        f.objects.remove("ServiceAccount", "team", "bot");
+        assertUnauthorized(f, token);
+        // The same name again is another account: the token named the old one's uid.
+        f.objects.put("ServiceAccount", "team", "bot", "uid-bot-2");
+        assertUnauthorized(f, token);
+        f.objects.put("ServiceAccount", "team", "bot", "uid-bot");
+        assertTrue(f.authenticator().authenticate(TokensFixture.bearer(token)).isPresent());
+    }
+
+    @Test
+    void aServiceAccountBeingDeletedInvalidatesItsTokensAfterAMinute() {
+        TokensFixture f = new TokensFixture(dataDir, null);
+        String token = f.issuer().issue(BOT, List.of(), 3600, null).token();
+        ObjectNode account = f.objects.put("ServiceAccount", "team", "bot", "uid-bot");
+        ((ObjectNode) account.path("metadata")).put("deletionTimestamp", f.now.toString());
+        f.now = f.now.plusSeconds(60);
+        assertTrue(f.authenticator().authenticate(TokensFixture.bearer(token)).isPresent());
+        f.now = f.now.plusSeconds(1);
+        assertUnauthorized(f, token);
+    }
+
+    @Test
+    void aBoundTokenStopsAuthenticatingOnceItsPodSecretOrNodeIsGoneOrAnother() {
+        TokensFixture f = new TokensFixture(dataDir, null);
+        f.objects.put("Secret", "team", "bot-token", "uid-secret");
+        f.objects.put("Node", "", "worker", "uid-node");
+        String podBound = f.issuer().issue(BOT, List.of(), 3600, new TokenIssuer.BoundObject("Pod", "web-0", "uid-pod"))
+                .token();
+        String secretBound = f.issuer().issue(BOT, List.of(), 3600,
+                new TokenIssuer.BoundObject("Secret", "bot-token", "uid-secret")).token();
+        String nodeBound = f.issuer().issue(BOT, List.of(), 3600,
+                new TokenIssuer.BoundObject("Node", "worker", "uid-node")).token();
+        for (String token : List.of(podBound, secretBound, nodeBound)) {
+            assertTrue(f.authenticator().authenticate(TokensFixture.bearer(token)).isPresent());
+        }
+
+        f.objects.put("Pod", "team", "web-0", "uid-pod-2");
+        f.objects.remove("Secret", "team", "bot-token");
+        f.objects.put("Node", "", "worker", "uid-node-2");
+        for (String token : List.of(podBound, secretBound, nodeBound)) {
+            assertUnauthorized(f, token);
+        }
+        // An unbound token of the same account is unaffected.
+        assertTrue(f.authenticator().authenticate(
+                TokensFixture.bearer(f.issuer().issue(BOT, List.of(), 3600, null).token())).isPresent());
     }
 
     private static void assertUnauthorized(TokensFixture f, String token) {

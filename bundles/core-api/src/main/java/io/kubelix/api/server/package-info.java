@@ -1,8 +1,8 @@
 /**
- * Extension points of the GenericAPIServer: links of the server chain and named health checks.
+ * Extension points of the GenericAPIServer: links of the server chain, named health checks and post-start hooks.
  */
 @Export
-@Version("1.0.0")
+@Version("1.1.0")
 package io.kubelix.api.server;
 
 import org.osgi.annotation.bundle.Export;

@@ -71,6 +71,8 @@ final class APIInstaller {
     private volatile List<ProvidedResource> provided = List.of();
     /** The open watches per served resource path ("group/version/resource"), each with how to end it. */
     private final Map<String, Set<Runnable>> watches = new ConcurrentHashMap<>();
+    /** Told after every swap of the route table. */
+    private final List<Runnable> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     APIInstaller() {
         this(PluginSwaps.none());
@@ -82,6 +84,12 @@ final class APIInstaller {
 
     RouteTable routes() {
         return routes;
+    }
+
+    /** Runs {@code listener} after every swap of the route table (it must not block); returns what removes it. */
+    Runnable onChange(Runnable listener) {
+        listeners.add(listener);
+        return () -> listeners.remove(listener);
     }
 
     List<ProvidedResource> provided() {
@@ -250,6 +258,13 @@ final class APIInstaller {
         provided = List.copyOf(report);
         endWatchesNotIn(served.keySet());
         notifyAll();
+        for (Runnable listener : listeners) {
+            try {
+                listener.run();
+            } catch (RuntimeException e) {
+                LOG.warn("a listener of the served resources failed: {}", e.toString(), e);
+            }
+        }
     }
 
     private void endWatchesNotIn(Set<String> served) {

@@ -9,7 +9,9 @@ import io.kubelix.api.registry.RESTStorageProvider;
 import io.kubelix.api.request.RequestInfo;
 import io.kubelix.api.schema.GroupVersion;
 import io.kubelix.api.server.DelegationTarget;
+import io.kubelix.api.schema.GroupVersionResource;
 import io.kubelix.runtime.codec.protobuf.ProtobufCodec;
+import io.kubelix.runtime.controller.ServedResources;
 import io.kubelix.runtime.plugins.ProvidedResource;
 import io.kubelix.runtime.plugins.ServedAPIs;
 import io.kubelix.runtime.registry.AdmissionChain;
@@ -33,6 +35,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -45,12 +48,12 @@ import java.util.Map;
  * at once, one that goes is removed at once (or, while its bundle is updated, replaced by its new
  * revision); when two serve the same group, version and resource, the higher
  * {@code service.ranking} wins and the shadowed one is logged. It also runs the
- * {@link NamespaceController}, which empties deleted namespaces across every served resource, and
- * the {@link GarbageCollector}, which follows owner references across them.
+ * {@link GarbageCollector}, which follows owner references across every served resource, and
+ * publishes what it serves to the server's controllers as {@link ServedResources}.
  */
-@Component(service = {DelegationTarget.class, OpenAPIProvider.class, ServedAPIs.class},
+@Component(service = {DelegationTarget.class, OpenAPIProvider.class, ServedAPIs.class, ServedResources.class},
         property = Constants.SERVICE_RANKING + ":Integer=" + DelegationTarget.CORE_API_RANKING)
-public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, ServedAPIs {
+public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, ServedAPIs, ServedResources {
     private static final Logger LOG = LoggerFactory.getLogger(CoreAPIServer.class);
 
     private final StoreFactory storeFactory;
@@ -64,21 +67,21 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
             Math.max(2, Runtime.getRuntime().availableProcessors()), new WatchWriterThreads());
     private final WebSocketWatches webSockets = new WebSocketWatches();
     private final OpenAPIHandler openAPI = new OpenAPIHandler(new VersionInfo().gitVersion());
-    private final NamespaceController namespaceController;
     private final GarbageCollector garbageCollector;
+    /** Registers a listener of the storage backend coming and going; none in tests. */
+    private java.util.function.Function<Runnable, Runnable> backendChanges = listener -> () -> { };
 
     @Activate
     public CoreAPIServer(@Reference StorageFactory storageFactory, @Reference AdmissionChain admission,
                          @Reference PluginSwaps swaps) {
         this(new StoreFactory(storageFactory, admission), swaps);
+        this.backendChanges = storageFactory::onBackendChange;
     }
 
     /** For tests: the core API over stores from {@code storeFactory}. */
     CoreAPIServer(StoreFactory storeFactory, PluginSwaps swaps) {
         this.storeFactory = storeFactory;
         this.installer = new APIInstaller(swaps);
-        this.namespaceController = new NamespaceController(installer::routes, Duration.ofSeconds(1));
-        namespaceController.start();
         this.garbageCollector = new GarbageCollector(installer::routes, Duration.ofSeconds(1));
         garbageCollector.start();
     }
@@ -103,7 +106,6 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
 
     @Deactivate
     void deactivate() {
-        namespaceController.stop();
         garbageCollector.stop();
         watchWriters.shutdownNow();
     }
@@ -116,6 +118,33 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
     @Override
     public List<ProvidedResource> providedResources() {
         return installer.provided();
+    }
+
+    @Override
+    public RESTStorage storage(GroupVersionResource resource) {
+        return installer.routes().lookup(new GroupVersion(resource.group(), resource.version()), resource.resource());
+    }
+
+    @Override
+    public List<GroupVersionResource> resources() {
+        List<GroupVersionResource> served = new ArrayList<>();
+        for (RouteTable.Group group : installer.routes().groups()) {
+            group.resources().forEach((version, resources) -> resources.keySet().stream()
+                    .filter(r -> !r.contains("/"))
+                    .forEach(r -> served.add(new GroupVersionResource(group.name(), version, r))));
+        }
+        return served;
+    }
+
+    /** Also told when the storage backend comes or goes: what the served resources can do changes with it. */
+    @Override
+    public Runnable onChange(Runnable listener) {
+        Runnable routes = installer.onChange(listener);
+        Runnable backend = backendChanges.apply(listener);
+        return () -> {
+            routes.run();
+            backend.run();
+        };
     }
 
     @Override

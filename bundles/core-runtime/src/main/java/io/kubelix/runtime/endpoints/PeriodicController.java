@@ -1,5 +1,7 @@
 package io.kubelix.runtime.endpoints;
 
+import org.slf4j.LoggerFactory;
+
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -11,6 +13,8 @@ import java.util.concurrent.TimeUnit;
  * starting {@code interval} after the previous one ended.
  */
 abstract class PeriodicController {
+    /** How long {@link #stop()} waits for a running pass. */
+    static final Duration STOP_WAIT = Duration.ofSeconds(30);
     private final Duration interval;
     private final ScheduledExecutorService executor;
 
@@ -27,12 +31,21 @@ abstract class PeriodicController {
         executor.scheduleWithFixedDelay(this::syncAll, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
     }
 
+    /** Stops the schedule and waits for a pass that is running (interrupted) to end, then releases its state. */
     final void stop() {
         executor.shutdownNow();
+        try {
+            if (!executor.awaitTermination(STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                LoggerFactory.getLogger(getClass()).warn("a pass still runs {} s after the controller was stopped",
+                        STOP_WAIT.toSeconds());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         stopped();
     }
 
-    /** Releases what the passes keep between them; called once the schedule has stopped. */
+    /** Releases what the passes keep between them; called once no pass runs any more. */
     void stopped() {
     }
 

@@ -19,8 +19,10 @@ import org.osgi.service.component.annotations.ReferencePolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * The StorageFactory: which backend stores each resource. The backend is the
@@ -43,6 +45,8 @@ public final class StorageFactory implements HealthChecker {
     private final Map<String, StorageBackend> backends = new ConcurrentHashMap<>();
     private final Map<String, StorageInterface> storages = new ConcurrentHashMap<>();
     private final Map<String, StorageInterface> rawStorages = new ConcurrentHashMap<>();
+    /** Told when a storage backend comes or goes. */
+    private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
 
     @Activate
     public StorageFactory(Map<String, Object> config, BundleContext context) {
@@ -76,12 +80,20 @@ public final class StorageFactory implements HealthChecker {
         }
         backends.put(name.toString(), backend);
         LOG.info("storage backend available: {}{}", name, name.equals(backendName) ? " (in use)" : "");
+        listeners.forEach(Runnable::run);
+    }
+
+    /** Runs {@code listener} (which must not block) whenever a storage backend comes or goes; returns what removes it. */
+    public Runnable onBackendChange(Runnable listener) {
+        listeners.add(listener);
+        return () -> listeners.remove(listener);
     }
 
     void removeBackend(StorageBackend backend, Map<String, Object> props) {
         Object name = props.get(StorageBackend.NAME_PROPERTY);
         if (name != null && backends.remove(name.toString(), backend)) {
             LOG.info("storage backend gone: {}", name);
+            listeners.forEach(Runnable::run);
         }
     }
 

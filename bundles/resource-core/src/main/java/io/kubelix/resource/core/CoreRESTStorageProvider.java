@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.authn.TokenIssuer;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.errors.StatusReason;
+import io.kubelix.api.informer.SharedInformerFactory;
 import io.kubelix.api.registry.APIGroupInfo;
 import io.kubelix.api.registry.Getter;
 import io.kubelix.api.registry.NameValidation;
@@ -42,8 +43,8 @@ import java.util.concurrent.TimeoutException;
  * namespaces, configmaps and secrets, each a generic Store with its strategy and printer columns.
  *
  * <p>It also owns what follows from holding the namespace Store: it serves that Store to
- * {@link NamespaceLifecycle} as the bundle-private {@link NamespaceLister} service, and once the
- * Store is built it runs {@link SystemNamespaces} on its own thread.
+ * {@link NamespaceLifecycle} as the bundle-private {@link NamespaceLister} service. The system
+ * namespaces are core-runtime's {@code start-system-namespaces-controller} post-start hook.
  *
  * <p>Namespace deletion is immediate in this first cut: there is no Terminating phase because
  * emptying a namespace needs a namespace controller that knows every resource of every group.
@@ -64,7 +65,6 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
     private final ScheduledExecutorService executor;
     private volatile StandardStorage namespaceStore;
     private final CompletableFuture<StandardStorage> namespaceStoreBuilt = new CompletableFuture<>();
-    private SystemNamespaces systemNamespaces;
     private DefaultServiceAccounts defaultServiceAccounts;
     /** The service IP and node port ranges (--service-cluster-ip-range, --service-node-port-range). */
     @Reference
@@ -73,17 +73,20 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
             policyOption = ReferencePolicyOption.GREEDY)
     private volatile TokenIssuer tokenIssuer;
+    /** The server's informers, for the service account controller. */
+    @Reference
+    private SharedInformerFactory informers;
 
     @Activate
     public CoreRESTStorageProvider() {
         this(Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "kubelix-system-namespaces");
+            Thread t = new Thread(r, "kubelix-resource-core");
             t.setDaemon(true);
             return t;
         }));
     }
 
-    /** For tests: the executor that runs {@link SystemNamespaces}. */
+    /** For tests: the executor that runs the service allocators' repair. */
     CoreRESTStorageProvider(ScheduledExecutorService executor) {
         this.executor = executor;
     }
@@ -127,17 +130,15 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
         namespaceStore = namespaces;
         namespaceStoreBuilt.complete(namespaces);
         synchronized (this) {
-            if (systemNamespaces != null) {
-                systemNamespaces.stop();
-            }
-            systemNamespaces = new SystemNamespaces(namespaces, executor);
-            systemNamespaces.start();
             if (defaultServiceAccounts != null) {
                 defaultServiceAccounts.stop();
             }
-            defaultServiceAccounts = new DefaultServiceAccounts(namespaces,
-                    (StandardStorage) v1.get(ServiceSpecs.SERVICE_ACCOUNTS.resource()), executor);
-            defaultServiceAccounts.start();
+            // Without a framework (unit tests) there are no informers, and no service account controller.
+            if (informers != null) {
+                defaultServiceAccounts = new DefaultServiceAccounts(
+                        (StandardStorage) v1.get(ServiceSpecs.SERVICE_ACCOUNTS.resource()), informers);
+                defaultServiceAccounts.start();
+            }
         }
         LOG.info("built core/v1 storage: {}", v1.keySet());
         return new APIGroupInfo("", List.of(VERSION), Map.of(VERSION, v1));
@@ -186,10 +187,6 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
             if (defaultServiceAccounts != null) {
                 defaultServiceAccounts.stop();
                 defaultServiceAccounts = null;
-            }
-            if (systemNamespaces != null) {
-                systemNamespaces.stop();
-                systemNamespaces = null;
             }
         }
         // namespaceStore stays: NamespaceLifecycle may still ask this instance while the bundle stops

@@ -4,122 +4,149 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.errors.StatusReason;
+import io.kubelix.api.informer.RateLimitingQueue;
+import io.kubelix.api.informer.ResourceEventHandler;
+import io.kubelix.api.informer.ResourceEventHandlerRegistration;
+import io.kubelix.api.informer.SharedIndexInformer;
+import io.kubelix.api.informer.SharedInformerFactory;
 import io.kubelix.api.object.Unstructured;
 import io.kubelix.api.registry.CreateOptions;
 import io.kubelix.api.registry.StandardStorage;
 import io.kubelix.api.request.RequestContext;
-import io.kubelix.api.storage.ListOptions;
-import io.kubelix.api.storage.ResourceVersionMatch;
-import io.kubelix.api.storage.SelectionPredicate;
+import io.kubelix.api.schema.GroupVersionResource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.HashSet;
-import java.util.Set;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
+import java.util.List;
 
 /**
  * kube-controller-manager's service account controller, run by this plugin: every namespace that
  * is not being deleted has a service account named {@code default}, created soon after the
  * namespace and again if it is deleted. Pods name it when they name none, and
  * {@code kubectl create token default} needs it.
+ *
+ * <p>As kube's, it is driven by the shared informers: a namespace added or changed, or a
+ * {@code default} service account deleted, queues the namespace; a worker creates what is missing
+ * through this plugin's Store, and a failed creation is retried with the queue's back-off.
  */
 final class DefaultServiceAccounts {
     static final String NAME = "default";
-    static final long INTERVAL_MILLIS = 1000;
+    static final GroupVersionResource NAMESPACES = new GroupVersionResource("", "v1", "namespaces");
+    static final GroupVersionResource SERVICE_ACCOUNTS = new GroupVersionResource("", "v1", "serviceaccounts");
 
     private static final Logger LOG = LoggerFactory.getLogger(DefaultServiceAccounts.class);
-    private static final ListOptions FROM_CACHE = new ListOptions("0", ResourceVersionMatch.UNSET,
-            SelectionPredicate.EVERYTHING, true, 0, null, false);
-    /** {@code fieldSelector=metadata.name=default}: the cache hands out only those, not every service account. */
-    private static final SelectionPredicate NAMED_DEFAULT = new SelectionPredicate() {
-        @Override
-        public boolean matches(ObjectNode obj) {
-            return NAME.equals(obj.path("metadata").path("name").asText());
-        }
 
-        @Override
-        public boolean matchesEverything() {
-            return false;
-        }
-
-        @Override
-        public String requiredFieldValue(String field) {
-            return "metadata.name".equals(field) ? NAME : null;
-        }
-    };
-
-    private final StandardStorage namespaces;
     private final StandardStorage serviceAccounts;
-    private final ScheduledExecutorService executor;
-    private ScheduledFuture<?> task;
+    private final SharedIndexInformer namespaceInformer;
+    private final SharedIndexInformer serviceAccountInformer;
+    private final RateLimitingQueue<String> queue;
+    private final Thread worker;
+    private List<ResourceEventHandlerRegistration> registrations = List.of();
 
-    DefaultServiceAccounts(StandardStorage namespaces, StandardStorage serviceAccounts, ScheduledExecutorService executor) {
-        this.namespaces = namespaces;
+    DefaultServiceAccounts(StandardStorage serviceAccounts, SharedInformerFactory informers) {
         this.serviceAccounts = serviceAccounts;
-        this.executor = executor;
+        this.namespaceInformer = informers.forResource(NAMESPACES);
+        this.serviceAccountInformer = informers.forResource(SERVICE_ACCOUNTS);
+        this.queue = informers.newRateLimitingQueue("serviceaccount-controller");
+        this.worker = new Thread(this::work, "kubelix-serviceaccount-controller");
+        worker.setDaemon(true);
     }
 
     synchronized void start() {
-        try {
-            task = executor.scheduleWithFixedDelay(this::runQuietly, 0, INTERVAL_MILLIS, TimeUnit.MILLISECONDS);
-        } catch (RejectedExecutionException e) {
-            // the provider is going away
-        }
+        registrations = List.of(
+                namespaceInformer.addEventHandler(new ResourceEventHandler() {
+                    @Override
+                    public void onAdd(ObjectNode obj, boolean isInInitialList) {
+                        queue.add(obj.path("metadata").path("name").asText());
+                    }
+
+                    @Override
+                    public void onUpdate(ObjectNode oldObj, ObjectNode newObj) {
+                        queue.add(newObj.path("metadata").path("name").asText());
+                    }
+
+                    @Override
+                    public void onDelete(ObjectNode obj) {
+                    }
+                }),
+                serviceAccountInformer.addEventHandler(new ResourceEventHandler() {
+                    @Override
+                    public void onAdd(ObjectNode obj, boolean isInInitialList) {
+                    }
+
+                    @Override
+                    public void onUpdate(ObjectNode oldObj, ObjectNode newObj) {
+                    }
+
+                    @Override
+                    public void onDelete(ObjectNode obj) {
+                        if (NAME.equals(obj.path("metadata").path("name").asText())) {
+                            queue.add(obj.path("metadata").path("namespace").asText());
+                        }
+                    }
+                }));
+        worker.start();
     }
 
+    /** Removes the handlers, lets a running sync finish, and ends the worker. */
     synchronized void stop() {
-        if (task != null) {
-            task.cancel(false);
-        }
-    }
-
-    private void runQuietly() {
+        registrations.forEach(ResourceEventHandlerRegistration::close);
         try {
-            ensure();
-        } catch (StatusException e) {
-            // Storage not there yet, or unreachable: the next pass tries again.
-            LOG.debug("default service accounts: {}", e.getMessage());
-        } catch (RuntimeException e) {
-            LOG.warn("default service accounts: {}", e.toString(), e);
+            queue.shutDownWithDrain();
+            worker.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
-    /**
-     * One pass: creates {@code default} in each namespace that lacks it and is not terminating.
-     *
-     * @return the namespaces it was created in
-     */
-    Set<String> ensure() {
-        Set<String> have = new HashSet<>();
-        ListOptions defaults = new ListOptions("0", ResourceVersionMatch.UNSET, NAMED_DEFAULT, true, 0, null, false);
-        for (ObjectNode sa : serviceAccounts.list(RequestContext.system(""), defaults).items()) {
-            have.add(sa.path("metadata").path("namespace").asText());
-        }
-        Set<String> created = new HashSet<>();
-        for (ObjectNode ns : namespaces.list(RequestContext.system(""), FROM_CACHE).items()) {
-            String namespace = ns.path("metadata").path("name").asText();
-            if (have.contains(namespace) || terminating(ns)) {
-                continue;
-            }
-            Unstructured sa = Unstructured.of("v1", "ServiceAccount");
-            sa.metadata().name(NAME);
+    private void work() {
+        while (true) {
+            String namespace;
             try {
-                serviceAccounts.create(RequestContext.system(namespace), sa.object(), CreateOptions.DEFAULT);
-                created.add(namespace);
-                LOG.info("created service account {}/{}", namespace, NAME);
+                namespace = queue.get();
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (namespace == null) {
+                return;
+            }
+            try {
+                sync(namespace);
+                queue.forget(namespace);
             } catch (StatusException e) {
-                // There already (the cache was behind), or the namespace went or began terminating meanwhile.
-                if (e.reason() != StatusReason.ALREADY_EXISTS && e.reason() != StatusReason.FORBIDDEN
-                        && e.reason() != StatusReason.NOT_FOUND) {
-                    throw e;
-                }
+                // Storage not there yet, or unreachable: the namespace waits its back-off.
+                LOG.info("default service account in {}: {}; retrying", namespace, e.getMessage());
+                queue.addRateLimited(namespace);
+            } catch (RuntimeException e) {
+                LOG.warn("default service account in {}: {}", namespace, e.toString(), e);
+                queue.addRateLimited(namespace);
+            } finally {
+                queue.done(namespace);
             }
         }
-        return created;
+    }
+
+    /** Creates {@code default} in the namespace unless it is there, or the namespace is gone or terminating. */
+    boolean sync(String namespace) {
+        ObjectNode ns = namespaceInformer.lister().get(namespace).orElse(null);
+        if (ns == null || terminating(ns)
+                || serviceAccountInformer.lister().byNamespace(namespace).get(NAME).isPresent()) {
+            return false;
+        }
+        Unstructured sa = Unstructured.of("v1", "ServiceAccount");
+        sa.metadata().name(NAME);
+        try {
+            serviceAccounts.create(RequestContext.system(namespace), sa.object(), CreateOptions.DEFAULT);
+            LOG.info("created service account {}/{}", namespace, NAME);
+            return true;
+        } catch (StatusException e) {
+            // There already (the cache was behind), or the namespace went or began terminating meanwhile.
+            if (e.reason() != StatusReason.ALREADY_EXISTS && e.reason() != StatusReason.FORBIDDEN
+                    && e.reason() != StatusReason.NOT_FOUND) {
+                throw e;
+            }
+            return false;
+        }
     }
 
     private static boolean terminating(ObjectNode ns) {

@@ -6,8 +6,8 @@
  * <p>{@link io.kubelix.resource.core.CoreRESTStorageProvider} builds a generic Store per resource
  * from a strategy (defaults and kube's validation) and its printer columns; it also shares the
  * namespace Store with the {@link io.kubelix.resource.core.NamespaceLifecycle} admission plugin
- * through the bundle-private {@link io.kubelix.resource.core.NamespaceLister} service, and keeps
- * the system namespaces in place with {@link io.kubelix.resource.core.SystemNamespaces}.
+ * through the bundle-private {@link io.kubelix.resource.core.NamespaceLister} service. (The system
+ * namespaces are core-runtime's {@code start-system-namespaces-controller} post-start hook.)
  *
  * <p>Services are served through {@link io.kubelix.resource.core.ServiceREST}, which takes and gives
  * back cluster IPs and node ports ({@link io.kubelix.resource.core.ServiceAllocators}, persistent

@@ -265,18 +265,6 @@ class CoreRESTStorageProviderTest {
     }
 
     @Test
-    void createsTheSystemNamespacesInTheBackground() throws InterruptedException {
-        provider.newRESTStorage(getter);
-        FakeStore namespaces = getter.stores.get("namespaces");
-        long deadline = System.nanoTime() + 5_000_000_000L;
-        while (namespaces.objects.size() < 4 && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
-        assertEquals(SystemNamespaces.NAMES, namespaces.created);
-        assertEquals("Active", namespaces.objects.get("kube-system").path("status").path("phase").asText());
-    }
-
-    @Test
     void listerAnswers503UntilTheStoreIsBuiltThenReads() {
         StatusException e = assertThrows(StatusException.class, () -> provider.get("default", true));
         assertEquals(StatusReason.SERVICE_UNAVAILABLE, e.reason());

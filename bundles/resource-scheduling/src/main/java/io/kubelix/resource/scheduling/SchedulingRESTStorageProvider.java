@@ -10,46 +10,38 @@ import io.kubelix.api.registry.StoreSpec;
 import io.kubelix.api.registry.TableColumn;
 import io.kubelix.api.schema.GroupResource;
 import io.kubelix.api.schema.ResourceSchema;
+import io.kubelix.api.server.PostStartHook;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
-import org.osgi.service.component.annotations.Deactivate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The scheduling.k8s.io group's RESTStorageProvider: {@code /apis/scheduling.k8s.io/v1}
- * priorityclasses (cluster-scoped, short name {@code pc}). Once the Store is built, kube's two
- * system priority classes are created on the provider's own thread.
+ * priorityclasses (cluster-scoped, short name {@code pc}). It is also kube's
+ * {@code scheduling/bootstrap-system-priority-classes} post-start hook: once the Store is built,
+ * the two system priority classes are created ({@link SystemPriorityClasses}), and {@code /readyz}
+ * waits for them.
  */
-@Component(service = RESTStorageProvider.class)
-public final class SchedulingRESTStorageProvider implements RESTStorageProvider {
+@Component(service = {RESTStorageProvider.class, PostStartHook.class})
+public final class SchedulingRESTStorageProvider implements RESTStorageProvider, PostStartHook {
     static final String GROUP = "scheduling.k8s.io";
     static final String VERSION = "v1";
     static final GroupResource PRIORITY_CLASSES = GroupResource.of(GROUP, "priorityclasses");
 
     private static final Logger LOG = LoggerFactory.getLogger(SchedulingRESTStorageProvider.class);
 
-    private final ScheduledExecutorService executor;
-    private SystemPriorityClasses systemClasses;
+    /** The Store most recently built; completed by the first build. */
+    private volatile CompletableFuture<StandardStorage> priorityClasses = new CompletableFuture<>();
 
     @Activate
     public SchedulingRESTStorageProvider() {
-        this(Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "kubelix-system-priority-classes");
-            t.setDaemon(true);
-            return t;
-        }));
-    }
-
-    /** For tests: the executor that runs {@link SystemPriorityClasses}. */
-    SchedulingRESTStorageProvider(ScheduledExecutorService executor) {
-        this.executor = executor;
     }
 
     @Override
@@ -62,27 +54,25 @@ public final class SchedulingRESTStorageProvider implements RESTStorageProvider 
         AtomicReference<StandardStorage> self = new AtomicReference<>();
         StandardStorage priorityClasses = getter.newStore(priorityClassSpec(new PriorityClassStrategy(self::get)));
         self.set(priorityClasses);
-        synchronized (this) {
-            if (systemClasses != null) {
-                systemClasses.stop();
-            }
-            systemClasses = new SystemPriorityClasses(priorityClasses, executor);
-            systemClasses.start();
+        if (!this.priorityClasses.complete(priorityClasses)) {
+            this.priorityClasses = CompletableFuture.completedFuture(priorityClasses);
         }
         LOG.info("built scheduling.k8s.io/v1 storage: [priorityclasses]");
         Map<String, RESTStorage> v1 = Map.of(PRIORITY_CLASSES.resource(), priorityClasses);
         return new APIGroupInfo(GROUP, List.of(VERSION), Map.of(VERSION, v1));
     }
 
-    @Deactivate
-    void deactivate() {
-        synchronized (this) {
-            if (systemClasses != null) {
-                systemClasses.stop();
-                systemClasses = null;
-            }
+    @Override
+    public String name() {
+        return "scheduling/bootstrap-system-priority-classes";
+    }
+
+    /** Waits for the Store, then creates the system classes; fails (and is run again) until both exist. */
+    @Override
+    public void run() throws InterruptedException, ExecutionException {
+        if (!new SystemPriorityClasses(priorityClasses.get()).ensure()) {
+            throw new IllegalStateException("the system priority classes are not all created yet");
         }
-        executor.shutdownNow();
     }
 
     static StoreSpec priorityClassSpec(PriorityClassStrategy strategy) {

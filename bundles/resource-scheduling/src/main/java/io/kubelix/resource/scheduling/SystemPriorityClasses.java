@@ -11,15 +11,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.Map;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /**
- * kube-apiserver's {@code scheduling/bootstrap-system-priority-classes} post-start hook: creates
- * {@code system-node-critical} and {@code system-cluster-critical} when they are missing, retrying
- * until both exist (storage may start after this bundle), then stops. An existing class, even one
- * changed by a user, is left as it is.
+ * What kube-apiserver's {@code scheduling/bootstrap-system-priority-classes} post-start hook does:
+ * creates {@code system-node-critical} and {@code system-cluster-critical} when they are missing.
+ * An existing class, even one changed by a user, is left as it is. The hook itself is
+ * {@link SchedulingRESTStorageProvider}, which runs this until both exist.
  */
 final class SystemPriorityClasses {
     static final long SYSTEM_CRITICAL_PRIORITY = 2 * PriorityClassStrategy.HIGHEST_USER_DEFINABLE_PRIORITY;
@@ -27,18 +24,13 @@ final class SystemPriorityClasses {
     static final Map<String, Long> CLASSES = Map.of(
             "system-node-critical", SYSTEM_CRITICAL_PRIORITY + 1000,
             "system-cluster-critical", SYSTEM_CRITICAL_PRIORITY);
-    static final long MAX_BACKOFF_MILLIS = TimeUnit.SECONDS.toMillis(30);
 
     private static final Logger LOG = LoggerFactory.getLogger(SystemPriorityClasses.class);
 
     private final StandardStorage priorityClasses;
-    private final ScheduledExecutorService executor;
-    private long backoffMillis = 200;
-    private volatile boolean stopped;
 
-    SystemPriorityClasses(StandardStorage priorityClasses, ScheduledExecutorService executor) {
+    SystemPriorityClasses(StandardStorage priorityClasses) {
         this.priorityClasses = priorityClasses;
-        this.executor = executor;
     }
 
     /**
@@ -71,14 +63,6 @@ final class SystemPriorityClasses {
         return obj;
     }
 
-    void start() {
-        schedule(0);
-    }
-
-    void stop() {
-        stopped = true;
-    }
-
     /** One pass: creates each missing class; true when both exist. */
     boolean ensure() {
         RequestContext ctx = RequestContext.system("");
@@ -98,23 +82,5 @@ final class SystemPriorityClasses {
             }
         }
         return true;
-    }
-
-    private void run() {
-        if (!stopped && !ensure()) {
-            schedule(backoffMillis);
-            backoffMillis = Math.min(backoffMillis * 2, MAX_BACKOFF_MILLIS);
-        }
-    }
-
-    private void schedule(long delayMillis) {
-        if (stopped) {
-            return;
-        }
-        try {
-            executor.schedule(this::run, delayMillis, TimeUnit.MILLISECONDS);
-        } catch (RejectedExecutionException e) {
-            stopped = true; // the provider is going away
-        }
     }
 }

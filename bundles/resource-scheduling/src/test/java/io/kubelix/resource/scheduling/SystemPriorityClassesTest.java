@@ -3,6 +3,7 @@ package io.kubelix.resource.scheduling;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.errors.StatusException;
+import io.kubelix.api.registry.RESTOptionsGetter;
 import io.kubelix.api.registry.StandardStorage;
 import io.kubelix.api.request.RequestContext;
 import io.kubelix.api.storage.ListResult;
@@ -13,8 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -54,21 +55,39 @@ class SystemPriorityClassesTest {
     @Test
     void createsBothSystemClassesOnceStorageAnswersAndLeavesExistingOnes() {
         Classes classes = new Classes();
-        ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor();
-        try {
-            SystemPriorityClasses system = new SystemPriorityClasses(classes.store(), executor);
-            classes.unavailable = true;
-            assertFalse(system.ensure(), "storage is not there yet");
-            classes.unavailable = false;
-            assertTrue(system.ensure());
-            assertEquals(List.of("system-cluster-critical", "system-node-critical"), List.copyOf(classes.stored.keySet()));
+        SystemPriorityClasses system = new SystemPriorityClasses(classes.store());
+        classes.unavailable = true;
+        assertFalse(system.ensure(), "storage is not there yet");
+        classes.unavailable = false;
+        assertTrue(system.ensure());
+        assertEquals(List.of("system-cluster-critical", "system-node-critical"), List.copyOf(classes.stored.keySet()));
 
-            classes.stored.get("system-node-critical").put("description", "changed by a user");
-            assertTrue(system.ensure(), "AlreadyExists counts as done");
-            assertEquals("changed by a user", classes.stored.get("system-node-critical").path("description").asText());
-        } finally {
-            executor.shutdownNow();
-        }
+        classes.stored.get("system-node-critical").put("description", "changed by a user");
+        assertTrue(system.ensure(), "AlreadyExists counts as done");
+        assertEquals("changed by a user", classes.stored.get("system-node-critical").path("description").asText());
+    }
+
+    @Test
+    void theHookWaitsForTheStoreThenFailsUntilBothClassesExist() throws Exception {
+        Classes classes = new Classes();
+        SchedulingRESTStorageProvider provider = new SchedulingRESTStorageProvider();
+        assertEquals("scheduling/bootstrap-system-priority-classes", provider.name());
+        CompletableFuture<Void> hook = CompletableFuture.runAsync(() -> {
+            try {
+                provider.run();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        assertFalse(hook.isDone(), "the hook waits for the Store");
+        provider.newRESTStorage((RESTOptionsGetter) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {RESTOptionsGetter.class}, (proxy, method, args) -> classes.store()));
+        hook.get(20, TimeUnit.SECONDS);
+        assertEquals(List.of("system-cluster-critical", "system-node-critical"), List.copyOf(classes.stored.keySet()));
+
+        classes.stored.clear();
+        classes.unavailable = true;
+        assertThrows(IllegalStateException.class, provider::run, "run again later while storage is unreachable");
     }
 
     @Test

@@ -1,0 +1,88 @@
+package io.kubelix.runtime.controller;
+
+import io.kubelix.api.errors.StatusException;
+import io.kubelix.api.informer.RateLimitingQueue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The workers of a controller's queue, as kube-controller-manager runs them
+ * ({@code processNextWorkItem}): each takes a key, syncs it, and on success forgets its failures;
+ * a sync that throws puts the key back rate-limited. {@link #stop()} shuts the queue down, waits
+ * for the syncs running, and joins the workers, so nothing of the controller runs after it returns.
+ */
+public final class QueueWorkers<T> {
+    private static final Logger LOG = LoggerFactory.getLogger(QueueWorkers.class);
+
+    /** Brings one key's objects to what they should be. */
+    @FunctionalInterface
+    public interface Sync<T> {
+        void sync(T key) throws Exception;
+    }
+
+    private final String name;
+    private final RateLimitingQueue<T> queue;
+    private final Sync<T> sync;
+    private final List<Thread> threads = new ArrayList<>();
+
+    public QueueWorkers(String name, RateLimitingQueue<T> queue, int workers, Sync<T> sync) {
+        this.name = name;
+        this.queue = queue;
+        this.sync = sync;
+        for (int i = 0; i < workers; i++) {
+            Thread t = new Thread(this::work, "kubelix-" + name + (workers == 1 ? "" : "-" + i));
+            t.setDaemon(true);
+            threads.add(t);
+        }
+    }
+
+    public void start() {
+        threads.forEach(Thread::start);
+    }
+
+    public void stop() {
+        try {
+            queue.shutDownWithDrain();
+            for (Thread t : threads) {
+                t.join();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void work() {
+        while (true) {
+            T key;
+            try {
+                key = queue.get();
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (key == null) {
+                return;
+            }
+            try {
+                sync.sync(key);
+                queue.forget(key);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (StatusException e) {
+                // Expected while storage or a resource is unavailable: one line, and the key waits its back-off.
+                LOG.warn("{}: syncing {} failed ({} times): {}", name, key, queue.numRequeues(key) + 1, e.getMessage());
+                queue.addRateLimited(key);
+            } catch (Exception | LinkageError e) {
+                LOG.warn("{}: syncing {} failed ({} times): {}", name, key, queue.numRequeues(key) + 1, e.toString(), e);
+                queue.addRateLimited(key);
+            } finally {
+                queue.done(key);
+            }
+            if (Thread.currentThread().isInterrupted()) {
+                return;
+            }
+        }
+    }
+}

@@ -1,0 +1,30 @@
+package io.kubelix.runtime.controller;
+
+import io.kubelix.api.registry.RESTStorage;
+import io.kubelix.api.schema.GroupVersionResource;
+
+import java.util.List;
+
+/**
+ * The resources the server serves, as its controllers read them (core-runtime internal; the core
+ * API server registers one): the storage serving each group, version and resource now, and a word
+ * when that changes (a plugin came, went, or was updated). Read-only: routing stays with the server.
+ */
+public interface ServedResources {
+
+    /**
+     * The storage serving a resource, or a subresource path such as {@code namespaces/finalize}, now;
+     * null when none serves it.
+     */
+    RESTStorage storage(GroupVersionResource resource);
+
+    /** Every resource served now (not subresources). */
+    List<GroupVersionResource> resources();
+
+    /**
+     * Calls {@code listener} after every change of what is served, and when the storage backend
+     * comes or goes, on the thread that made the change; the listener must not block. Returns what
+     * removes it.
+     */
+    Runnable onChange(Runnable listener);
+}

@@ -1,0 +1,173 @@
+package io.kubelix.runtime.controller.bootstrap;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.math.BigInteger;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.Objects;
+
+/**
+ * The {@code kubernetes} Service, Endpoints and EndpointSlice in {@code default} as kube-apiserver
+ * keeps them (its {@code bootstrap-controller} and endpoint reconciler): the service on port 443
+ * named {@code https}, the endpoints pointing at the server's advertised address and secure port.
+ * Each object is "as it should be" when the fields the reconciler owns match; anything else on it
+ * (defaults, labels users add) is left alone.
+ */
+final class KubernetesService {
+    static final String NAME = "kubernetes";
+    static final String NAMESPACE = "default";
+    static final String PORT_NAME = "https";
+    static final int SERVICE_PORT = 443;
+
+    private final String address;
+    private final int port;
+
+    /**
+     * @param address the advertised IP address
+     * @param port    the secure port
+     */
+    KubernetesService(String address, int port) {
+        this.address = address;
+        this.port = port;
+    }
+
+    String address() {
+        return address;
+    }
+
+    /** Whether endpoints may point at the address: kube's validation refuses loopback ones. */
+    boolean publishable() {
+        return !(address.startsWith("127.") || address.equals("::1") || address.equals("0:0:0:0:0:0:0:1"));
+    }
+
+    int port() {
+        return port;
+    }
+
+    /** The service to create; {@code clusterIP} null lets the allocator choose. */
+    ObjectNode service(String clusterIP) {
+        ObjectNode svc = object("v1", "Service");
+        ObjectNode labels = ((ObjectNode) svc.path("metadata")).putObject("labels");
+        labels.put("component", "apiserver").put("provider", "kubernetes");
+        ObjectNode spec = svc.putObject("spec");
+        spec.put("type", "ClusterIP");
+        if (clusterIP != null) {
+            spec.put("clusterIP", clusterIP);
+        }
+        spec.putArray("ports").addObject().put("name", PORT_NAME).put("port", SERVICE_PORT).put("protocol", "TCP")
+                .put("targetPort", port);
+        spec.put("sessionAffinity", "None");
+        return svc;
+    }
+
+    /** kube's getMasterServiceUpdateIfNeeded: the service with its type and ports set again, or null when they are right. */
+    ObjectNode serviceUpdate(ObjectNode current) {
+        JsonNode ports = current.path("spec").path("ports");
+        boolean right = "ClusterIP".equals(current.path("spec").path("type").asText())
+                && ports.size() == 1
+                && PORT_NAME.equals(ports.get(0).path("name").asText())
+                && ports.get(0).path("port").asInt() == SERVICE_PORT
+                && "TCP".equals(ports.get(0).path("protocol").asText("TCP"))
+                && ports.get(0).path("targetPort").asInt() == port;
+        if (right) {
+            return null;
+        }
+        ObjectNode next = current.deepCopy();
+        ObjectNode spec = child(next, "spec");
+        spec.put("type", "ClusterIP");
+        spec.set("ports", service(null).path("spec").path("ports").deepCopy());
+        return next;
+    }
+
+    ObjectNode endpoints() {
+        ObjectNode ep = object("v1", "Endpoints");
+        ((ObjectNode) ep.path("metadata")).putObject("labels").put("endpointslice.kubernetes.io/skip-mirror", "true");
+        ep.set("subsets", subsets());
+        return ep;
+    }
+
+    /** The endpoints with their subsets set again, or null when they are right. */
+    ObjectNode endpointsUpdate(ObjectNode current) {
+        if (Objects.equals(subsets(), current.path("subsets"))) {
+            return null;
+        }
+        ObjectNode next = current.deepCopy();
+        next.set("subsets", subsets());
+        return next;
+    }
+
+    ObjectNode endpointSlice() {
+        ObjectNode slice = object("discovery.k8s.io/v1", "EndpointSlice");
+        ((ObjectNode) slice.path("metadata")).putObject("labels").put("kubernetes.io/service-name", NAME);
+        sliceContent(slice);
+        return slice;
+    }
+
+    /** The slice with its address type, endpoints and ports set again, or null when they are right. */
+    ObjectNode endpointSliceUpdate(ObjectNode current) {
+        ObjectNode wanted = endpointSlice();
+        JsonNode endpoints = current.path("endpoints");
+        boolean right = wanted.path("addressType").equals(current.path("addressType"))
+                && endpoints.size() == 1
+                && wanted.path("endpoints").get(0).path("addresses").equals(endpoints.get(0).path("addresses"))
+                && endpoints.get(0).path("conditions").path("ready").asBoolean(true)
+                && wanted.path("ports").equals(current.path("ports"))
+                && NAME.equals(current.path("metadata").path("labels").path("kubernetes.io/service-name").asText());
+        if (right) {
+            return null;
+        }
+        ObjectNode next = current.deepCopy();
+        child(child(next, "metadata"), "labels").put("kubernetes.io/service-name", NAME);
+        sliceContent(next);
+        return next;
+    }
+
+    private void sliceContent(ObjectNode slice) {
+        slice.put("addressType", address.contains(":") ? "IPv6" : "IPv4");
+        ObjectNode endpoint = slice.putArray("endpoints").addObject();
+        endpoint.putArray("addresses").add(address);
+        endpoint.putObject("conditions").put("ready", true);
+        slice.putArray("ports").addObject().put("name", PORT_NAME).put("port", port).put("protocol", "TCP");
+    }
+
+    private ArrayNode subsets() {
+        ArrayNode subsets = JsonNodeFactory.instance.arrayNode();
+        ObjectNode subset = subsets.addObject();
+        subset.putArray("addresses").addObject().put("ip", address);
+        subset.putArray("ports").addObject().put("name", PORT_NAME).put("port", port).put("protocol", "TCP");
+        return subsets;
+    }
+
+    private static ObjectNode child(ObjectNode parent, String name) {
+        return parent.get(name) instanceof ObjectNode o ? o : parent.putObject(name);
+    }
+
+    private static ObjectNode object(String apiVersion, String kind) {
+        ObjectNode o = JsonNodeFactory.instance.objectNode();
+        o.put("apiVersion", apiVersion).put("kind", kind);
+        o.putObject("metadata").put("name", NAME).put("namespace", NAMESPACE);
+        return o;
+    }
+
+    /** The first address of a CIDR (kube's service IP of {@code kubernetes}: the range's base plus one). */
+    static String firstAddress(String cidr) {
+        int slash = cidr.indexOf('/');
+        if (slash < 0) {
+            throw new IllegalArgumentException("not a CIDR: " + cidr);
+        }
+        try {
+            byte[] base = InetAddress.getByName(cidr.substring(0, slash)).getAddress();
+            byte[] next = new BigInteger(1, base).add(BigInteger.ONE).toByteArray();
+            byte[] bytes = new byte[base.length];
+            int n = Math.min(next.length, bytes.length);
+            System.arraycopy(next, next.length - n, bytes, bytes.length - n, n);
+            return InetAddress.getByAddress(bytes).getHostAddress();
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("not a CIDR: " + cidr, e);
+        }
+    }
+}

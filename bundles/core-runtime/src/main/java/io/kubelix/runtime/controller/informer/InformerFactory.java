@@ -1,0 +1,107 @@
+package io.kubelix.runtime.controller.informer;
+
+import io.kubelix.api.informer.RateLimiter;
+import io.kubelix.api.informer.RateLimitingQueue;
+import io.kubelix.api.informer.SharedIndexInformer;
+import io.kubelix.api.informer.SharedInformerFactory;
+import io.kubelix.api.schema.GroupVersionResource;
+import io.kubelix.runtime.controller.ServedResources;
+import io.kubelix.runtime.controller.workqueue.MaxOfRateLimiter;
+import io.kubelix.runtime.controller.workqueue.Ticker;
+import io.kubelix.runtime.controller.workqueue.WorkQueue;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The server's informers: one per group, version and resource, created on first request and run
+ * until the server stops (core-runtime internal; plugins get it through the bundle-scoped
+ * {@link BundleInformerFactory}). It belongs to core-runtime, so informers outlive the plugins
+ * serving and using the resources.
+ */
+@Component(service = InformerFactory.class)
+public final class InformerFactory implements SharedInformerFactory {
+    private static final Logger LOG = LoggerFactory.getLogger(InformerFactory.class);
+
+    private final ServedResources served;
+    private final Map<GroupVersionResource, Informer> informers = new ConcurrentHashMap<>();
+    private final ExecutorService handlerThreads = Executors.newCachedThreadPool(daemon("kubelix-informer-handler-"));
+    private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(
+            daemon("kubelix-informer-resync-"));
+    private volatile boolean stopped;
+
+    @Activate
+    public InformerFactory(@Reference ServedResources served) {
+        this.served = served;
+    }
+
+    @Deactivate
+    public void stop() {
+        stopped = true;
+        informers.values().forEach(Informer::stop);
+        informers.clear();
+        timers.shutdownNow();
+        handlerThreads.shutdownNow();
+    }
+
+    @Override
+    public SharedIndexInformer forResource(GroupVersionResource resource) {
+        return informer(resource);
+    }
+
+    Informer informer(GroupVersionResource resource) {
+        if (resource.resource().contains("/")) {
+            throw new IllegalArgumentException("informers follow resources, not subresources: " + resource.resource());
+        }
+        if (stopped) {
+            throw new IllegalStateException("the informer factory has stopped");
+        }
+        return informers.computeIfAbsent(resource, r -> {
+            Informer informer = new Informer(r, served, handlerThreads, timers);
+            informer.start();
+            LOG.info("informer {}: started", Reflector.describe(r));
+            return informer;
+        });
+    }
+
+    @Override
+    public boolean waitForCacheSync(Duration timeout, GroupVersionResource... resources) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (GroupVersionResource r : resources) {
+            if (!forResource(r).waitForSync(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public <T> RateLimitingQueue<T> newRateLimitingQueue(String name) {
+        return newRateLimitingQueue(name, MaxOfRateLimiter.defaultControllerRateLimiter(Ticker.SYSTEM));
+    }
+
+    @Override
+    public <T> RateLimitingQueue<T> newRateLimitingQueue(String name, RateLimiter<T> rateLimiter) {
+        return new WorkQueue<>(name, rateLimiter, Ticker.SYSTEM);
+    }
+
+    private static java.util.concurrent.ThreadFactory daemon(String prefix) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, prefix + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+}

@@ -1,0 +1,196 @@
+package io.kubelix.runtime.controller.namespace;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubelix.api.errors.StatusException;
+import io.kubelix.api.errors.StatusReason;
+import io.kubelix.api.informer.ResourceEventHandlerRegistration;
+import io.kubelix.api.informer.SharedIndexInformer;
+import io.kubelix.api.registry.RESTStorage;
+import io.kubelix.api.registry.UpdateOptions;
+import io.kubelix.api.registry.Updater;
+import io.kubelix.api.request.RequestContext;
+import io.kubelix.api.schema.GroupVersionResource;
+import io.kubelix.runtime.controller.EventHandlers;
+import io.kubelix.runtime.controller.QueueWorkers;
+import io.kubelix.runtime.controller.ServedResources;
+import io.kubelix.runtime.controller.informer.InformerFactory;
+import io.kubelix.runtime.controller.workqueue.WorkQueue;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * kube-controller-manager's namespace controller, in the server: a namespace being deleted
+ * ({@code deletionTimestamp} set) that still has the {@code kubernetes} finalizer is emptied
+ * resource by resource ({@link NamespacedResourcesDeleter}), its status conditions saying how far
+ * it got as kube's do, and once nothing is left the finalizer is taken out through
+ * {@code namespaces/finalize}, which removes the namespace when no other finalizer remains.
+ *
+ * <p>Event-driven, nothing polls: the namespaces informer queues a namespace when it is marked
+ * for deletion or changes, and the informers of every served namespaced resource queue a
+ * terminating namespace whenever one of its objects changes or goes (an object's finalizer
+ * removed, a graceful deletion completed), so a namespace held by content is looked at again
+ * exactly when that content moves. Resources that come or go (a plugin, an update) get their
+ * informer handlers added or removed, and queue every terminating namespace.
+ */
+@Component(service = {})
+public final class NamespaceController {
+    static final String FINALIZER = "kubernetes";
+    static final GroupVersionResource NAMESPACES = new GroupVersionResource("", "v1", "namespaces");
+    private static final Logger LOG = LoggerFactory.getLogger(NamespaceController.class);
+
+    private final ServedResources served;
+    private final InformerFactory informers;
+    private final SharedIndexInformer namespaces;
+    private final NamespacedResourcesDeleter deleter;
+    private final WorkQueue<String> queue = WorkQueue.withDefaultRateLimiter("namespace-controller");
+    private final QueueWorkers<String> workers;
+    private final ResourceEventHandlerRegistration namespaceRegistration;
+    /** The content informers' handlers, by resource; changed by {@link #resourcesChanged()} only. */
+    private final Map<GroupVersionResource, ResourceEventHandlerRegistration> content = new HashMap<>();
+    private final Runnable unsubscribe;
+    private boolean stopped;
+
+    @Activate
+    public NamespaceController(@Reference InformerFactory informers, @Reference ServedResources served) {
+        this(informers, served, Clock.systemUTC(), 2);
+    }
+
+    NamespaceController(InformerFactory informers, ServedResources served, Clock clock, int workers) {
+        this.served = served;
+        this.informers = informers;
+        this.namespaces = informers.forResource(NAMESPACES);
+        this.deleter = new NamespacedResourcesDeleter(served, clock);
+        this.workers = new QueueWorkers<>("namespace-controller", queue, workers, this::sync);
+        this.namespaceRegistration = namespaces.addEventHandler(EventHandlers.onAnyChange(this::enqueueIfDeleting, false));
+        this.unsubscribe = served.onChange(this::resourcesChanged);
+        resourcesChanged();
+        this.workers.start();
+    }
+
+    @Deactivate
+    public void deactivate() {
+        unsubscribe.run();
+        synchronized (this) {
+            stopped = true;
+            content.values().forEach(ResourceEventHandlerRegistration::close);
+            content.clear();
+        }
+        namespaceRegistration.close();
+        workers.stop();
+    }
+
+    private void enqueueIfDeleting(ObjectNode ns) {
+        if (deleting(ns) && hasFinalizer(ns)) {
+            queue.add(ns.path("metadata").path("name").asText());
+        }
+    }
+
+    /** Follows the served namespaced resources: one handler per storage, on the informer of one version serving it. */
+    private synchronized void resourcesChanged() {
+        if (stopped) {
+            return;
+        }
+        Map<RESTStorage, GroupVersionResource> wanted = new IdentityHashMap<>();
+        for (GroupVersionResource r : served.resources()) {
+            RESTStorage s = served.storage(r);
+            if (s != null && s.namespaced() && NamespacedResourcesDeleter.deletable(s)) {
+                wanted.putIfAbsent(s, r);
+            }
+        }
+        List<GroupVersionResource> keep = List.copyOf(wanted.values());
+        content.entrySet().removeIf(e -> {
+            if (!keep.contains(e.getKey())) {
+                e.getValue().close();
+                return true;
+            }
+            return false;
+        });
+        for (GroupVersionResource r : keep) {
+            content.computeIfAbsent(r, k -> informers.forResource(k)
+                    .addEventHandler(EventHandlers.onAnyChange(this::contentChanged, true)));
+        }
+        // A resource that appeared may hold content of a terminating namespace.
+        for (ObjectNode ns : namespaces.lister().list()) {
+            enqueueIfDeleting(ns);
+        }
+    }
+
+    /** Queues the namespace of an object that changed or went, when that namespace is being deleted. */
+    private void contentChanged(ObjectNode obj) {
+        String namespace = obj.path("metadata").path("namespace").asText("");
+        if (!namespace.isEmpty()) {
+            namespaces.lister().get(namespace).ifPresent(this::enqueueIfDeleting);
+        }
+    }
+
+    /** kube's syncNamespaceFromKey: empties and finalizes one namespace being deleted. */
+    private void sync(String name) {
+        ObjectNode ns = namespaces.lister().get(name).orElse(null);
+        if (ns == null || !deleting(ns) || !hasFinalizer(ns)) {
+            return;
+        }
+        NamespacedResourcesDeleter.Result result = deleter.deleteAllContent(name);
+        deleter.updateConditions(name, result);
+        if (!result.done()) {
+            LOG.info("namespace {}: {}", name, result.describe());
+            if (!result.errors().isEmpty()) {
+                throw StatusException.internalError("namespace " + name + ": " + String.join("; ", result.errors()), null);
+            }
+            // What remains is held by finalizers or graceful deletion: its next change queues the namespace.
+            return;
+        }
+        finalizeNamespace(name);
+    }
+
+    private void finalizeNamespace(String name) {
+        Updater finalizer = deleter.finalizer();
+        try {
+            finalizer.update(RequestContext.system(""), name, (ctx, current) -> withoutFinalizer(current),
+                    UpdateOptions.DEFAULT);
+            LOG.info("namespace {}: content deleted, namespace finalized", name);
+        } catch (StatusException e) {
+            if (e.reason() != StatusReason.NOT_FOUND) {
+                throw e;
+            }
+        }
+    }
+
+    static boolean deleting(ObjectNode ns) {
+        JsonNode ts = ns.path("metadata").get("deletionTimestamp");
+        return ts != null && !ts.isNull();
+    }
+
+    static boolean hasFinalizer(ObjectNode ns) {
+        for (JsonNode f : ns.path("spec").path("finalizers")) {
+            if (FINALIZER.equals(f.asText())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static ObjectNode withoutFinalizer(ObjectNode current) {
+        ObjectNode next = current.deepCopy();
+        JsonNode finalizers = next.path("spec").get("finalizers");
+        if (finalizers instanceof ArrayNode list) {
+            for (int i = list.size() - 1; i >= 0; i--) {
+                if (FINALIZER.equals(list.get(i).asText())) {
+                    list.remove(i);
+                }
+            }
+        }
+        return next;
+    }
+}

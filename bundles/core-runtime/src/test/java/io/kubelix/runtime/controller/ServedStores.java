@@ -1,0 +1,105 @@
+package io.kubelix.runtime.controller;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubelix.api.errors.FieldError;
+import io.kubelix.api.registry.RESTCreateStrategy;
+import io.kubelix.api.registry.RESTStorage;
+import io.kubelix.api.registry.RESTUpdateStrategy;
+import io.kubelix.api.registry.StoreSpec;
+import io.kubelix.api.request.RequestContext;
+import io.kubelix.api.schema.GroupResource;
+import io.kubelix.api.schema.GroupVersionResource;
+import io.kubelix.api.storage.StorageConfig;
+import io.kubelix.runtime.MemoryTestBackends;
+import io.kubelix.runtime.registry.AdmissionChain;
+import io.kubelix.runtime.registry.GenericStore;
+import io.kubelix.runtime.storage.cacher.Cacher;
+import io.kubelix.runtime.storage.cacher.CacherOptions;
+import io.kubelix.storage.memory.MemoryStorageBackend;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * Served resources for controller tests: generic Stores (accepting any object) over one real
+ * memory backend behind real watch caches, which a test serves and takes away.
+ */
+public final class ServedStores implements ServedResources, AutoCloseable {
+    private final MemoryStorageBackend backend = MemoryTestBackends.newBackend(10_000, 100_000, 100);
+    private final Map<GroupVersionResource, Cacher> cachers = new ConcurrentHashMap<>();
+    private final Map<GroupVersionResource, RESTStorage> served = new ConcurrentHashMap<>();
+    private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
+
+    /** Serves {@code resource} with a new Store over its watch cache; {@code namespaced} as the resource is. */
+    public GenericStore serve(GroupVersionResource resource, String kind, boolean namespaced) {
+        GenericStore store = newStore(resource, kind, namespaced);
+        serve(resource, store);
+        return store;
+    }
+
+    /** A new Store over the resource's watch cache (as a new revision of its plugin builds one), not served yet. */
+    public GenericStore newStore(GroupVersionResource resource, String kind, boolean namespaced) {
+        GroupResource gr = GroupResource.of(resource.group(), resource.resource());
+        String prefix = "/" + resource.resource();
+        Cacher cacher = cachers.computeIfAbsent(resource, r -> new Cacher(backend.forResource(new StorageConfig(gr, prefix)),
+                gr, prefix, CacherOptions.DEFAULT));
+        return new GenericStore(StoreSpec.builder(gr, kind).singularName(kind.toLowerCase())
+                .namespaced(namespaced).resourcePrefix(prefix).strategy(new AnyObject()).build(), cacher, new AdmissionChain());
+    }
+
+    /** Serves {@code resource} (a subresource path, say) with a storage the test built. */
+    public void serve(GroupVersionResource resource, RESTStorage storage) {
+        served.put(resource, storage);
+        listeners.forEach(Runnable::run);
+    }
+
+    public void unserve(GroupVersionResource resource) {
+        served.remove(resource);
+        listeners.forEach(Runnable::run);
+    }
+
+    public GenericStore store(GroupVersionResource resource) {
+        return (GenericStore) served.get(resource);
+    }
+
+    @Override
+    public RESTStorage storage(GroupVersionResource resource) {
+        return served.get(resource);
+    }
+
+    @Override
+    public List<GroupVersionResource> resources() {
+        return served.keySet().stream().filter(r -> !r.resource().contains("/")).toList();
+    }
+
+    @Override
+    public Runnable onChange(Runnable listener) {
+        listeners.add(listener);
+        return () -> listeners.remove(listener);
+    }
+
+    @Override
+    public void close() {
+        cachers.values().forEach(Cacher::stop);
+        MemoryTestBackends.close(backend);
+    }
+
+    private static final class AnyObject implements RESTCreateStrategy, RESTUpdateStrategy {
+        @Override
+        public List<FieldError> validate(RequestContext ctx, ObjectNode obj) {
+            return List.of();
+        }
+
+        @Override
+        public boolean allowUnconditionalUpdate() {
+            return true;
+        }
+
+        @Override
+        public List<FieldError> validateUpdate(RequestContext ctx, ObjectNode obj, ObjectNode old) {
+            return List.of();
+        }
+    }
+}
