@@ -10,7 +10,7 @@ public final class Main {
               idle-watchers  --watchers 10000 --rate 50 (GETs/s) --seconds 60 --server-pid PID
               list           --count 5000 --iterations 100 --warmup 30
               crud           --rate 50 (cycles/s) --seconds 60
-              authz          --roles 1000 --seconds 10 --rounds 3 --in-flight 16
+              authz          --roles 1000 --seconds 10 --rounds 3 --in-flight 16 [--user-token T --user NAME]
 
             connection:
               --server https://host:port   --ca FILE | --insecure   --token T | --kubeconfig FILE
