@@ -26,6 +26,7 @@ final class AuthorizationModes implements Supplier<List<Authorizer>> {
     static final String RBAC = "RBAC";
     private static final List<String> KNOWN = List.of(ALWAYS_ALLOW, ALWAYS_DENY, "ABAC", "Webhook", RBAC, "Node");
     private static final Authorizer DENY_ALL = new AlwaysDeny();
+    private static final List<Authorizer> ALWAYS_DENY_LIST = List.of(DENY_ALL);
 
     /** kube's AlwaysDeny: denies everything, and lists no rules. */
     private static final class AlwaysDeny implements Authorizer, RuleResolver {
@@ -43,6 +44,9 @@ final class AuthorizationModes implements Supplier<List<Authorizer>> {
     private final List<String> modes;
     private final Map<String, RankedServices<Authorizer>> byMode = new LinkedHashMap<>();
     private final RankedServices<Authorizer> unnamed;
+    /** Where the authorizers come from, in order: each mode's (null for AlwaysDeny), then the unnamed. */
+    private final List<RankedServices<Authorizer>> sources = new ArrayList<>();
+    private volatile Combined combined;
 
     private AuthorizationModes(List<String> modes, PluginSwaps swaps) {
         this.modes = modes;
@@ -50,6 +54,8 @@ final class AuthorizationModes implements Supplier<List<Authorizer>> {
             byMode.put(mode, new RankedServices<>(swaps));
         }
         unnamed = new RankedServices<>(swaps);
+        byMode.forEach((mode, services) -> sources.add(mode.equals(ALWAYS_DENY) ? null : services));
+        sources.add(unnamed);
     }
 
     /** Parses the setting's value, a comma-separated list, with kube-apiserver's messages for a bad one. */
@@ -113,19 +119,45 @@ final class AuthorizationModes implements Supplier<List<Authorizer>> {
         return missing;
     }
 
-    /** The authorizers to ask, in order. */
+    /**
+     * The authorizers to ask, in order. Asked on every request: the combined list is kept and
+     * rebuilt only when one of the modes' lists changed (each is an immutable snapshot, replaced
+     * when an authorizer comes or goes), so a request allocates nothing here.
+     */
     @Override
     public List<Authorizer> get() {
+        Combined c = combined;
+        if (c != null && c.current(this)) {
+            return c.all();
+        }
+        List<?>[] parts = new List<?>[sources.size()];
         List<Authorizer> all = new ArrayList<>(4);
-        byMode.forEach((mode, services) -> {
-            if (mode.equals(ALWAYS_DENY)) {
-                all.add(DENY_ALL);
-            } else {
-                all.addAll(services.get());
+        for (int i = 0; i < parts.length; i++) {
+            parts[i] = part(i);
+            for (Object a : parts[i]) {
+                all.add((Authorizer) a);
             }
-        });
-        all.addAll(unnamed.get());
-        return all;
+        }
+        Combined rebuilt = new Combined(parts, List.copyOf(all));
+        combined = rebuilt;
+        return rebuilt.all();
+    }
+
+    private List<?> part(int i) {
+        RankedServices<Authorizer> source = sources.get(i);
+        return source == null ? ALWAYS_DENY_LIST : source.get();
+    }
+
+    /** The lists the combined list was built from (compared by identity), and it. */
+    private record Combined(List<?>[] parts, List<Authorizer> all) {
+        boolean current(AuthorizationModes modes) {
+            for (int i = 0; i < parts.length; i++) {
+                if (modes.part(i) != parts[i]) {
+                    return false;
+                }
+            }
+            return true;
+        }
     }
 
     private RankedServices<Authorizer> services(Map<String, ?> properties) {

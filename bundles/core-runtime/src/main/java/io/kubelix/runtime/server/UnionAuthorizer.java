@@ -30,19 +30,25 @@ final class UnionAuthorizer implements AuthorizationChain {
         if (user.groups().contains(UserInfo.SYSTEM_PRIVILEGED_GROUP)) {
             return AuthorizationDecision.allow("");
         }
-        List<String> reasons = new ArrayList<>(1);
+        // Allocated only when an authorizer gives a reason without deciding: the common case, one
+        // authorizer that allows, allocates nothing.
+        List<String> reasons = null;
         for (Authorizer a : authorizers.get()) {
             AuthorizationDecision d = a.authorize(user, request);
             if (d.decision() != AuthorizationDecision.Decision.NO_OPINION) {
-                return d.decision() == AuthorizationDecision.Decision.ALLOW || reasons.isEmpty() ? d
+                return d.decision() == AuthorizationDecision.Decision.ALLOW || reasons == null ? d
                         : AuthorizationDecision.deny(String.join(", ", reasons) + (d.reason().isEmpty() ? ""
                                 : ", " + d.reason()));
             }
             if (!d.reason().isEmpty()) {
+                if (reasons == null) {
+                    reasons = new ArrayList<>(2);
+                }
                 reasons.add(d.reason());
             }
         }
-        return new AuthorizationDecision(AuthorizationDecision.Decision.NO_OPINION, String.join(", ", reasons));
+        return new AuthorizationDecision(AuthorizationDecision.Decision.NO_OPINION,
+                reasons == null ? "" : String.join(", ", reasons));
     }
 
     @Override

@@ -12,6 +12,8 @@ import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -52,6 +54,21 @@ class AuthorizationModesTest {
         modes.remove(webhook, props("Webhook", 4L));
         assertEquals(List.of("Webhook"), modes.unserved());
         assertEquals(List.of(rbac, custom), modes.get());
+
+        modes.add(webhook, props("Webhook", 5L));
+        assertEquals(List.of(webhook, rbac, custom), modes.get(), "an authorizer that comes back is asked again");
+    }
+
+    @Test
+    void requestsGetTheSameListUntilAnAuthorizerComesOrGoes() {
+        AuthorizationModes modes = AuthorizationModes.parse("RBAC,AlwaysDeny", PluginSwaps.none());
+        modes.add(named("rbac"), props("RBAC", 1L));
+        List<Authorizer> first = modes.get();
+
+        assertSame(first, modes.get(), "nothing changed: nothing rebuilt");
+        modes.add(named("custom"), Map.of(Constants.SERVICE_ID, 2L));
+        assertNotSame(first, modes.get());
+        assertEquals(3, modes.get().size());
     }
 
     @Test

@@ -21,7 +21,8 @@ import java.util.function.LongSupplier;
  * (kube-apiserver reloads its token file and client CA file the same way). Requests trigger the
  * check, at most once per interval and by one thread at a time; the others keep using the current
  * content, so no request waits on the file system. A missing file gives the empty content
- * (deleting it withdraws what it granted), and while it is missing every call looks for it: at
+ * (deleting it withdraws what it granted), and while it is missing every call looks for it (one
+ * stat, without taking a lock): at
  * first start the server writes its files while the plugins start, and what they grant must work
  * from the first request the server is ready for. A malformed file is rejected whole and the last
  * good content stays.
@@ -98,7 +99,11 @@ public final class ReloadingFile<T> {
     public T current() {
         long now = nanoTime.getAsLong();
         if (!present) {
-            // A file that is not there yet is looked for now; the wait is one stat, under the lock.
+            // A file that is not there yet is looked for now, with one stat and no lock, so
+            // concurrent requests do not queue; only once it appears is it loaded, under the lock.
+            if (!Files.exists(file)) {
+                return content;
+            }
             checking.lock();
             try {
                 if (!present) {
