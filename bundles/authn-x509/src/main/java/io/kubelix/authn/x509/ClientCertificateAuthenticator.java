@@ -3,6 +3,7 @@ package io.kubelix.authn.x509;
 import io.kubelix.api.authn.AuthenticationRequest;
 import io.kubelix.api.authn.Authenticator;
 import io.kubelix.api.request.UserInfo;
+import io.kubelix.support.flags.CertificateAuthorities;
 import io.kubelix.support.flags.ReloadingFile;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.Constants;
@@ -19,14 +20,10 @@ import javax.naming.ldap.LdapName;
 import javax.naming.ldap.Rdn;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
-import java.security.cert.CertPathValidator;
-import java.security.cert.CertificateFactory;
-import java.security.cert.PKIXParameters;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -45,8 +42,6 @@ import java.util.function.LongSupplier;
 public final class ClientCertificateAuthenticator implements Authenticator {
     static final String PID = "io.kubelix.authn.x509";
     static final Duration CHECK_INTERVAL = Duration.ofSeconds(1);
-    private static final String CLIENT_AUTH = "1.3.6.1.5.5.7.3.2";
-    private static final String ANY_USAGE = "2.5.29.37.0";
     private static final Logger LOG = LoggerFactory.getLogger(ClientCertificateAuthenticator.class);
 
     @ObjectClassDefinition(name = "Kubelix client certificate authentication",
@@ -59,7 +54,7 @@ public final class ClientCertificateAuthenticator implements Authenticator {
         String client$_$ca$_$file() default "";
     }
 
-    private final ReloadingFile<ClientCAs> cas;
+    private final ReloadingFile<CertificateAuthorities> cas;
     private final Clock clock;
 
     @Activate
@@ -69,8 +64,8 @@ public final class ClientCertificateAuthenticator implements Authenticator {
 
     ClientCertificateAuthenticator(Path caFile, Duration checkInterval, LongSupplier nanoTime, Clock clock) {
         LOG.info("Authenticating client certificates against the CAs of {}", caFile);
-        this.cas = new ReloadingFile<>("Client CA file", caFile, checkInterval, nanoTime, ClientCAs.NONE,
-                ClientCAs::parse, c -> c.size() + " CA certificate(s)");
+        this.cas = new ReloadingFile<>("Client CA file", caFile, checkInterval, nanoTime, CertificateAuthorities.NONE,
+                CertificateAuthorities::parse, c -> c.size() + " CA certificate(s)");
         this.clock = clock;
     }
 
@@ -82,30 +77,13 @@ public final class ClientCertificateAuthenticator implements Authenticator {
         }
         X509Certificate leaf = chain.get(0);
         try {
-            verify(chain);
+            cas.current().verifyClient(chain, clock.instant());
         } catch (GeneralSecurityException e) {
             LOG.debug("client certificate \"{}\" from {} not accepted: {}", leaf.getSubjectX500Principal(),
                     request.remoteAddress(), e.getMessage());
             return Optional.empty();
         }
         return user(leaf);
-    }
-
-    /** Chains to a client CA, valid now, usable for client authentication. */
-    private void verify(List<X509Certificate> chain) throws GeneralSecurityException {
-        ClientCAs anchors = cas.current();
-        if (anchors.size() == 0) {
-            throw new GeneralSecurityException("no client CA is loaded");
-        }
-        List<String> usages = chain.get(0).getExtendedKeyUsage();
-        if (usages != null && !usages.contains(CLIENT_AUTH) && !usages.contains(ANY_USAGE)) {
-            throw new GeneralSecurityException("the certificate may not be used for client authentication");
-        }
-        PKIXParameters parameters = new PKIXParameters(anchors.anchors());
-        parameters.setRevocationEnabled(false);
-        parameters.setDate(Date.from(clock.instant()));
-        CertPathValidator.getInstance("PKIX").validate(
-                CertificateFactory.getInstance("X.509").generateCertPath(chain), parameters);
     }
 
     /** kube's CommonNameUserConversion: CN is the user, each O a group; no CN, no user. */

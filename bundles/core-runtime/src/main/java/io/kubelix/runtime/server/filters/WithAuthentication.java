@@ -17,6 +17,7 @@ import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -67,6 +68,16 @@ public final class WithAuthentication extends Handler.Wrapper {
         @Override
         public String header(String name) {
             return request.getHeaders().get(name);
+        }
+
+        @Override
+        public List<String> headers(String name) {
+            return request.getHeaders().getValuesList(name);
+        }
+
+        @Override
+        public Set<String> headerNames() {
+            return request.getHeaders().getFieldNamesCollection();
         }
 
         @Override

@@ -1,0 +1,85 @@
+package io.kubelix.itest.e2e;
+
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyFactory;
+import java.security.KeyStore;
+import java.security.PrivateKey;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
+import java.security.spec.PKCS8EncodedKeySpec;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** Certificates for the end-to-end tests, made with the openssl command in a directory of their own. */
+final class TestPki {
+    private final Path dir;
+
+    TestPki(Path dir) throws Exception {
+        this.dir = Files.createDirectories(dir);
+    }
+
+    Path dir() {
+        return dir;
+    }
+
+    /** A self-signed P-256 CA, {@code ca.crt} and {@code ca.key}. */
+    TestPki ca(String commonName) throws Exception {
+        openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1",
+                "-subj", "/CN=" + commonName, "-keyout", "ca.key", "-out", "ca.crt");
+        return this;
+    }
+
+    /** A client certificate of the CA, {@code <file>.crt} and {@code <file>.key} (PKCS#8); subject such as {@code /O=g/CN=u}. */
+    void client(String file, String subject) throws Exception {
+        openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", subject,
+                "-keyout", file + ".key", "-out", file + ".csr");
+        Files.writeString(dir.resolve("client-ext.cnf"), "extendedKeyUsage=clientAuth\n");
+        openssl("x509", "-req", "-in", file + ".csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",
+                "-days", "1", "-extfile", "client-ext.cnf", "-out", file + ".crt");
+    }
+
+    /** TLS that presents {@code <file>.crt} as the client certificate and trusts {@code serverCa}. */
+    SSLContext clientContext(String file, Path serverCa) throws Exception {
+        CertificateFactory x509 = CertificateFactory.getInstance("X.509");
+        Certificate certificate;
+        try (InputStream in = Files.newInputStream(dir.resolve(file + ".crt"))) {
+            certificate = x509.generateCertificate(in);
+        }
+        String pem = Files.readString(dir.resolve(file + ".key"), StandardCharsets.US_ASCII);
+        byte[] der = Base64.getMimeDecoder().decode(pem.replaceAll("-----[A-Z ]+-----", ""));
+        PrivateKey key = KeyFactory.getInstance("EC").generatePrivate(new PKCS8EncodedKeySpec(der));
+        KeyStore keys = KeyStore.getInstance("PKCS12");
+        keys.load(null, null);
+        keys.setKeyEntry("client", key, new char[0], new Certificate[]{certificate});
+        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        kmf.init(keys, new char[0]);
+        KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
+        trust.load(null, null);
+        try (InputStream in = Files.newInputStream(serverCa)) {
+            trust.setCertificateEntry("server-ca", x509.generateCertificate(in));
+        }
+        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(trust);
+        SSLContext ssl = SSLContext.getInstance("TLS");
+        ssl.init(kmf.getKeyManagers(), tmf.getTrustManagers(), null);
+        return ssl;
+    }
+
+    private void openssl(String... args) throws Exception {
+        List<String> command = new ArrayList<>();
+        command.add("openssl");
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), () -> "openssl " + String.join(" ", args) + ": " + out);
+    }
+}
