@@ -186,6 +186,23 @@ class KubectlRbacIT extends KubectlSuite {
                 + "\"spec\":{\"token\":\"not-a-token\"}}");
         assertEquals("false", JSON.readTree(kubectl.ok("create", "--raw", "/apis/authentication.k8s.io/v1/tokenreviews",
                 "-f", review.toString()).stdout()).path("status").path("authenticated").asText());
+
+        // A token for another audience (as Vault's Kubernetes auth asks): valid for it, not for the API server.
+        String forVault = kubectl.ok("-n", NS, "create", "token", "reader", "--audience=vault").stdout().trim();
+        Files.writeString(review, "{\"apiVersion\":\"authentication.k8s.io/v1\",\"kind\":\"TokenReview\","
+                + "\"spec\":{\"token\":\"" + forVault + "\",\"audiences\":[\"vault\"]}}");
+        JsonNode vault = JSON.readTree(kubectl.ok("create", "--raw", "/apis/authentication.k8s.io/v1/tokenreviews",
+                "-f", review.toString()).stdout()).path("status");
+        assertTrue(vault.path("authenticated").asBoolean(), vault::toString);
+        assertEquals(JSON.readTree("[\"vault\"]"), vault.path("audiences"), vault::toString);
+        Files.writeString(review, "{\"apiVersion\":\"authentication.k8s.io/v1\",\"kind\":\"TokenReview\","
+                + "\"spec\":{\"token\":\"" + forVault + "\"}}");
+        assertEquals("false", JSON.readTree(kubectl.ok("create", "--raw", "/apis/authentication.k8s.io/v1/tokenreviews",
+                "-f", review.toString()).stdout()).path("status").path("authenticated").asText());
+        Result asApi = kubectl.run("--token=" + forVault, "get", "ns");
+        assertNotEquals(0, asApi.exitCode(), asApi::toString);
+        assertTrue(asApi.stderr().contains("Unauthorized") || asApi.stderr().contains("must be logged in"),
+                asApi::toString);
     }
 
     @Test

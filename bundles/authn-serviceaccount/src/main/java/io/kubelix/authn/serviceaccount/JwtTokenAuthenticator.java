@@ -5,6 +5,7 @@ import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.crypto.RSASSAVerifier;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
+import io.kubelix.api.authn.Authenticated;
 import io.kubelix.api.authn.AuthenticationRequest;
 import io.kubelix.api.authn.Authenticator;
 import io.kubelix.api.errors.StatusException;
@@ -15,16 +16,16 @@ import org.slf4j.LoggerFactory;
 import java.text.ParseException;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.Collections;
 import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * kube's service account JWT authenticator: a bearer token that is a JWT whose {@code iss} is this
  * server's issuer must carry a valid RS256 signature of one of the verification keys, an audience
- * the API server accepts (the issuer), and be within {@code nbf} and {@code exp}, and name a
+ * the request targets (for a request to the server, one of the API audiences), and be within {@code nbf} and {@code exp}, and name a
  * service account (and bound object) that still exists with the uid it names ({@link TokenValidator});
  * it then authenticates as the service account. A token that is not a JWT, or is another issuer's, is not
  * recognised, so other authenticators (the token file) still get it; one of ours that fails a
@@ -48,6 +49,14 @@ final class JwtTokenAuthenticator implements Authenticator {
 
     @Override
     public Optional<UserInfo> authenticate(AuthenticationRequest request) {
+        return authenticate(request, settings.apiAudiences()).map(Authenticated::user);
+    }
+
+    /**
+     * As kube's JWT authenticator with the audiences a request targets: the token's audiences
+     * must share one with them, and those it shares are the answer's.
+     */
+    Optional<Authenticated> authenticate(AuthenticationRequest request, List<String> audiences) {
         String token = bearer(request.header("Authorization"));
         if (token == null || token.chars().filter(c -> c == '.').count() != 2) {
             return Optional.empty();
@@ -63,17 +72,18 @@ final class JwtTokenAuthenticator implements Authenticator {
         if (!settings.issuer().equals(claims.getIssuer())) {
             return Optional.empty();
         }
-        return Optional.of(validate(jwt, claims, request.remoteAddress()));
+        if (!JWSAlgorithm.RS256.equals(jwt.getHeader().getAlgorithm()) || !verified(jwt)) {
+            throw refused("invalid signature", request.remoteAddress());
+        }
+        List<String> shared = claims.getAudience().stream().filter(audiences::contains).distinct().toList();
+        if (shared.isEmpty()) {
+            throw refused("token audiences " + quoted(claims.getAudience()) + " is invalid for the target audiences "
+                    + quoted(audiences), request.remoteAddress());
+        }
+        return Optional.of(new Authenticated(validate(claims, request.remoteAddress()), shared));
     }
 
-    private UserInfo validate(SignedJWT jwt, JWTClaimsSet claims, String remote) {
-        if (!JWSAlgorithm.RS256.equals(jwt.getHeader().getAlgorithm()) || !verified(jwt)) {
-            throw refused("invalid signature", remote);
-        }
-        if (Collections.disjoint(claims.getAudience(), List.of(settings.issuer()))) {
-            throw refused("token audiences " + claims.getAudience() + " are not the API server's ["
-                    + settings.issuer() + "]", remote);
-        }
+    private UserInfo validate(JWTClaimsSet claims, String remote) {
         Instant now = clock.instant();
         Date exp = claims.getExpirationTime();
         if (exp == null || !now.isBefore(exp.toInstant())) {
@@ -123,6 +133,12 @@ final class JwtTokenAuthenticator implements Authenticator {
     private static StatusException refused(String why, String remote) {
         LOG.info("service account token from {} refused: {}", remote, why);
         return StatusException.unauthorized("Unauthorized");
+    }
+
+    /** A list as Go's %q prints a []string: {@code ["a" "b"]}. */
+    private static String quoted(List<String> values) {
+        return values.stream().map(v -> "\"" + v.replace("\\", "\\\\").replace("\"", "\\\"") + "\"")
+                .collect(Collectors.joining(" ", "[", "]"));
     }
 
     private static String text(Object value) {

@@ -41,7 +41,7 @@ final class JwtTokenIssuer implements TokenIssuer {
 
     @Override
     public List<String> defaultAudiences() {
-        return List.of(settings.issuer());
+        return settings.apiAudiences();
     }
 
     @Override

@@ -1,9 +1,12 @@
 package io.kubelix.authn.serviceaccount;
 
+import io.kubelix.api.authn.TokenIssuer;
 import io.kubelix.support.flags.GoDuration;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 import java.util.function.UnaryOperator;
 
 /**
@@ -17,11 +20,23 @@ import java.util.function.UnaryOperator;
  * @param keyFile            {@code --service-account-key-file} (verification keys), or null
  * @param dataDir            where the generated signing key lives when no key file is named
  * @param maxTokenExpiration {@code --service-account-max-token-expiration}, or null for no cap
+ * @param apiAudiences       {@code --api-audiences}: what the API server accepts tokens for, and
+ *                           what a token is issued for when its request names no audience (default:
+ *                           the issuer)
  */
 record ServiceAccountSettings(String issuer, Path signingKeyFile, Path keyFile, Path dataDir,
-                              Duration maxTokenExpiration) {
+                              Duration maxTokenExpiration, List<String> apiAudiences) {
 
-    static final String DEFAULT_ISSUER = "https://kubernetes.default.svc.cluster.local";
+    static final String DEFAULT_ISSUER = TokenIssuer.DEFAULT_ISSUER;
+
+    ServiceAccountSettings {
+        apiAudiences = List.copyOf(apiAudiences);
+    }
+
+    /** Settings whose API audience is the issuer, as kube's default. */
+    ServiceAccountSettings(String issuer, Path signingKeyFile, Path keyFile, Path dataDir, Duration maxTokenExpiration) {
+        this(issuer, signingKeyFile, keyFile, dataDir, maxTokenExpiration, List.of(issuer));
+    }
     static final Path DEFAULT_DATA_DIR = Path.of(".kubelix");
 
     /**
@@ -50,9 +65,14 @@ record ServiceAccountSettings(String issuer, Path signingKeyFile, Path keyFile, 
             throw new IllegalArgumentException("--service-account-max-token-expiration \"" + max
                     + "\" must be between 1 hour and 2^32 seconds");
         }
-        return new ServiceAccountSettings(issuer == null ? DEFAULT_ISSUER : issuer,
-                path(setting.apply("service-account-signing-key-file")), path(setting.apply("service-account-key-file")),
-                absolute(dataDir == null ? DEFAULT_DATA_DIR : Path.of(dataDir)), maxExpiration);
+        String iss = issuer == null ? DEFAULT_ISSUER : issuer;
+        String audiences = setting.apply("api-audiences");
+        List<String> apiAudiences = audiences == null ? List.of(iss) : Arrays.stream(audiences.split(","))
+                .map(String::trim).filter(a -> !a.isEmpty()).distinct().toList();
+        return new ServiceAccountSettings(iss, path(setting.apply("service-account-signing-key-file")),
+                path(setting.apply("service-account-key-file")),
+                absolute(dataDir == null ? DEFAULT_DATA_DIR : Path.of(dataDir)), maxExpiration,
+                apiAudiences.isEmpty() ? List.of(iss) : apiAudiences);
     }
 
     private static Path path(String value) {

@@ -1,5 +1,7 @@
 package io.kubelix.authn.serviceaccount;
 
+import io.kubelix.api.authn.AudienceAwareAuthenticator;
+import io.kubelix.api.authn.Authenticated;
 import io.kubelix.api.authn.AuthenticationRequest;
 import io.kubelix.api.authn.Authenticator;
 import io.kubelix.api.authn.TokenIssuer;
@@ -30,7 +32,7 @@ import java.util.Optional;
 @Component(service = {TokenIssuer.class, Authenticator.class}, configurationPid = ServiceAccountTokens.PID,
         property = Constants.SERVICE_RANKING + ":Integer=-10")
 @Designate(ocd = ServiceAccountTokens.Config.class)
-public final class ServiceAccountTokens implements TokenIssuer, Authenticator {
+public final class ServiceAccountTokens implements TokenIssuer, AudienceAwareAuthenticator {
     static final String PID = "io.kubelix.authn.serviceaccount";
 
     private static final Logger LOG = LoggerFactory.getLogger(ServiceAccountTokens.class);
@@ -107,5 +109,10 @@ public final class ServiceAccountTokens implements TokenIssuer, Authenticator {
     @Override
     public Optional<UserInfo> authenticate(AuthenticationRequest request) {
         return authenticator.authenticate(request);
+    }
+
+    @Override
+    public Optional<Authenticated> authenticate(AuthenticationRequest request, List<String> audiences) {
+        return authenticator.authenticate(request, audiences);
     }
 }

@@ -6,6 +6,7 @@ import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.crypto.RSASSASigner;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
+import io.kubelix.api.authn.Authenticated;
 import io.kubelix.api.authn.TokenIssuer;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.request.UserInfo;
@@ -93,6 +94,24 @@ class JwtTokenAuthenticatorTest {
         // one of several audiences is enough
         String both = f.issuer().issue(BOT, List.of("vault", TokensFixture.ISSUER), 3600, null).token();
         assertTrue(f.authenticator().authenticate(TokensFixture.bearer(both)).isPresent());
+    }
+
+    @Test
+    void aReviewForOtherAudiencesAcceptsTheTokensMeantForThemAndSaysWhich() {
+        TokensFixture f = new TokensFixture(dataDir, null);
+        String forVault = f.issuer().issue(BOT, List.of("vault", "db"), 3600, null).token();
+
+        Authenticated authenticated = f.authenticator().authenticate(TokensFixture.bearer(forVault),
+                List.of("db", "other")).orElseThrow();
+        assertEquals("system:serviceaccount:team:bot", authenticated.user().name());
+        assertEquals(List.of("db"), authenticated.audiences());
+
+        StatusException e = assertThrows(StatusException.class, () -> f.authenticator().authenticate(
+                TokensFixture.bearer(forVault), List.of(TokensFixture.ISSUER)));
+        assertEquals(401, e.code());
+        String apiToken = f.issuer().issue(BOT, List.of(), 3600, null).token();
+        assertThrows(StatusException.class, () -> f.authenticator().authenticate(TokensFixture.bearer(apiToken),
+                List.of("vault")), "a token for the API server is not one for vault");
     }
 
     @Test

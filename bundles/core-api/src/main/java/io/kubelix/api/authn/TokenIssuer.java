@@ -10,6 +10,12 @@ import java.util.List;
  */
 public interface TokenIssuer {
 
+    /**
+     * kube-apiserver's default {@code --service-account-issuer}, which is also the default of
+     * {@code --api-audiences}, the audiences the API server accepts tokens for.
+     */
+    String DEFAULT_ISSUER = "https://kubernetes.default.svc.cluster.local";
+
     /** The audiences a token is issued for when its request names none (kube's API audiences). */
     List<String> defaultAudiences();
 

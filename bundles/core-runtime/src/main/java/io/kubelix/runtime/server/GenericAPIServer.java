@@ -2,6 +2,7 @@ package io.kubelix.runtime.server;
 
 import io.kubelix.api.authn.Authenticator;
 import io.kubelix.api.authn.AuthenticationChain;
+import io.kubelix.api.authn.TokenIssuer;
 import io.kubelix.api.authn.AuthenticationRequest;
 import io.kubelix.api.authz.AuthorizationChain;
 import io.kubelix.api.authz.Authorizer;
@@ -72,26 +73,10 @@ public final class GenericAPIServer {
     private final RankedServices<Authenticator> authenticators;
     private final AuthorizationModes authorizers;
     private final UnionAuthorizer authorization;
+    private final Authentication authentication;
     private ServiceRegistration<AuthorizationChain> authorizationService;
     private ServiceRegistration<AuthenticationChain> authenticationService;
 
-    /** A request that carries a bearer token and nothing else, as TokenReview authenticates it. */
-    private record TokenOnly(String token) implements AuthenticationRequest {
-        @Override
-        public String header(String name) {
-            return "Authorization".equalsIgnoreCase(name) ? "Bearer " + token : null;
-        }
-
-        @Override
-        public List<java.security.cert.X509Certificate> peerCertificates() {
-            return List.of();
-        }
-
-        @Override
-        public String remoteAddress() {
-            return "";
-        }
-    }
     private final RankedServices<DelegationTarget> serverChain = new RankedServices<>();
     private final RankedServices<OpenAPIProvider> openAPIProviders = new RankedServices<>();
     private final RankedServices<KubelixEndpoint> kubelixEndpoints = new RankedServices<>();
@@ -107,29 +92,22 @@ public final class GenericAPIServer {
         // An authenticator or authorizer being updated serves until its new revision takes over.
         authenticators = new RankedServices<>(swaps);
         AuthorizationModes modes = null;
+        Settings settings = new Settings(config, context);
         try {
-            Settings settings = new Settings(config, context);
             modes = AuthorizationModes.parse(settings.get("authorization-mode", AuthorizationModes.RBAC), swaps);
         } catch (IllegalArgumentException e) {
             failed(context, e);
             throw e;
         }
         authorizers = modes;
+        authentication = new Authentication(authenticators, Authentication.apiAudiences(
+                settings.get("api-audiences", ""), settings.get("service-account-issuer", TokenIssuer.DEFAULT_ISSUER)));
         authorization = new UnionAuthorizer(authorizers);
         try {
             server = start(config, context);
             // The access and token review APIs ask the same chains requests meet.
             authorizationService = context.registerService(AuthorizationChain.class, authorization, null);
-            authenticationService = context.registerService(AuthenticationChain.class, token -> {
-                AuthenticationRequest request = new TokenOnly(token);
-                for (Authenticator a : authenticators.get()) {
-                    Optional<UserInfo> user = a.authenticate(request);
-                    if (user.isPresent()) {
-                        return user;
-                    }
-                }
-                return Optional.empty();
-            }, null);
+            authenticationService = context.registerService(AuthenticationChain.class, authentication, null);
         } catch (Exception | Error e) {
             failed(context, e);
             throw e;
@@ -185,7 +163,7 @@ public final class GenericAPIServer {
         }
         LOG.info("authorization modes: {}; anonymous requests {}", String.join(",", authorizers.modes()),
                 anonymous ? "allowed as system:anonymous" : "refused");
-        server.setHandler(new GracefulHandler(HandlerChain.build(director, authenticators, authorization, anonymous)));
+        server.setHandler(new GracefulHandler(HandlerChain.build(director, authentication, authorization, anonymous)));
         server.setErrorHandler(new StatusErrorHandler());
         try {
             server.start();

@@ -1,6 +1,5 @@
 package io.kubelix.runtime.server;
 
-import io.kubelix.api.authn.Authenticator;
 import io.kubelix.api.authz.AuthorizationChain;
 import io.kubelix.runtime.server.filters.WithAuthentication;
 import io.kubelix.runtime.server.filters.WithAuthorization;
@@ -9,8 +8,6 @@ import io.kubelix.runtime.server.filters.WithPanicRecovery;
 import io.kubelix.runtime.server.filters.WithRequestInfo;
 import org.eclipse.jetty.server.Handler;
 
-import java.util.List;
-import java.util.function.Supplier;
 
 /**
  * DefaultBuildHandlerChain: wraps the Director in the filters, outermost first.
@@ -28,11 +25,11 @@ final class HandlerChain {
     private HandlerChain() {
     }
 
-    static Handler build(Handler director, Supplier<List<Authenticator>> authenticators,
-                         AuthorizationChain authorization, boolean anonymous) {
+    static Handler build(Handler director, Authentication authentication, AuthorizationChain authorization,
+                         boolean anonymous) {
         Handler h = new WithAuthorization(director, authorization, anonymous);
         h = new WithImpersonation(h, authorization);
-        h = new WithAuthentication(h, authenticators, anonymous);
+        h = new WithAuthentication(h, authentication::authenticate, anonymous);
         h = new WithRequestInfo(h);
         return new WithPanicRecovery(h);
     }

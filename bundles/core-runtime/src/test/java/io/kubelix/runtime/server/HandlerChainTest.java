@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.kubelix.api.authn.Authenticator;
+import io.kubelix.api.authn.TokenIssuer;
 import io.kubelix.api.authz.AuthorizationDecision;
 import io.kubelix.api.authz.Authorizer;
 import io.kubelix.api.errors.StatusException;
@@ -74,7 +75,8 @@ class HandlerChainTest {
         connector.setHost("127.0.0.1");
         connector.setPort(0);
         server.addConnector(connector);
-        server.setHandler(HandlerChain.build(new Echo(), () -> authenticators,
+        server.setHandler(HandlerChain.build(new Echo(),
+                new Authentication(() -> authenticators, List.of(TokenIssuer.DEFAULT_ISSUER)),
                 new UnionAuthorizer(() -> authorizers), anonymous));
         server.start();
         base = URI.create("http://127.0.0.1:" + connector.getLocalPort());

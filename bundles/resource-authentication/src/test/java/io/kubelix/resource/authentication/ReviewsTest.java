@@ -2,6 +2,8 @@ package io.kubelix.resource.authentication;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubelix.api.authn.Authenticated;
+import io.kubelix.api.authn.AuthenticationChain;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.registry.CreateOptions;
 import io.kubelix.api.request.RequestContext;
@@ -14,6 +16,7 @@ import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** TokenReview and SelfSubjectReview answer as kube's. */
 class ReviewsTest {
@@ -23,10 +26,23 @@ class ReviewsTest {
             List.of("system:serviceaccounts", UserInfo.ALL_AUTHENTICATED),
             Map.of("authentication.kubernetes.io/credential-id", List.of("JTI=1")));
 
-    private final TokenReviewREST tokenReviews = new TokenReviewREST(token -> switch (token) {
-        case "good" -> Optional.of(BOT);
-        case "expired" -> throw StatusException.unauthorized("token has expired");
-        default -> Optional.empty();
+    /** "good" is a token meant for the API server and for vault. */
+    private final TokenReviewREST tokenReviews = new TokenReviewREST(new AuthenticationChain() {
+        @Override
+        public Optional<Authenticated> authenticateToken(String token, List<String> audiences) {
+            List<String> wanted = audiences.isEmpty() ? apiAudiences() : audiences;
+            List<String> shared = wanted.stream().filter(List.of("https://api", "vault")::contains).toList();
+            return switch (token) {
+                case "good" -> shared.isEmpty() ? Optional.empty() : Optional.of(new Authenticated(BOT, shared));
+                case "expired" -> throw StatusException.unauthorized("token has expired");
+                default -> Optional.empty();
+            };
+        }
+
+        @Override
+        public List<String> apiAudiences() {
+            return List.of("https://api");
+        }
     });
 
     @Test
@@ -35,7 +51,20 @@ class ReviewsTest {
                 OPTIONS);
         assertEquals(JSON.readTree("{\"authenticated\":true,\"user\":{\"username\":\"system:serviceaccount:ns:bot\","
                 + "\"uid\":\"uid-1\",\"groups\":[\"system:serviceaccounts\",\"system:authenticated\"],\"extra\":{"
-                + "\"authentication.kubernetes.io/credential-id\":[\"JTI=1\"]}}}"), answer.path("status"));
+                + "\"authentication.kubernetes.io/credential-id\":[\"JTI=1\"]}},\"audiences\":[\"https://api\"]}"),
+                answer.path("status"));
+    }
+
+    @Test
+    void aTokenReviewForOtherAudiencesSaysWhichOfThemTheTokenIsFor() throws Exception {
+        ObjectNode forVault = tokenReviews.create(RequestContext.system(""),
+                review("{\"spec\":{\"token\":\"good\",\"audiences\":[\"vault\",\"other\"]}}"), OPTIONS);
+        assertTrue(forVault.path("status").path("authenticated").asBoolean(), forVault::toString);
+        assertEquals(JSON.readTree("[\"vault\"]"), forVault.path("status").path("audiences"));
+
+        ObjectNode forOther = tokenReviews.create(RequestContext.system(""),
+                review("{\"spec\":{\"token\":\"good\",\"audiences\":[\"other\"]}}"), OPTIONS);
+        assertEquals(JSON.readTree("{\"authenticated\":false}"), forOther.path("status"));
     }
 
     @Test

@@ -1,7 +1,6 @@
 package io.kubelix.runtime.server.filters;
 
 import io.kubelix.api.authn.AuthenticationRequest;
-import io.kubelix.api.authn.Authenticator;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.request.UserInfo;
 import io.kubelix.runtime.request.Requests;
@@ -18,7 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Supplier;
+import java.util.function.Function;
 
 /**
  * WithAuthentication: asks the authenticators, highest ranking first, who is calling. The first
@@ -35,10 +34,12 @@ public final class WithAuthentication extends Handler.Wrapper {
     private static final UserInfo ANONYMOUS = new UserInfo(UserInfo.ANONYMOUS, "",
             List.of(UserInfo.ALL_UNAUTHENTICATED), Map.of());
 
-    private final Supplier<List<Authenticator>> authenticators;
+    private final Function<AuthenticationRequest, Optional<UserInfo>> authenticators;
     private final boolean anonymous;
 
-    public WithAuthentication(Handler next, Supplier<List<Authenticator>> authenticators, boolean anonymous) {
+    /** @param authenticators the union of the authenticators, asked with the API server's audiences */
+    public WithAuthentication(Handler next, Function<AuthenticationRequest, Optional<UserInfo>> authenticators,
+                              boolean anonymous) {
         super(next);
         this.authenticators = authenticators;
         this.anonymous = anonymous;
@@ -47,12 +48,10 @@ public final class WithAuthentication extends Handler.Wrapper {
     @Override
     public boolean handle(Request request, Response response, Callback callback) throws Exception {
         AuthenticationRequest authRequest = new JettyAuthenticationRequest(request);
-        for (Authenticator a : authenticators.get()) {
-            Optional<UserInfo> user = a.authenticate(authRequest);
-            if (user.isPresent()) {
-                Requests.setUser(request, user.get());
-                return super.handle(request, response, callback);
-            }
+        Optional<UserInfo> user = authenticators.apply(authRequest);
+        if (user.isPresent()) {
+            Requests.setUser(request, user.get());
+            return super.handle(request, response, callback);
         }
         boolean noCredentials = authRequest.header("Authorization") == null && authRequest.peerCertificates().isEmpty();
         if ((anonymous && noCredentials) || PublicPaths.isPublic(Request.getPathInContext(request))) {
