@@ -26,6 +26,8 @@ import java.util.function.Function;
 final class WatchHandler {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
     private static final long MIN_TIMEOUT_SECONDS = 1800;
+    /** The longest timeout Go's time.Duration holds in nanoseconds. */
+    private static final long MAX_TIMEOUT_SECONDS = Long.MAX_VALUE / 1_000_000_000L;
 
     private WatchHandler() {
     }
@@ -120,16 +122,22 @@ final class WatchHandler {
                 o.continueToken(), o.progressNotify(), send);
     }
 
-    private static long timeoutSeconds(RequestScope s) {
+    /**
+     * The watch's {@code timeoutSeconds}, as kube's ListResource reads it: 0 or none is the random
+     * default; a negative one ends the watch at once (kube's timer fires at once); a huge one is
+     * bounded by the longest time Go's Duration holds (about 292 years), as kube's is.
+     */
+    static long timeoutSeconds(RequestScope s) {
         String t = s.param("timeoutSeconds");
         if (!t.isEmpty()) {
+            long v;
             try {
-                long v = Long.parseLong(t);
-                if (v > 0) {
-                    return v;
-                }
+                v = Long.parseLong(t);
             } catch (NumberFormatException e) {
                 throw StatusException.badRequest("timeoutSeconds: Invalid value: \"" + t + "\": must be an integer");
+            }
+            if (v != 0) {
+                return Math.max(0, Math.min(v, MAX_TIMEOUT_SECONDS));
             }
         }
         return MIN_TIMEOUT_SECONDS + ThreadLocalRandom.current().nextLong(MIN_TIMEOUT_SECONDS);
