@@ -332,7 +332,7 @@ public final class GenericAPIServer {
         readyzChecks.add(shutdown, Map.of(org.osgi.framework.Constants.SERVICE_RANKING, Integer.MIN_VALUE));
     }
 
-    private static ServerConnector httpsConnector(Server server, DataDirectory data, TlsProvider.Choice provider,
+    static ServerConnector httpsConnector(Server server, DataDirectory data, TlsProvider.Choice provider,
                                                   TlsOptions options,
                                                   int maxStreams) {
         HttpConfiguration http = new HttpConfiguration();
