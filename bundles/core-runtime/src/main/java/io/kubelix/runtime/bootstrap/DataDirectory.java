@@ -93,9 +93,13 @@ public final class DataDirectory {
         CertificateIssuer issuer = new CertificateIssuer(new BouncyCastleProvider(), random, clock);
 
         // 1. The directories.
-        SecureFiles.createPrivateDirectory(root);
+        // Owner-only (0700), as kube's PKI directories: they hold keys, tokens and every object.
         Path pki = root.resolve("pki");
-        SecureFiles.createPrivateDirectory(pki);
+        for (Path d : List.of(root, pki)) {
+            if (SecureFiles.createPrivateDirectory(d)) {
+                LOG.warn("{} was open to other users; made it owner-only (0700)", d);
+            }
+        }
 
         // 2. The CA.
         Path caCrt = pki.resolve("ca.crt");

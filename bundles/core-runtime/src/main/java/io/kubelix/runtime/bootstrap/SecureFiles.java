@@ -22,10 +22,18 @@ final class SecureFiles {
     private SecureFiles() {
     }
 
-    /** Creates the directory (and its parents) when missing; a directory it creates is 0700. */
-    static void createPrivateDirectory(Path dir) throws IOException {
+    /**
+     * Creates the directory (and its parents) when missing; a directory it creates is 0700.
+     *
+     * @return true when an existing directory others could read or enter was made owner-only (0700)
+     */
+    static boolean createPrivateDirectory(Path dir) throws IOException {
         if (Files.isDirectory(dir)) {
-            return;
+            if (posix(dir) && !Files.getPosixFilePermissions(dir).equals(OWNER_DIR)) {
+                Files.setPosixFilePermissions(dir, OWNER_DIR);
+                return true;
+            }
+            return false;
         }
         if (Files.exists(dir)) {
             throw new IOException(dir + " exists but is not a directory; move it away or choose another data directory");
@@ -35,6 +43,7 @@ final class SecureFiles {
         } else {
             Files.createDirectories(dir);
         }
+        return false;
     }
 
     /** Replaces {@code target} with {@code content}, readable by the owner only. */

@@ -40,7 +40,6 @@ public final class Codecs {
 
     static {
         JSON.getFactory().setStreamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING_DEPTH).build());
-        YAML.getFactory().setStreamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING_DEPTH).build());
     }
 
     private Codecs() {
@@ -81,13 +80,26 @@ public final class Codecs {
         return o;
     }
 
-    /** Decodes any JSON (or YAML) value. @throws StatusException 400 when it does not parse. */
+    /**
+     * The most a YAML body may expand to through its aliases (characters of scalars and nodes): as
+     * much as a request body may hold (kube-apiserver's 3 MiB), so a "billion laughs" is refused.
+     */
+    public static final int MAX_YAML_EXPANSION = 3 * 1024 * 1024;
+
+    /** Decodes any JSON (or YAML, as {@link YamlDecoder} reads it) value. @throws StatusException 400 when it does not parse. */
     public static JsonNode decode(byte[] body, boolean yaml) {
         if (body.length == 0) {
             throw StatusException.badRequest("the body of the request was empty");
         }
+        if (yaml) {
+            JsonNode node = YamlDecoder.decode(body, MAX_YAML_EXPANSION, MAX_NESTING_DEPTH);
+            if (node == null) {
+                throw StatusException.badRequest("the body of the request was empty");
+            }
+            return node;
+        }
         try {
-            JsonNode node = (yaml ? YAML : JSON).readTree(body);
+            JsonNode node = JSON.readTree(body);
             if (node == null || node.isMissingNode()) {
                 throw StatusException.badRequest("the body of the request was empty");
             }

@@ -3,6 +3,9 @@ package io.kubelix.runtime.endpoints;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpVersion;
+import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.io.EofException;
+import org.eclipse.jetty.util.BufferUtil;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
@@ -30,8 +33,11 @@ final class HttpWatchSink implements WatchSink {
     private final ConnectionWriter connection;
     /** Whether the stream writes its own chunks (HTTP/1.1). */
     private final boolean chunked;
+    private final long streamIdleTimeoutMillis;
 
-    HttpWatchSink(Request request, Response response, Callback callback, Executor writers) {
+    /** @param streamIdleTimeoutMillis how long the connection of an HTTP/1.1 watch may be quiet */
+    HttpWatchSink(Request request, Response response, Callback callback, Executor writers, long streamIdleTimeoutMillis) {
+        this.streamIdleTimeoutMillis = streamIdleTimeoutMillis;
         this.request = request;
         this.response = response;
         this.callback = callback;
@@ -47,9 +53,39 @@ final class HttpWatchSink implements WatchSink {
             // Jetty frames the body by the connection's end; a field of no header Jetty knows is written as it is.
             response.getHeaders().put(HttpHeader.CONNECTION, "close");
             response.getHeaders().add(new HttpField(null, HttpHeader.TRANSFER_ENCODING.asString(), "chunked"));
+            EndPoint endPoint = request.getConnectionMetaData().getConnection().getEndPoint();
+            // The connection serves nothing after the watch, so it may be quiet as long as the watch lasts.
+            endPoint.setIdleTimeout(Math.max(endPoint.getIdleTimeout(), streamIdleTimeoutMillis));
+            readUntilClosed(endPoint, gone);
         }
         // Committed at once so the client sees the watch open.
         response.write(false, ByteBuffer.allocate(0), opened);
+    }
+
+    /**
+     * Notices an HTTP/1.1 client that went away while its watch has nothing to write: Jetty reads
+     * nothing from a connection whose request is being served, so without this a vanished client's
+     * socket and watcher were held until an event happened to be written. Anything the client sends
+     * meanwhile is discarded (the connection closes after the watch).
+     */
+    private static void readUntilClosed(EndPoint endPoint, Consumer<Throwable> gone) {
+        endPoint.tryFillInterested(Callback.from(() -> {
+            ByteBuffer discard = BufferUtil.allocate(1024);
+            try {
+                int n;
+                do {
+                    BufferUtil.clear(discard);
+                    n = endPoint.fill(discard);
+                } while (n > 0);
+                if (n < 0) {
+                    gone.accept(new EofException("the client closed the connection"));
+                } else {
+                    readUntilClosed(endPoint, gone);
+                }
+            } catch (java.io.IOException e) {
+                gone.accept(e);
+            }
+        }, gone::accept));
     }
 
     @Override

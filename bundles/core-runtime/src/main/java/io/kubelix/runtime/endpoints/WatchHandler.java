@@ -14,6 +14,7 @@ import org.eclipse.jetty.util.Callback;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
@@ -26,6 +27,10 @@ import java.util.function.Function;
 final class WatchHandler {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
     private static final long MIN_TIMEOUT_SECONDS = 1800;
+    /** How much longer than its timeout the connection of an HTTP/1.1 watch may be quiet. */
+    private static final long IDLE_MARGIN_MILLIS = 60_000;
+    /** The longest timeout Go's time.Duration holds in nanoseconds. */
+    private static final long MAX_TIMEOUT_SECONDS = Long.MAX_VALUE / 1_000_000_000L;
 
     private WatchHandler() {
     }
@@ -79,7 +84,8 @@ final class WatchHandler {
             response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
             response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-cache, private");
             Responses.addWarnings(response, s.ctx.warnings());
-            sink = new HttpWatchSink(s.request, response, callback, writers);
+            sink = new HttpWatchSink(s.request, response, callback, writers,
+                    TimeUnit.SECONDS.toMillis(timeoutSeconds) + IDLE_MARGIN_MILLIS);
         }
         AsyncWatchStream stream = new AsyncWatchStream(sink, s.request.getComponents().getScheduler(),
                 s.info.path(), watch, encoder, timeoutSeconds, writers);
@@ -120,16 +126,22 @@ final class WatchHandler {
                 o.continueToken(), o.progressNotify(), send);
     }
 
-    private static long timeoutSeconds(RequestScope s) {
+    /**
+     * The watch's {@code timeoutSeconds}, as kube's ListResource reads it: 0 or none is the random
+     * default; a negative one ends the watch at once (kube's timer fires at once); a huge one is
+     * bounded by the longest time Go's Duration holds (about 292 years), as kube's is.
+     */
+    static long timeoutSeconds(RequestScope s) {
         String t = s.param("timeoutSeconds");
         if (!t.isEmpty()) {
+            long v;
             try {
-                long v = Long.parseLong(t);
-                if (v > 0) {
-                    return v;
-                }
+                v = Long.parseLong(t);
             } catch (NumberFormatException e) {
                 throw StatusException.badRequest("timeoutSeconds: Invalid value: \"" + t + "\": must be an integer");
+            }
+            if (v != 0) {
+                return Math.max(0, Math.min(v, MAX_TIMEOUT_SECONDS));
             }
         }
         return MIN_TIMEOUT_SECONDS + ThreadLocalRandom.current().nextLong(MIN_TIMEOUT_SECONDS);

@@ -10,6 +10,8 @@ import io.kubelix.api.request.UserInfo;
 import io.kubelix.api.server.DelegationTarget;
 import io.kubelix.api.server.HealthChecker;
 import io.kubelix.runtime.bootstrap.DataDirectory;
+import io.kubelix.runtime.controller.bootstrap.KubernetesService;
+import io.kubelix.runtime.controller.bootstrap.KubernetesServiceController;
 import io.kubelix.runtime.plugins.KubelixEndpoint;
 import io.kubelix.runtime.server.healthz.HealthHandler;
 import io.kubelix.runtime.server.healthz.VersionInfo;
@@ -69,6 +71,10 @@ public final class GenericAPIServer {
     private static final Logger LOG = LoggerFactory.getLogger(GenericAPIServer.class);
     /** Eight full HTTP/2 DATA frames: written as three socket writes of three TLS records. */
     static final int HTTP2_WRITE_THRESHOLD = 128 * 1024;
+    /** The largest request header block served (Go's http.DefaultMaxHeaderBytes, 1 MiB). */
+    static final int MAX_HEADER_BYTES = 1 << 20;
+    /** How long a connection may be quiet outside a watch: kube-apiserver's ReadHeaderTimeout, 32 s. */
+    static final long IDLE_TIMEOUT_MILLIS = 32_000;
 
     private final RankedServices<Authenticator> authenticators;
     private final AuthorizationModes authorizers;
@@ -135,7 +141,7 @@ public final class GenericAPIServer {
         int maxStreams = settings.getInt("http2-max-streams-per-connection", 0, 0, 1_000_000);
 
         // 1. The data directory: what a client needs to trust and reach us.
-        DataDirectory data = DataDirectory.prepare(dataDir, servingHosts(bind));
+        DataDirectory data = DataDirectory.prepare(dataDir, servingHosts(bind, settings));
 
         // 2. The handler chain, with the built-in checks first.
         addBuiltInChecks();
@@ -304,10 +310,13 @@ public final class GenericAPIServer {
         readyzChecks.add(shutdown, Map.of(org.osgi.framework.Constants.SERVICE_RANKING, Integer.MIN_VALUE));
     }
 
-    private static ServerConnector httpsConnector(Server server, DataDirectory data, TlsProvider.Choice provider,
+    static ServerConnector httpsConnector(Server server, DataDirectory data, TlsProvider.Choice provider,
                                                   TlsOptions options,
                                                   int maxStreams) {
         HttpConfiguration http = new HttpConfiguration();
+        // Go's http.DefaultMaxHeaderBytes, which kube-apiserver serves with: large OIDC tokens and
+        // impersonation headers fit (Jetty's default is 8 KiB, and more was a 431).
+        http.setRequestHeaderSize(MAX_HEADER_BYTES);
         http.setSendServerVersion(false);
         http.setSendDateHeader(true);
         SecureRequestCustomizer secure = new SecureRequestCustomizer();
@@ -352,7 +361,9 @@ public final class GenericAPIServer {
         ssl.setDirectBuffersForEncryption(true);
         ssl.setDirectBuffersForDecryption(true);
         ServerConnector connector = new ServerConnector(server, ssl, alpn, http2, http1);
-        connector.setIdleTimeout(3_900_000);
+        // A connection that sends nothing, half a handshake or half a header is closed after kube's
+        // ReadHeaderTimeout; a watch makes its own connection's timeout as long as the watch lasts.
+        connector.setIdleTimeout(IDLE_TIMEOUT_MILLIS);
         return connector;
     }
 
@@ -385,10 +396,29 @@ public final class GenericAPIServer {
         }
     }
 
-    private static List<String> servingHosts(InetAddress bind) {
+    /**
+     * The names the serving certificate covers besides loopback: the bind address, kube's in-cluster
+     * names of the {@code kubernetes} service and its cluster IP (the first of
+     * {@code --service-cluster-ip-range}), as kube-apiserver's self-signed certificate has them, and
+     * the operator's own {@code --tls-san} names (k3s' flag).
+     */
+    static List<String> servingHosts(InetAddress bind, Settings settings) {
         List<String> hosts = new ArrayList<>();
         if (!bind.isAnyLocalAddress()) {
             hosts.add(bind.getHostAddress());
+        }
+        hosts.addAll(List.of("kubernetes", "kubernetes.default", "kubernetes.default.svc",
+                "kubernetes.default.svc.cluster.local"));
+        String range = settings.get("service-cluster-ip-range", KubernetesServiceController.DEFAULT_SERVICE_CIDR);
+        try {
+            hosts.add(KubernetesService.firstAddress(range.split(",")[0].trim()));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("invalid service-cluster-ip-range \"" + range + "\": " + e.getMessage());
+        }
+        for (String san : settings.get("tls-san", "").split(",")) {
+            if (!san.isBlank()) {
+                hosts.add(san.trim());
+            }
         }
         return hosts;
     }

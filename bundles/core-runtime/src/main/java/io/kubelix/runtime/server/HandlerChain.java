@@ -6,6 +6,7 @@ import io.kubelix.runtime.server.filters.WithAuthorization;
 import io.kubelix.runtime.server.filters.WithImpersonation;
 import io.kubelix.runtime.server.filters.WithPanicRecovery;
 import io.kubelix.runtime.server.filters.WithRequestInfo;
+import io.kubelix.runtime.server.filters.WithURIPolicy;
 import org.eclipse.jetty.server.Handler;
 
 
@@ -13,11 +14,12 @@ import org.eclipse.jetty.server.Handler;
  * DefaultBuildHandlerChain: wraps the Director in the filters, outermost first.
  * <pre>
  * WithPanicRecovery
- *  └ WithRequestInfo
- *     └ WithAuthentication      (authenticators: whiteboard, by ranking; no credentials: system:anonymous)
- *        └ WithImpersonation    (Impersonate-* headers: act as another user when allowed to)
- *           └ WithAuthorization (system:masters, then the authorization modes' authorizers)
- *              └ Director     (API paths → server chain; others → non-API mux)
+ *  └ WithURIPolicy                (malformed escapes in the query, dot segments in the path: 400)
+ *     └ WithRequestInfo
+ *        └ WithAuthentication      (authenticators: whiteboard, by ranking; no credentials: system:anonymous)
+ *           └ WithImpersonation    (Impersonate-* headers: act as another user when allowed to)
+ *              └ WithAuthorization (system:masters, then the authorization modes' authorizers)
+ *                 └ Director     (API paths → server chain; others → non-API mux)
  * </pre>
  */
 final class HandlerChain {
@@ -31,6 +33,7 @@ final class HandlerChain {
         h = new WithImpersonation(h, authorization);
         h = new WithAuthentication(h, authentication::authenticate, anonymous);
         h = new WithRequestInfo(h);
+        h = new WithURIPolicy(h);
         return new WithPanicRecovery(h);
     }
 }

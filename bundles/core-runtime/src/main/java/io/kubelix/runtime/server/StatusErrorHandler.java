@@ -1,9 +1,9 @@
 package io.kubelix.runtime.server;
 
 import io.kubelix.api.errors.StatusException;
-import io.kubelix.api.errors.StatusReason;
 import io.kubelix.runtime.endpoints.Responses;
 import io.kubelix.runtime.endpoints.StatusObjects;
+import io.kubelix.runtime.server.filters.WithPanicRecovery;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -21,19 +21,9 @@ final class StatusErrorHandler extends ErrorHandler {
         int code = response.getStatus() > 0 ? response.getStatus() : 500;
         Object message = request.getAttribute(ERROR_MESSAGE);
         String text = message != null ? message.toString() : HttpStatus.getMessage(code);
-        StatusReason reason = reasonFor(code);
-        StatusException e = new StatusException(reason, code, text, null, null);
+        StatusException e = WithPanicRecovery.status(code, text);
         Responses.write(response, callback, code, "application/json",
                 io.kubelix.runtime.codec.Codecs.toJson(StatusObjects.failure(e)));
         return true;
-    }
-
-    private static StatusReason reasonFor(int code) {
-        for (StatusReason r : StatusReason.values()) {
-            if (r.code() == code) {
-                return r;
-            }
-        }
-        return code >= 500 ? StatusReason.INTERNAL_ERROR : StatusReason.BAD_REQUEST;
     }
 }

@@ -60,6 +60,20 @@ class DataDirectoryTest {
     }
 
     @Test
+    void anExistingDirectoryOthersCouldReadIsMadeOwnerOnly() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(FileSystems.getDefault().supportedFileAttributeViews().contains("posix"));
+        Path dir = temp.resolve("made-by-mkdir");
+        Files.createDirectories(dir.resolve("pki"));
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Files.setPosixFilePermissions(dir.resolve("pki"), PosixFilePermissions.fromString("rwxr-xr-x"));
+
+        DataDirectory.prepare(dir, List.of());
+
+        assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(dir)));
+        assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("pki"))));
+    }
+
+    @Test
     void secondPrepareReusesEveryFileByteForByte() throws Exception {
         DataDirectory first = DataDirectory.prepare(temp, List.of("node1.example.com"));
         Map<String, byte[]> before = snapshot(temp);

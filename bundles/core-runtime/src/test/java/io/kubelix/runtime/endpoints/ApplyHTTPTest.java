@@ -97,12 +97,12 @@ class ApplyHTTPTest {
 
     @Test
     void badConfigurationsAre400AndUnknownFieldsFollowFieldValidation() throws Exception {
-        assertStatus(send("PATCH", CM + "/y?fieldManager=one", "data: [unclosed", APPLY, null), 400, "BadRequest");
-        String unknown = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: y\nspecial: 1\ndata:\n  a: b\n";
-        HttpResponse<String> strict = send("PATCH", CM + "/y?fieldManager=one&fieldValidation=Strict", unknown, APPLY, null);
+        assertStatus(send("PATCH", CM + "/why?fieldManager=one", "data: [unclosed", APPLY, null), 400, "BadRequest");
+        String unknown = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: why\nspecial: 1\ndata:\n  a: b\n";
+        HttpResponse<String> strict = send("PATCH", CM + "/why?fieldManager=one&fieldValidation=Strict", unknown, APPLY, null);
         assertStatus(strict, 400, "BadRequest");
         assertEquals("strict decoding error: unknown field \"special\"", JSON.readTree(strict.body()).path("message").asText());
-        HttpResponse<String> warned = send("PATCH", CM + "/y?fieldManager=one&fieldValidation=Warn", unknown, APPLY, null);
+        HttpResponse<String> warned = send("PATCH", CM + "/why?fieldManager=one&fieldValidation=Warn", unknown, APPLY, null);
         assertEquals(201, warned.statusCode(), warned.body());
         assertEquals(java.util.List.of("299 - \"unknown field \\\"special\\\"\""), warned.headers().allValues("Warning"));
         JsonNode created = JSON.readTree(warned.body());

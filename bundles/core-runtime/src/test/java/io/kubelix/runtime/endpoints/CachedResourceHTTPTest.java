@@ -126,6 +126,27 @@ class CachedResourceHTTPTest {
     }
 
     @Test
+    void aWatchWithANegativeTimeoutEndsAtOnceAndAHugeOneIsBounded() throws Exception {
+        String rv = JSON.readTree(post("{\"metadata\":{\"name\":\"a\"}}").body()).path("metadata")
+                .path("resourceVersion").asText();
+
+        long started = System.nanoTime();
+        HttpResponse<String> ended = client.send(HttpRequest.newBuilder(server.base.resolve(
+                CM + "?watch=true&timeoutSeconds=-5&resourceVersion=" + rv)).timeout(java.time.Duration.ofSeconds(20))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, ended.statusCode(), ended.body());
+        assertTrue(System.nanoTime() - started < 5_000_000_000L, "ended at once, as kube's does");
+
+        java.util.concurrent.CompletableFuture<HttpResponse<java.util.stream.Stream<String>>> huge = client.sendAsync(
+                HttpRequest.newBuilder(server.base.resolve(CM + "?watch=true&timeoutSeconds=" + Long.MAX_VALUE
+                        + "&resourceVersion=" + rv)).build(), HttpResponse.BodyHandlers.ofLines());
+        HttpResponse<java.util.stream.Stream<String>> open = huge.get(20, java.util.concurrent.TimeUnit.SECONDS);
+        assertEquals(200, open.statusCode());
+        post("{\"metadata\":{\"name\":\"b\"}}");
+        assertEquals("ADDED", read(open.body().findFirst().orElseThrow()).path("type").asText());
+    }
+
+    @Test
     void aWatchWithBookmarksEndsWithABookmarkBeforeItsTimeout() throws Exception {
         String rv = JSON.readTree(post("{\"metadata\":{\"name\":\"a\"}}").body()).path("metadata")
                 .path("resourceVersion").asText();

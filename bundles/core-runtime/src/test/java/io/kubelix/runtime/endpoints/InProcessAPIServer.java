@@ -23,6 +23,7 @@ import io.kubelix.runtime.request.Requests;
 import io.kubelix.runtime.server.PluginSwaps;
 import io.kubelix.runtime.server.filters.WithPanicRecovery;
 import io.kubelix.runtime.server.filters.WithRequestInfo;
+import io.kubelix.runtime.server.filters.WithURIPolicy;
 import io.kubelix.runtime.storage.cacher.Cacher;
 import io.kubelix.runtime.storage.cacher.CacherOptions;
 import io.kubelix.storage.memory.MemoryStorageBackend;
@@ -40,7 +41,7 @@ import java.util.Map;
 
 /**
  * The core API link (CoreAPIServer) on a real Jetty server over the memory storage, behind
- * WithPanicRecovery and WithRequestInfo, with every request authenticated as one user: the
+ * WithPanicRecovery, WithURIPolicy and WithRequestInfo, with every request authenticated as one user: the
  * request path of the real server without TLS and plugins. Serves {@code /api/v1} configmaps
  * (with an OpenAPI schema) and, in group {@code example.com/v1}, widgets (with a spec, a status,
  * {@code widgets/status} and {@code widgets/scale}, and no schema) that track generation, and the
@@ -114,7 +115,7 @@ final class InProcessAPIServer implements AutoCloseable {
                 throw CoreAPIServer.notFound();
             }
         };
-        server.setHandler(new WithPanicRecovery(new WithRequestInfo(director)));
+        server.setHandler(new WithPanicRecovery(new WithURIPolicy(new WithRequestInfo(director))));
         server.start();
         base = URI.create("http://127.0.0.1:" + connector.getLocalPort());
     }

@@ -71,6 +71,52 @@ class WatchChunksHTTPTest {
         }
     }
 
+    /**
+     * Clients that open watches and vanish without a word: their watchers, sockets and streams are
+     * released within seconds, though no event is written to them.
+     */
+    @org.junit.jupiter.api.Test
+    void watchesWhoseClientsVanishedAreReleasedWithoutWaitingForAnEvent() throws Exception {
+        server = new InProcessAPIServer(true);
+        post("{\"metadata\":{\"name\":\"a\"}}");
+        int connections = server.connector.getConnectedEndPoints().size();
+        // The server's own informers watch too: the baseline is their number once it has settled.
+        long baseline = watchers();
+        for (long settled = System.nanoTime(); System.nanoTime() - settled < 1_000_000_000L; Thread.sleep(100)) {
+            if (watchers() != baseline) {
+                baseline = watchers();
+                settled = System.nanoTime();
+            }
+        }
+        java.util.List<Socket> sockets = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < 100; i++) {
+                Socket socket = new Socket("127.0.0.1", server.connector.getLocalPort());
+                socket.setSoTimeout(READ_TIMEOUT_MILLIS);
+                sockets.add(socket);
+                socket.getOutputStream().write(("GET " + CM + "?watch=true HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                        .getBytes(StandardCharsets.US_ASCII));
+                assertTrue(readUntil(socket.getInputStream(), "\r\n\r\n").startsWith("HTTP/1.1 200"));
+            }
+            assertEquals(baseline + 100, watchers(), "every watch registered");
+        } finally {
+            for (Socket socket : sockets) {
+                socket.close();
+            }
+        }
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while ((watchers() > baseline || server.connector.getConnectedEndPoints().size() > connections)
+                && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertEquals(baseline, watchers(), "the vanished clients' watchers are gone");
+        assertEquals(connections, server.connector.getConnectedEndPoints().size(), "and their connections");
+    }
+
+    private long watchers() {
+        return server.cachers.values().stream().mapToLong(c -> c.stats().watchers()).sum();
+    }
+
     /** One chunk: its size line, then exactly that many bytes, then the CRLF that must follow them. */
     private static String readChunk(InputStream in) throws IOException {
         String sizeLine = readUntil(in, "\r\n");

@@ -17,7 +17,7 @@ import java.util.Objects;
  * Each object is "as it should be" when the fields the reconciler owns match; anything else on it
  * (defaults, labels users add) is left alone.
  */
-final class KubernetesService {
+public final class KubernetesService {
     static final String NAME = "kubernetes";
     static final String NAMESPACE = "default";
     static final String PORT_NAME = "https";
@@ -154,7 +154,7 @@ final class KubernetesService {
     }
 
     /** The first address of a CIDR (kube's service IP of {@code kubernetes}: the range's base plus one). */
-    static String firstAddress(String cidr) {
+    public static String firstAddress(String cidr) {
         int slash = cidr.indexOf('/');
         if (slash < 0) {
             throw new IllegalArgumentException("not a CIDR: " + cidr);

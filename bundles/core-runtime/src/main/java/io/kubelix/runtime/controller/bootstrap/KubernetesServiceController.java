@@ -51,7 +51,7 @@ public final class KubernetesServiceController implements PostStartHook {
     static final GroupVersionResource ENDPOINTS = new GroupVersionResource("", "v1", "endpoints");
     static final GroupVersionResource ENDPOINT_SLICES = new GroupVersionResource("discovery.k8s.io", "v1",
             "endpointslices");
-    static final String DEFAULT_SERVICE_CIDR = "10.0.0.0/24";
+    public static final String DEFAULT_SERVICE_CIDR = "10.0.0.0/24";
     private static final Logger LOG = LoggerFactory.getLogger(KubernetesServiceController.class);
     private static final String KEY = KubernetesService.NAMESPACE + "/" + KubernetesService.NAME;
 
