@@ -35,7 +35,7 @@ class GarbageCollectorHTTPTest {
 
     @BeforeEach
     void start() throws Exception {
-        server = new InProcessAPIServer(true);
+        server = new InProcessAPIServer(true).withGarbageCollector();
     }
 
     @AfterEach
