@@ -172,18 +172,25 @@ final class Reflector {
             if (!running || served.storage(resource) != s) {
                 return true;
             }
+            // A watch that tells when it has events (the watch cache's) holds no thread while idle: the
+            // loop sleeps until told; one that cannot is read with a blocking next().
+            Ready ready = new Ready();
+            boolean notifying = w.onReady(ready);
             while (running) {
                 WatchEvent event;
                 try {
-                    event = w.next(WAIT);
+                    event = notifying ? w.poll() : w.next(WAIT);
+                    if (event == null) {
+                        if (w.done() || served.storage(resource) != s) {
+                            return true;
+                        }
+                        if (notifying) {
+                            ready.await(w);
+                        }
+                        continue;
+                    }
                 } catch (InterruptedException e) {
                     return true;
-                }
-                if (event == null) {
-                    if (w.done() || served.storage(resource) != s) {
-                        return true;
-                    }
-                    continue;
                 }
                 switch (event.type()) {
                     case ERROR -> {
@@ -203,6 +210,34 @@ final class Reflector {
         } finally {
             current = null;
             w.close();
+        }
+    }
+
+    /** The watch's readiness signal: set by the producer (once per arming), awaited by the reflector. */
+    private static final class Ready implements Runnable {
+        private boolean set;
+
+        @Override
+        public synchronized void run() {
+            set = true;
+            notifyAll();
+        }
+
+        /**
+         * Arms the watch's listener and waits until it fires (events came, or the watch ended or was
+         * closed), at most {@link #WAIT}. Arming after the reader found nothing loses no event: a
+         * watch with events at arming time fires at once.
+         */
+        void await(Watch w) throws InterruptedException {
+            synchronized (this) {
+                set = false;
+            }
+            w.onReady(this);
+            synchronized (this) {
+                if (!set) {
+                    wait(WAIT.toMillis());
+                }
+            }
         }
     }
 
