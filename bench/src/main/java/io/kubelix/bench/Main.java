@@ -10,6 +10,7 @@ public final class Main {
               idle-watchers  --watchers 10000 --rate 50 (GETs/s) --seconds 60 --server-pid PID
               list           --count 5000 --iterations 100 --warmup 30
               crud           --rate 50 (cycles/s) --seconds 60
+              gc-cascade     --dependents 10000 --idle-seconds 30 --concurrency 32 [--server-pid PID]
 
             connection:
               --server https://host:port   --ca FILE | --insecure   --token T | --kubeconfig FILE
@@ -32,6 +33,7 @@ public final class Main {
             case "idle-watchers" -> new IdleWatchers(kube, o).run();
             case "list" -> new ListBench(kube, o).run();
             case "crud" -> new Crud(kube, o).run();
+            case "gc-cascade" -> new GcCascade(kube, o).run();
             default -> {
                 System.err.print("unknown scenario " + o.scenario + "\n" + USAGE);
                 System.exit(2);
