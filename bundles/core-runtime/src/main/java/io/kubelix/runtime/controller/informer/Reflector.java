@@ -53,6 +53,8 @@ final class Reflector {
     private volatile RESTStorage storage;
     private volatile Watch current;
     private Runnable unsubscribe = () -> { };
+    /** The failure last warned about; null after a success. Touched by the reflector's thread only. */
+    private String lastFailure;
 
     Reflector(GroupVersionResource resource, ServedResources served, Informer informer) {
         this.resource = resource;
@@ -125,6 +127,7 @@ final class Reflector {
                 }
                 listed = watch(s, watcher);
                 backoff = MIN_BACKOFF;
+                lastFailure = null;
             } catch (StatusException e) {
                 if (e.code() == 410) {
                     LOG.info("informer {}: revision {} expired; listing again", name, informer.lastSyncResourceVersion());
@@ -146,7 +149,14 @@ final class Reflector {
      * came) ends the wait early without growing the back-off. Returns the next back-off.
      */
     private Duration retryLater(long seen, Duration backoff, String failure) {
-        LOG.warn("informer {}: {}; retrying in {} s", name, failure, backoff.toSeconds());
+        // One warning per streak of the same failure (storage missing while the server starts fails
+        // every informer at every plugin that arrives); the rest at debug.
+        if (!failure.equals(lastFailure)) {
+            LOG.warn("informer {}: {}; retrying in {} s", name, failure, backoff.toSeconds());
+            lastFailure = failure;
+        } else {
+            LOG.debug("informer {}: {}; retrying in {} s", name, failure, backoff.toSeconds());
+        }
         return awaitChange(seen, backoff) ? backoff : next(backoff);
     }
 

@@ -103,12 +103,17 @@ public final class NamespaceController {
 
     /** kube's syncNamespaceFromKey: empties and finalizes one namespace being deleted. */
     private void sync(String name) {
-        ObjectNode ns = namespaces.lister().get(name).orElse(null);
+        // Read from storage, as kube's deleter does: the cache may still hold a namespace that was
+        // finalized and recreated meanwhile, whose new content must not be touched.
+        ObjectNode ns = deleter.namespace(name);
         if (ns == null || !deleting(ns) || !hasFinalizer(ns)) {
             return;
         }
+        String uid = ns.path("metadata").path("uid").asText();
         NamespacedResourcesDeleter.Result result = deleter.deleteAllContent(name);
-        deleter.updateConditions(name, result);
+        if (!deleter.updateConditions(name, uid, result)) {
+            return; // replaced meanwhile: the new namespace's events say what to do
+        }
         if (!result.done()) {
             LOG.info("namespace {}: {}", name, result.describe());
             if (!result.errors().isEmpty()) {
@@ -117,15 +122,24 @@ public final class NamespaceController {
             // What remains is held by finalizers or graceful deletion: its next change queues the namespace.
             return;
         }
-        finalizeNamespace(name);
+        finalizeNamespace(name, uid);
     }
 
-    private void finalizeNamespace(String name) {
+    /** Takes the {@code kubernetes} finalizer out of the namespace {@code uid}, not of one recreated under its name. */
+    private void finalizeNamespace(String name, String uid) {
         Updater finalizer = deleter.finalizer();
+        boolean[] replaced = {false};
         try {
-            finalizer.update(RequestContext.system(""), name, (ctx, current) -> withoutFinalizer(current),
-                    UpdateOptions.DEFAULT);
-            LOG.info("namespace {}: content deleted, namespace finalized", name);
+            finalizer.update(RequestContext.system(""), name, (ctx, current) -> {
+                if (!uid.equals(current.path("metadata").path("uid").asText())) {
+                    replaced[0] = true;
+                    return current;
+                }
+                return withoutFinalizer(current);
+            }, UpdateOptions.DEFAULT);
+            if (!replaced[0]) {
+                LOG.info("namespace {}: content deleted, namespace finalized", name);
+            }
         } catch (StatusException e) {
             if (e.reason() != StatusReason.NOT_FOUND) {
                 throw e;

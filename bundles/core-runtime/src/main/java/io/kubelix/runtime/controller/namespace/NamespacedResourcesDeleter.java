@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.registry.CollectionDeleter;
 import io.kubelix.api.registry.DeleteOptions;
+import io.kubelix.api.registry.Getter;
 import io.kubelix.api.registry.GracefulDeleter;
 import io.kubelix.api.registry.Lister;
 import io.kubelix.api.registry.RESTStorage;
@@ -125,8 +126,26 @@ final class NamespacedResourcesDeleter {
         }
     }
 
-    /** kube's namespaceConditionUpdater: sets the five deletion conditions; writes only when one changed. */
-    void updateConditions(String namespace, Result result) {
+    /** The namespace as stored now, or null when there is none. */
+    ObjectNode namespace(String name) {
+        if (!(served.storage(NamespaceController.NAMESPACES) instanceof Getter getter)) {
+            throw StatusException.serviceUnavailable("namespaces are not served");
+        }
+        try {
+            return getter.get(RequestContext.system(""), name, "");
+        } catch (StatusException e) {
+            if (e.code() == 404) {
+                return null;
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * kube's namespaceConditionUpdater: sets the five deletion conditions of the namespace {@code uid};
+     * writes only when one changed. Returns false when the name now belongs to another namespace.
+     */
+    boolean updateConditions(String namespace, String uid, Result result) {
         Map<String, String[]> failing = new java.util.HashMap<>();
         if (!result.errors().isEmpty()) {
             failing.put("NamespaceDeletionContentFailure", new String[] {"ContentDeletionFailed",
@@ -148,7 +167,12 @@ final class NamespacedResourcesDeleter {
                 "Some content in the namespace has finalizers remaining: " + String.join(", ", parts)});
         }
         String now = clock.instant().truncatedTo(ChronoUnit.SECONDS).toString();
+        boolean[] replaced = {false};
         updater(NAMESPACES_STATUS).update(RequestContext.system(""), namespace, (ctx, current) -> {
+            if (!uid.equals(current.path("metadata").path("uid").asText())) {
+                replaced[0] = true;
+                return current;
+            }
             ObjectNode next = current.deepCopy();
             ObjectNode status = next.get("status") instanceof ObjectNode s ? s : next.putObject("status");
             ArrayNode conditions = status.get("conditions") instanceof ArrayNode a ? a : status.putArray("conditions");
@@ -169,6 +193,7 @@ final class NamespacedResourcesDeleter {
             }
             return next;
         }, UpdateOptions.DEFAULT);
+        return !replaced[0];
     }
 
     /** Where the finalizer is taken out. */
