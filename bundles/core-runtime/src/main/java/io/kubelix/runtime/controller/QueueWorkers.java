@@ -71,8 +71,14 @@ public final class QueueWorkers<T> {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (StatusException e) {
-                // Expected while storage or a resource is unavailable: one line, and the key waits its back-off.
-                LOG.warn("{}: syncing {} failed ({} times): {}", name, key, queue.numRequeues(key) + 1, e.getMessage());
+                // Expected while storage or a resource is unavailable: a warning for the first failure of
+                // a streak, the retries at debug, and the key waits its back-off.
+                int failures = queue.numRequeues(key) + 1;
+                if (failures == 1) {
+                    LOG.warn("{}: syncing {} failed: {}; retrying with back-off", name, key, e.getMessage());
+                } else {
+                    LOG.debug("{}: syncing {} failed ({} times): {}", name, key, failures, e.getMessage());
+                }
                 queue.addRateLimited(key);
             } catch (Exception | LinkageError e) {
                 LOG.warn("{}: syncing {} failed ({} times): {}", name, key, queue.numRequeues(key) + 1, e.toString(), e);
