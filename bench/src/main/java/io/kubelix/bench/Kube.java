@@ -187,7 +187,16 @@ final class Kube {
     }
 
     CompletableFuture<HttpResponse<byte[]>> send(String method, String path, String contentType, byte[] body) {
+        return send(method, path, contentType, body, null);
+    }
+
+    /** A request with another bearer token than the connection's, or the connection's when {@code bearer} is null. */
+    CompletableFuture<HttpResponse<byte[]>> send(String method, String path, String contentType, byte[] body,
+                                                 String bearer) {
         HttpRequest.Builder b = request(path).header("Accept", "application/json");
+        if (bearer != null) {
+            b.setHeader("Authorization", "Bearer " + bearer);
+        }
         if (body != null) {
             b.header("Content-Type", contentType).method(method, HttpRequest.BodyPublishers.ofByteArray(body));
         } else {

@@ -11,6 +11,8 @@ public final class Main {
               list           --count 5000 --iterations 100 --warmup 30
               crud           --rate 50 (cycles/s) --seconds 60
               gc-cascade     --dependents 10000 --idle-seconds 30 --concurrency 32 [--server-pid PID]
+              writes         --count 2000 --in-flight 8 --rounds 3 --bytes 1024 [--etcd-metrics URL --etcd-pid PID] [--server-pid PID]
+              authz          --roles 1000 --seconds 10 --rounds 3 --in-flight 16
 
             connection:
               --server https://host:port   --ca FILE | --insecure   --token T | --kubeconfig FILE
@@ -34,6 +36,8 @@ public final class Main {
             case "list" -> new ListBench(kube, o).run();
             case "crud" -> new Crud(kube, o).run();
             case "gc-cascade" -> new GcCascade(kube, o).run();
+            case "writes" -> new Writes(kube, o).run();
+            case "authz" -> new Authz(kube, o).run();
             default -> {
                 System.err.print("unknown scenario " + o.scenario + "\n" + USAGE);
                 System.exit(2);

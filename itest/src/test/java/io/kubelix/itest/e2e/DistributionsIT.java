@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The three distributions the build makes: the default one (every Kubelix plugin), the minimal one
- * (one storage, the core group without apps/v1 or the other API groups, token authentication and the
+ * (the default storage, SQLite, the core group without apps/v1 or the other API groups, token authentication and the
  * authenticated-user authorizer) and the full one (every plugin and the example plugins; the rest of the e2e
  * suite runs against it). Each starts, has exactly its plugins, and serves kubectl what those plugins provide.
  */
@@ -28,16 +28,16 @@ class DistributionsIT {
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
 
     /** The API group plugins of the default and full distributions. */
-    private static final String GROUP_PLUGINS = "resource-admissionregistration resource-apps resource-autoscaling "
+    private static final String GROUP_PLUGINS = "resource-admissionregistration resource-apps resource-authentication resource-authorization resource-autoscaling "
             + "resource-batch resource-coordination resource-core resource-discovery resource-events resource-networking "
             + "resource-policy resource-rbac resource-scheduling resource-storage";
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = ';', value = {
-            "default; authn-serviceaccount authn-token authz-authenticated " + GROUP_PLUGINS + " storage-etcd storage-memory; false; true",
-            "minimal; authn-token authz-authenticated resource-core storage-memory; false; false",
-            "full; admission-deny-label authn-serviceaccount authn-token authz-authenticated " + GROUP_PLUGINS
-                    + " storage-etcd storage-memory widget-resource; true; true"})
+            "default; authn-serviceaccount authn-token authn-x509 authz-authenticated authz-rbac authz-webhook " + GROUP_PLUGINS + " storage-etcd storage-memory storage-sql; false; true",
+            "minimal; authn-token authz-rbac resource-core resource-rbac storage-sql; false; false",
+            "full; admission-deny-label authn-serviceaccount authn-token authn-x509 authz-authenticated authz-rbac authz-webhook " + GROUP_PLUGINS
+                    + " storage-etcd storage-memory storage-sql widget-resource; true; true"})
     void startsWithItsPluginsAndServesKubectl(String name, String plugins, boolean examples, boolean apps) throws Exception {
         Path distribution = Path.of(KubelixServer.property("kubelix.itest.distribution." + name));
         Path work = Path.of(System.getProperty("kubelix.itest.work", "target/itest-work"), "e2e",
@@ -55,13 +55,13 @@ class DistributionsIT {
             assertEquals("hello", kubectl.ok("get", "cm", "hello", "-o", "jsonpath={.data.greeting}").stdout());
 
             List<String> resources = kubectl.ok("api-resources", "-o", "name").stdout().lines().toList();
-            assertTrue(resources.containsAll(List.of("configmaps", "namespaces", "secrets", "events")), resources::toString);
+            assertTrue(resources.containsAll(List.of("configmaps", "namespaces", "secrets", "events",
+                    "clusterroles.rbac.authorization.k8s.io")), "every distribution authorizes with RBAC: " + resources);
             assertEquals(examples, resources.contains("widgets.sample.kubelix.io"), resources::toString);
             assertEquals(apps, resources.contains("deployments.apps"), resources::toString);
             for (String groupResource : List.of("horizontalpodautoscalers.autoscaling", "priorityclasses.scheduling.k8s.io",
                     "storageclasses.storage.k8s.io", "events.events.k8s.io", "jobs.batch", "leases.coordination.k8s.io",
                     "endpointslices.discovery.k8s.io", "ingresses.networking.k8s.io", "poddisruptionbudgets.policy",
-                    "clusterroles.rbac.authorization.k8s.io",
                     "validatingwebhookconfigurations.admissionregistration.k8s.io")) {
                 assertEquals(apps, resources.contains(groupResource), groupResource + " in " + resources);
             }

@@ -130,13 +130,18 @@ class KubectlDistributionIT extends KubectlSuite {
 
     @Test
     @Order(7)
-    void requestWithoutCredentialsIsUnauthorized() throws Exception {
+    void requestWithoutCredentialsIsAnonymousAndWrongCredentialsUnauthorized() throws Exception {
         HttpResponse<String> r = server.get("/api/v1/namespaces", null);
-        assertEquals(401, r.statusCode(), r::body);
+        assertEquals(403, r.statusCode(), r::body);
         JsonNode status = JSON.readTree(r.body());
         assertEquals("Status", status.path("kind").asText(), r::body);
-        assertEquals("Unauthorized", status.path("reason").asText(), r::body);
-        assertEquals(401, status.path("code").asInt(), r::body);
+        assertEquals("Forbidden", status.path("reason").asText(), r::body);
+        assertEquals("namespaces is forbidden: User \"system:anonymous\" cannot list resource \"namespaces\" in API"
+                + " group \"\" at the cluster scope", status.path("message").asText(), r::body);
+
+        HttpResponse<String> wrong = server.get("/api/v1/namespaces", "not-a-token");
+        assertEquals(401, wrong.statusCode(), wrong::body);
+        assertEquals("Unauthorized", JSON.readTree(wrong.body()).path("reason").asText(), wrong::body);
 
         HttpResponse<String> healthz = server.get("/healthz", null);
         assertEquals(200, healthz.statusCode(), healthz::body);

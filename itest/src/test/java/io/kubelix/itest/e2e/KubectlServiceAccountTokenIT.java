@@ -41,6 +41,8 @@ class KubectlServiceAccountTokenIT extends KubectlSuite {
     @Order(1)
     void createTokenIssuesAJwtForTheServiceAccount() throws Exception {
         assertEquals("serviceaccount/bot created", kubectl.ok("create", "serviceaccount", "bot").stdout().trim());
+        // RBAC: the service account may read what the view role allows in its namespace.
+        kubectl.ok("create", "rolebinding", "bot-view", "--clusterrole=view", "--serviceaccount=default:bot");
         token = await("kubectl create token bot", () -> kubectl.run("create", "token", "bot", "--duration=10m"),
                 r -> r.exitCode() == 0).stdout().trim();
 
@@ -66,7 +68,8 @@ class KubectlServiceAccountTokenIT extends KubectlSuite {
     @Order(2)
     void theTokenAuthenticatesKubectl() throws Exception {
         kubectl.ok("create", "configmap", "seen", "--from-literal=a=b");
-        Result list = kubectl.ok("--token=" + token, "get", "configmaps", "-o", "name");
+        Result list = await("the service account's binding applies", () -> kubectl.run("--token=" + token, "get",
+                "configmaps", "-o", "name"), r -> r.exitCode() == 0);
         assertTrue(list.stdout().lines().anyMatch("configmap/seen"::equals), list::toString);
         Result version = kubectl.ok("--token=" + token, "get", "--raw", "/version");
         assertTrue(version.stdout().contains("\"gitVersion\""), version::toString);
@@ -193,8 +196,11 @@ class KubectlServiceAccountTokenIT extends KubectlSuite {
     @Order(11)
     void aTokenStopsAuthenticatingOnceItsServiceAccountOrBoundPodIsDeletedOrRecreated() throws Exception {
         kubectl.ok("create", "serviceaccount", "doomed");
+        // RBAC: a binding by name, so it applies to the account recreated below too.
+        kubectl.ok("create", "rolebinding", "doomed-view", "--clusterrole=view", "--serviceaccount=default:doomed");
         String doomed = kubectl.ok("create", "token", "doomed").stdout().trim();
-        assertEquals(0, kubectl.run("--token=" + doomed, "get", "configmaps").exitCode());
+        await("the service account's token accepted", () -> kubectl.run("--token=" + doomed, "get", "configmaps"),
+                r -> r.exitCode() == 0);
 
         kubectl.ok("delete", "serviceaccount", "doomed");
         await("the deleted service account's token refused",

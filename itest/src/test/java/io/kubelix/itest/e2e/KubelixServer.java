@@ -132,11 +132,20 @@ final class KubelixServer implements AutoCloseable {
 
     /** A GET with HTTP/2 (ALPN) trusting the server's CA; {@code token} null sends no credentials. */
     HttpResponse<String> get(String path, String token) throws IOException, InterruptedException {
+        return getWithHeaders(path, token);
+    }
+
+    /** A GET with the token (or none) and extra headers given as name, value, name, value... */
+    HttpResponse<String> getWithHeaders(String path, String token, String... headers)
+            throws IOException, InterruptedException {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + path))
                 .timeout(Duration.ofSeconds(10))
                 .header("Accept", "application/json");
         if (token != null) {
             request.header("Authorization", "Bearer " + token);
+        }
+        for (int i = 0; i < headers.length; i += 2) {
+            request.header(headers[i], headers[i + 1]);
         }
         HttpClient client = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_2)
@@ -157,6 +166,21 @@ final class KubelixServer implements AutoCloseable {
 
     Path plugins() {
         return home.resolve("plugins");
+    }
+
+    /** This server's copy of the distribution. */
+    Path home() {
+        return home;
+    }
+
+    /** This server's data directory. */
+    Path dataDir() {
+        return dataDir;
+    }
+
+    /** Stops the server, as {@link #close()}, to start it again with {@link #startAgain}. */
+    void stop() throws InterruptedException {
+        close();
     }
 
     /**
@@ -186,6 +210,33 @@ final class KubelixServer implements AutoCloseable {
         } catch (IOException e) {
             return "(cannot read " + log + ": " + e + ")";
         }
+    }
+
+    /** Stops the server (as {@link #close()}) and starts it again on the same port, home and data directory. */
+    void restart(Duration readyTimeout) throws IOException, InterruptedException {
+        close();
+        start(readyTimeout);
+    }
+
+    /** SIGKILL to the server's PID, as {@code kill -9}: no shutdown hook runs, nothing is flushed. */
+    void kill() throws InterruptedException {
+        if (shutdownHook != null) {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+            shutdownHook = null;
+        }
+        process.destroyForcibly();
+        process.waitFor(30, TimeUnit.SECONDS);
+    }
+
+    /** Starts a stopped or killed server again on the same port, home and data directory. */
+    void startAgain(Duration readyTimeout) throws IOException, InterruptedException {
+        start(readyTimeout);
+    }
+
+    private void start(Duration readyTimeout) throws IOException, InterruptedException {
+        Files.move(log, log.resolveSibling(log.getFileName() + "." + process.pid()), StandardCopyOption.REPLACE_EXISTING);
+        launch();
+        awaitReady(readyTimeout);
     }
 
     /** SIGTERM to the server's PID (Felix's shutdown hook stops the bundles), SIGKILL only if it hangs. */

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -42,11 +43,50 @@ class TlsProviderIT {
     }
 
     @Test
+    void tlsMinVersionRefusesOlderClients() throws Exception {
+        Path work = KubelixServer.workDirectory("tls-min-version");
+        try (KubelixServer server = KubelixServer.start(Path.of(System.getProperty("kubelix.itest.distribution")), work,
+                READY_TIMEOUT, "--tls-min-version=VersionTLS13")) {
+            assertEquals("TLSv1.3", handshake(server.port(), "TLSv1.3"));
+            assertThrows(javax.net.ssl.SSLException.class, () -> handshake(server.port(), "TLSv1.2"),
+                    "a TLS 1.2 client is refused");
+            assertServes(server, work);
+        }
+    }
+
+    /** The protocol a handshake with only {@code protocol} enabled agrees on (the certificate is not checked). */
+    private static String handshake(int port, String protocol) throws Exception {
+        javax.net.ssl.SSLContext context = javax.net.ssl.SSLContext.getInstance("TLS");
+        context.init(null, new javax.net.ssl.TrustManager[] {new javax.net.ssl.X509TrustManager() {
+            @Override
+            public void checkClientTrusted(java.security.cert.X509Certificate[] chain, String authType) {
+            }
+
+            @Override
+            public void checkServerTrusted(java.security.cert.X509Certificate[] chain, String authType) {
+            }
+
+            @Override
+            public java.security.cert.X509Certificate[] getAcceptedIssuers() {
+                return new java.security.cert.X509Certificate[0];
+            }
+        }}, null);
+        try (javax.net.ssl.SSLSocket socket = (javax.net.ssl.SSLSocket) context.getSocketFactory()
+                .createSocket("127.0.0.1", port)) {
+            socket.setEnabledProtocols(new String[] {protocol});
+            socket.startHandshake();
+            return socket.getSession().getProtocol();
+        }
+    }
+
+    @Test
     void malformedFlagsStopTheStart() throws Exception {
         Path bin = Path.of(System.getProperty("kubelix.itest.distribution")).resolve("bin").resolve("kubelix");
         assertRefused(bin, "invalid --tls-provider \"openssl\": must be auto, conscrypt or jdk", "--tls-provider=openssl");
         assertRefused(bin, "invalid --http2-max-streams-per-connection \"-1\": must be an integer from 0 to 1000000",
                 "--http2-max-streams-per-connection=-1");
+        assertRefused(bin, "invalid --tls-min-version \"TLS1.2\": must be one of VersionTLS10, VersionTLS11, "
+                + "VersionTLS12, VersionTLS13", "--tls-min-version=TLS1.2");
     }
 
     private static void assertServes(KubelixServer server, Path work) throws Exception {

@@ -58,6 +58,8 @@ final class KubelixContainer {
                 frameworkProperty("kubelix.bind-address").value("127.0.0.1"),
                 frameworkProperty("kubelix.data-dir").value(dataDir.toString()),
                 frameworkProperty("kubelix.storage-backend").value("memory"),
+                // The container's authorizer is authz-authenticated: AlwaysAllow, not the default RBAC.
+                frameworkProperty("kubelix.authorization-mode").value("AlwaysAllow"),
                 frameworkProperty("kubelix.token-auth-file").value(dataDir.resolve("tokens.csv").toString()),
                 // the rest of etc/config.properties that matters without a kubelix.home
                 frameworkProperty("gosh.args").value("--nointeractive"),

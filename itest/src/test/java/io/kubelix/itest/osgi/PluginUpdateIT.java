@@ -29,7 +29,8 @@ import static org.junit.Assert.assertTrue;
 /**
  * Objects outlive the resource bundle that serves them: storage belongs to storage-memory and
  * core-runtime, so a configmap created before resource-core is stopped, or updated in place, is
- * served unchanged once the bundle is back — and not served while it is away.
+ * served unchanged once the bundle is back — and not served while it is away. They outlive an
+ * update of storage-memory too.
  */
 @RunWith(PaxExam.class)
 @ExamReactorStrategy(PerClass.class)
@@ -77,6 +78,25 @@ public class PluginUpdateIT {
         assertTrue("bundle updated", resourceCore.getLastModified() > before);
         assertEquals(Bundle.ACTIVE, resourceCore.getState());
         assertServedUnchanged(created);
+    }
+
+    /**
+     * The memory storage hands its objects to its next version through the bundle's data area, so
+     * updating storage-memory keeps every object with its resourceVersion, and writes go on.
+     */
+    @Test
+    public void configMapSurvivesUpdateOfStorageMemory() throws Exception {
+        JsonNode created = createConfigMap("survives-storage-update");
+        Bundle storage = Bundles.kubelix(context, KubelixContainer.PLUGIN_STORAGE_MEMORY);
+
+        storage.update();
+        assertEquals(Bundle.ACTIVE, storage.getState());
+        assertServedUnchanged(created);
+        Response after = ApiClient.await(TIMEOUT, "a configmap created after the update",
+                () -> api.post(CONFIGMAPS, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":"
+                        + "\"after-storage-update\"}}"), r -> r.status() == 201);
+        assertTrue(after.toString(), Long.parseLong(after.json().path("metadata").path("resourceVersion").asText())
+                > Long.parseLong(created.path("metadata").path("resourceVersion").asText()));
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.kubelix.authn.serviceaccount;
 
+import io.kubelix.support.flags.GoDuration;
+
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.function.UnaryOperator;

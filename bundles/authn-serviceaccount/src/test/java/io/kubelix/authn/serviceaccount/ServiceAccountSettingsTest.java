@@ -1,5 +1,6 @@
 package io.kubelix.authn.serviceaccount;
 
+import io.kubelix.support.flags.GoDuration;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;

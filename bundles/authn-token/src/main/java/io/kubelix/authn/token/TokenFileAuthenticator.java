@@ -3,6 +3,7 @@ package io.kubelix.authn.token;
 import io.kubelix.api.authn.AuthenticationRequest;
 import io.kubelix.api.authn.Authenticator;
 import io.kubelix.api.request.UserInfo;
+import io.kubelix.support.flags.ReloadingFile;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.Constants;
 import org.osgi.service.component.annotations.Activate;
@@ -42,7 +43,7 @@ public final class TokenFileAuthenticator implements Authenticator {
         String token$_$auth$_$file() default "";
     }
 
-    private final ReloadingTokenTable tokens;
+    private final ReloadingFile<TokenTable> tokens;
 
     @Activate
     public TokenFileAuthenticator(Config config, BundleContext context) {
@@ -52,7 +53,14 @@ public final class TokenFileAuthenticator implements Authenticator {
 
     TokenFileAuthenticator(TokenFileLocation location, Duration checkInterval, LongSupplier nanoTime) {
         LOG.info("Authenticating bearer tokens from {} (set by {})", location.path(), location.source());
-        this.tokens = new ReloadingTokenTable(location.path(), checkInterval, nanoTime);
+        this.tokens = new ReloadingFile<>("Token file", location.path(), checkInterval, nanoTime, TokenTable.EMPTY,
+                content -> {
+                    try {
+                        return TokenCsv.parse(content, location.path().toString());
+                    } catch (TokenCsv.MalformedTokenFileException e) {
+                        throw new IllegalArgumentException(e.getMessage(), e);
+                    }
+                }, table -> table.size() + " token(s)");
     }
 
     @Override

@@ -42,16 +42,18 @@ class TokenFileAuthenticatorTest {
         assertEquals(Optional.empty(), authenticator.authenticate(header("Basic YWRtaW46YWRtaW4=")));
     }
 
+    /**
+     * At first start the server writes the file while this plugin starts: a file that appears is
+     * used by the next request, without waiting for the interval, so the admin token works as soon
+     * as the server is ready.
+     */
     @Test
-    void aMissingFileAcceptsNothingUntilItAppears() throws Exception {
+    void aMissingFileAcceptsNothingUntilItAppearsThenAtOnce() throws Exception {
         Path file = temp.resolve("data/tokens.csv");
         TokenFileAuthenticator authenticator = authenticator(file);
         assertEquals(Optional.empty(), authenticator.authenticate(bearer("t1")));
 
         write("t1,alice,alice,\n", 1);
-        assertEquals(Optional.empty(), authenticator.authenticate(bearer("t1")), "not checked before the interval");
-
-        tick();
         assertEquals("alice", authenticator.authenticate(bearer("t1")).orElseThrow().name());
     }
 

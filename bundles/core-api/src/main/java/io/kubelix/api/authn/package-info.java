@@ -3,7 +3,7 @@
  * service account token issuer the TokenRequest API calls.
  */
 @Export
-@Version("1.1.0")
+@Version("1.2.0")
 package io.kubelix.api.authn;
 
 import org.osgi.annotation.bundle.Export;

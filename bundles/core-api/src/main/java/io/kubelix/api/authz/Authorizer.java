@@ -2,13 +2,24 @@ package io.kubelix.api.authz;
 
 import io.kubelix.api.request.RequestInfo;
 import io.kubelix.api.request.UserInfo;
+import org.osgi.annotation.versioning.ConsumerType;
 
 /**
  * authorizer.Authorizer: decides whether a user may do what a request asks. Authorizers are
- * whiteboard services asked in {@code service.ranking} order (a union, as kube-apiserver's
- * {@code --authorization-mode} list): the first ALLOW or DENY decides; when every authorizer
- * has no opinion, or none is installed, the request is forbidden.
+ * whiteboard services asked as a union, as kube-apiserver's {@code --authorization-mode} list:
+ * members of {@code system:masters} are always allowed; then the authorizers of each configured
+ * mode, in the order of the list, each mode's by {@code service.ranking}; then the authorizers
+ * that name no mode, by ranking. The first ALLOW or DENY decides; when every authorizer has no
+ * opinion the request is forbidden.
  */
+@ConsumerType
 public interface Authorizer {
+    /**
+     * The service property naming the {@code --authorization-mode} an authorizer implements
+     * ({@code RBAC}, {@code Webhook}, {@code AlwaysAllow}, ...). An authorizer of a mode that is
+     * not configured is never asked.
+     */
+    String MODE = "kubelix.authorization.mode";
+
     AuthorizationDecision authorize(UserInfo user, RequestInfo request);
 }

@@ -61,6 +61,20 @@ public interface StorageInterface {
     ObjectNode delete(String key, Preconditions preconditions, ValidateObjectFunction validateDeletion);
 
     /**
+     * {@link #delete(String, Preconditions, ValidateObjectFunction)} that may start from
+     * {@code cachedExisting}, a recent copy of the object (a watch cache's), instead of reading it
+     * first, as kube's Delete does with its cachedExistingObject: the delete is conditional on that
+     * copy's resourceVersion, and when the copy turns out stale (the delete fails, or the
+     * preconditions or {@code validateDeletion} reject it) the backend reads the current object
+     * and goes on from it. The backend may hand {@code cachedExisting} to the checks. Null, and
+     * the default implementation, read first.
+     */
+    default ObjectNode delete(String key, Preconditions preconditions, ValidateObjectFunction validateDeletion,
+                              ObjectNode cachedExisting) {
+        return delete(key, preconditions, validateDeletion);
+    }
+
+    /**
      * Streams the changes under {@code key} (a directory when {@code opts.recursive()}).
      * <ul>
      *   <li>resourceVersion {@code ""} or {@code "0"}: first an {@code ADDED} event for every
@@ -102,6 +116,21 @@ public interface StorageInterface {
      * @return the object as stored, with its resourceVersion
      */
     ObjectNode guaranteedUpdate(String key, boolean ignoreNotFound, Preconditions preconditions, UpdateFunction tryUpdate);
+
+    /**
+     * {@link #guaranteedUpdate(String, boolean, Preconditions, UpdateFunction)} that may start from
+     * {@code cachedExisting}, a recent copy of the object (a watch cache's), instead of reading it
+     * first, as kube's GuaranteedUpdate does with its cachedExistingObject: the write is
+     * conditional on that copy's resourceVersion, and when the copy turns out stale (the write
+     * fails, or the preconditions, {@code tryUpdate} or the no-change check reject it) the
+     * backend reads the current object and goes on from it, so the outcome is the same as without
+     * the copy. The backend may hand {@code cachedExisting} to {@code tryUpdate}. Null, and the
+     * default implementation, read first.
+     */
+    default ObjectNode guaranteedUpdate(String key, boolean ignoreNotFound, Preconditions preconditions,
+                                        UpdateFunction tryUpdate, ObjectNode cachedExisting) {
+        return guaranteedUpdate(key, ignoreNotFound, preconditions, tryUpdate);
+    }
 
     /** The number of objects under the directory {@code key}. */
     long count(String key);

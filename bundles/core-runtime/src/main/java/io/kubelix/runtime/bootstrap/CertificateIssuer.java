@@ -35,6 +35,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
+import java.util.List;
 
 /**
  * Issues the cluster CA and serving certificates with BouncyCastle. Keys are ECDSA P-256, which Go
@@ -106,6 +107,32 @@ final class CertificateIssuer {
             return sign(builder, caKey);
         } catch (GeneralSecurityException | CertIOException e) {
             throw new IllegalStateException("cannot build the serving certificate for " + names, e);
+        }
+    }
+
+    /**
+     * A TLS client certificate signed by the CA: its common name is the user, each organization a
+     * group, as kube-apiserver's x509 authenticator reads them.
+     */
+    X509Certificate clientCertificate(PublicKey key, String commonName, List<String> organizations,
+                                      X509Certificate ca, PrivateKey caKey, Duration validity) {
+        Instant now = clock.instant();
+        X500NameBuilder subject = new X500NameBuilder(BCStyle.INSTANCE);
+        organizations.forEach(o -> subject.addRDN(BCStyle.O, o));
+        subject.addRDN(BCStyle.CN, commonName);
+        boolean rsa = "RSA".equals(key.getAlgorithm());
+        try {
+            JcaX509ExtensionUtils extensions = new JcaX509ExtensionUtils();
+            X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(ca, serialNumber(),
+                    Date.from(now.minus(BACKDATE)), Date.from(now.plus(validity)), subject.build(), key)
+                    .addExtension(Extension.basicConstraints, true, new BasicConstraints(false))
+                    .addExtension(Extension.keyUsage, true,
+                            new KeyUsage(KeyUsage.digitalSignature | (rsa ? KeyUsage.keyEncipherment : 0)))
+                    .addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_clientAuth))
+                    .addExtension(Extension.authorityKeyIdentifier, false, extensions.createAuthorityKeyIdentifier(ca));
+            return sign(builder, caKey);
+        } catch (GeneralSecurityException | CertIOException e) {
+            throw new IllegalStateException("cannot build the client certificate of " + commonName, e);
         }
     }
 

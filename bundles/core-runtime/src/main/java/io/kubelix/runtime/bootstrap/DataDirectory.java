@@ -20,6 +20,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.Map;
+import java.util.Base64;
 import java.util.List;
 import java.util.Set;
 
@@ -107,6 +109,9 @@ public final class DataDirectory {
         // 4. The admin token.
         String token = loadOrCreateAdminToken(root.resolve("tokens.csv"), random);
 
+        // 5. The admin client certificate (O=system:masters), as kubeadm's admin.conf carries one.
+        loadOrIssueAdminCertificate(pki.resolve("admin.crt"), pki.resolve("admin.key"), caPair, issuer, clock);
+
         char[] password = AdminTokenFile.newToken(random).toCharArray();
         return new DataDirectory(root, caPair.certificate(), servingPair.certificate(), servingPair.key(),
                 token, password);
@@ -164,16 +169,28 @@ public final class DataDirectory {
         if (serverUrl == null || serverUrl.isBlank()) {
             throw new IllegalArgumentException("serverUrl is empty");
         }
-        Path kubeconfig = dir.resolve("admin.kubeconfig");
-        byte[] content = Kubeconfig.render(serverUrl, Files.readAllBytes(caCertificate),
-                AdminTokenFile.ADMIN_USER, adminToken);
+        byte[] ca = Files.readAllBytes(caCertificate);
+        Path pki = dir.resolve("pki");
+        write(dir.resolve("admin-x509.kubeconfig"), Kubeconfig.render(serverUrl, ca, AdminTokenFile.ADMIN_USER,
+                Map.of("client-certificate-data", base64(pki.resolve("admin.crt")),
+                        "client-key-data", base64(pki.resolve("admin.key")))), serverUrl, "client certificate");
+        return write(dir.resolve("admin.kubeconfig"), Kubeconfig.render(serverUrl, ca, AdminTokenFile.ADMIN_USER,
+                Map.of("token", adminToken)), serverUrl, "token");
+    }
+
+    private static String base64(Path file) throws IOException {
+        return Base64.getEncoder().encodeToString(Files.readAllBytes(file));
+    }
+
+    private static Path write(Path kubeconfig, byte[] content, String serverUrl, String credential) throws IOException {
         if (Files.isRegularFile(kubeconfig) && Arrays.equals(content, Files.readAllBytes(kubeconfig))) {
             SecureFiles.restrictToOwner(kubeconfig);
-            LOG.info("Reusing {} (server {}, user {})", kubeconfig, serverUrl, AdminTokenFile.ADMIN_USER);
+            LOG.info("Reusing {} (server {}, user {} by {})", kubeconfig, serverUrl, AdminTokenFile.ADMIN_USER,
+                    credential);
         } else {
             SecureFiles.writePrivate(kubeconfig, content);
-            LOG.info("Wrote {} (server {}, user {}): use it with kubectl --kubeconfig", kubeconfig, serverUrl,
-                    AdminTokenFile.ADMIN_USER);
+            LOG.info("Wrote {} (server {}, user {} by {}): use it with kubectl --kubeconfig", kubeconfig, serverUrl,
+                    AdminTokenFile.ADMIN_USER, credential);
         }
         return kubeconfig;
     }
@@ -216,6 +233,37 @@ public final class DataDirectory {
                     notAfter);
         }
         return new CertifiedKey(certificate, caKey);
+    }
+
+    private static void loadOrIssueAdminCertificate(Path crt, Path key, CertifiedKey ca, CertificateIssuer issuer,
+                                                    Clock clock) throws IOException {
+        if (Files.exists(crt) && Files.exists(key)) {
+            X509Certificate certificate = PemFiles.readCertificate(crt);
+            String reason = null;
+            try {
+                certificate.verify(ca.certificate().getPublicKey());
+            } catch (GeneralSecurityException e) {
+                reason = "it is not signed by the current CA";
+            }
+            if (reason == null && !issuer.matches(PemFiles.readPrivateKey(key), certificate)) {
+                reason = "the key file does not match it";
+            }
+            if (reason == null && certificate.getNotAfter().toInstant().isBefore(clock.instant().plus(RENEW_BEFORE))) {
+                reason = "it expires on " + certificate.getNotAfter().toInstant();
+            }
+            if (reason == null) {
+                tightenPermissions(key);
+                return;
+            }
+            LOG.info("Re-issuing the admin client certificate {} because {}", crt, reason);
+        }
+        KeyPair keys = issuer.newKeyPair();
+        X509Certificate certificate = issuer.clientCertificate(keys.getPublic(), AdminTokenFile.ADMIN_USER,
+                List.of(AdminTokenFile.ADMIN_GROUP), ca.certificate(), ca.key(), SERVING_VALIDITY);
+        SecureFiles.writePrivate(key, PemFiles.encode(keys.getPrivate()).getBytes(StandardCharsets.US_ASCII));
+        SecureFiles.writePublic(crt, PemFiles.encode(certificate).getBytes(StandardCharsets.US_ASCII));
+        LOG.info("Created the admin client certificate {} (CN={}, O={}, valid until {})", crt,
+                AdminTokenFile.ADMIN_USER, AdminTokenFile.ADMIN_GROUP, certificate.getNotAfter().toInstant());
     }
 
     private static CertifiedKey loadOrIssueServing(Path crt, Path key, SubjectAltNames wanted, CertifiedKey ca,

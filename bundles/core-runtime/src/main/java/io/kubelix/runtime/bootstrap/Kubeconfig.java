@@ -10,9 +10,11 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
- * A kubeconfig (clientcmd's {@code Config}, v1) with one cluster, one token user and one context,
+ * A kubeconfig (clientcmd's {@code Config}, v1) with one cluster, one user (a token or a client
+ * certificate) and one context,
  * the current one. The CA travels inline as {@code certificate-authority-data}, so the file works
  * wherever it is copied.
  */
@@ -24,7 +26,8 @@ final class Kubeconfig {
     private Kubeconfig() {
     }
 
-    static byte[] render(String serverUrl, byte[] caPem, String user, String token) {
+    /** @param credentials the user's entry: {@code token}, or {@code client-certificate-data} and {@code client-key-data} */
+    static byte[] render(String serverUrl, byte[] caPem, String user, Map<String, String> credentials) {
         Map<String, Object> cluster = new LinkedHashMap<>();
         cluster.put("certificate-authority-data", Base64.getEncoder().encodeToString(caPem));
         cluster.put("server", serverUrl);
@@ -40,7 +43,7 @@ final class Kubeconfig {
         config.put("contexts", List.of(named(CONTEXT, "context", context)));
         config.put("current-context", CONTEXT);
         config.put("preferences", Map.of());
-        config.put("users", List.of(named(user, "user", Map.of("token", token))));
+        config.put("users", List.of(named(user, "user", new TreeMap<>(credentials))));
 
         // A mapper per call: this runs once per start, and no mapper outlives the bundle.
         YAMLMapper yaml = new YAMLMapper(YAMLFactory.builder()

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubelix.runtime.codec.Codecs;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -44,7 +45,7 @@ final class ManagedFields {
         static Manager parse(String id) {
             JsonNode o;
             try {
-                o = new com.fasterxml.jackson.databind.ObjectMapper().readTree(id);
+                o = Codecs.json().readTree(id);
             } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
                 return new Manager(id, UPDATE, "", "");
             }

@@ -1,7 +1,11 @@
 package io.kubelix.runtime.server;
 
 import io.kubelix.api.authn.Authenticator;
+import io.kubelix.api.authn.AuthenticationChain;
+import io.kubelix.api.authn.AuthenticationRequest;
+import io.kubelix.api.authz.AuthorizationChain;
 import io.kubelix.api.authz.Authorizer;
+import io.kubelix.api.request.UserInfo;
 import io.kubelix.api.server.DelegationTarget;
 import io.kubelix.api.server.HealthChecker;
 import io.kubelix.runtime.bootstrap.DataDirectory;
@@ -25,6 +29,7 @@ import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.osgi.framework.BundleContext;
+import org.osgi.framework.ServiceRegistration;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
@@ -36,6 +41,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.TrustManager;
 import javax.net.ssl.SSLContext;
 import java.net.InetAddress;
 import java.nio.file.Path;
@@ -43,6 +49,7 @@ import java.security.Provider;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -63,7 +70,28 @@ public final class GenericAPIServer {
     static final int HTTP2_WRITE_THRESHOLD = 128 * 1024;
 
     private final RankedServices<Authenticator> authenticators;
-    private final RankedServices<Authorizer> authorizers;
+    private final AuthorizationModes authorizers;
+    private final UnionAuthorizer authorization;
+    private ServiceRegistration<AuthorizationChain> authorizationService;
+    private ServiceRegistration<AuthenticationChain> authenticationService;
+
+    /** A request that carries a bearer token and nothing else, as TokenReview authenticates it. */
+    private record TokenOnly(String token) implements AuthenticationRequest {
+        @Override
+        public String header(String name) {
+            return "Authorization".equalsIgnoreCase(name) ? "Bearer " + token : null;
+        }
+
+        @Override
+        public List<java.security.cert.X509Certificate> peerCertificates() {
+            return List.of();
+        }
+
+        @Override
+        public String remoteAddress() {
+            return "";
+        }
+    }
     private final RankedServices<DelegationTarget> serverChain = new RankedServices<>();
     private final RankedServices<OpenAPIProvider> openAPIProviders = new RankedServices<>();
     private final RankedServices<KubelixEndpoint> kubelixEndpoints = new RankedServices<>();
@@ -78,18 +106,43 @@ public final class GenericAPIServer {
             throws Exception {
         // An authenticator or authorizer being updated serves until its new revision takes over.
         authenticators = new RankedServices<>(swaps);
-        authorizers = new RankedServices<>(swaps);
+        AuthorizationModes modes = null;
+        try {
+            Settings settings = new Settings(config, context);
+            modes = AuthorizationModes.parse(settings.get("authorization-mode", AuthorizationModes.RBAC), swaps);
+        } catch (IllegalArgumentException e) {
+            failed(context, e);
+            throw e;
+        }
+        authorizers = modes;
+        authorization = new UnionAuthorizer(authorizers);
         try {
             server = start(config, context);
+            // The access and token review APIs ask the same chains requests meet.
+            authorizationService = context.registerService(AuthorizationChain.class, authorization, null);
+            authenticationService = context.registerService(AuthenticationChain.class, token -> {
+                AuthenticationRequest request = new TokenOnly(token);
+                for (Authenticator a : authenticators.get()) {
+                    Optional<UserInfo> user = a.authenticate(request);
+                    if (user.isPresent()) {
+                        return user;
+                    }
+                }
+                return Optional.empty();
+            }, null);
         } catch (Exception | Error e) {
-            LOG.error("Kubelix API server cannot start: {}", e.getMessage());
-            // Under bin/kubelix a server that cannot serve is a failed process, as kube-apiserver exits.
-            if (Boolean.parseBoolean(context.getProperty("kubelix.exit-on-start-failure"))) {
-                Thread exit = new Thread(() -> System.exit(1), "kubelix-exit");
-                exit.setDaemon(true);
-                exit.start();
-            }
+            failed(context, e);
             throw e;
+        }
+    }
+
+    private static void failed(BundleContext context, Throwable e) {
+        LOG.error("Kubelix API server cannot start: {}", e.getMessage());
+        // Under bin/kubelix a server that cannot serve is a failed process, as kube-apiserver exits.
+        if (Boolean.parseBoolean(context.getProperty("kubelix.exit-on-start-failure"))) {
+            Thread exit = new Thread(() -> System.exit(1), "kubelix-exit");
+            exit.setDaemon(true);
+            exit.start();
         }
     }
 
@@ -117,11 +170,22 @@ public final class GenericAPIServer {
         // 3. Listen.
         Server server = new Server(threadPool());
         server.setStopTimeout(5_000);
-        ServerConnector connector = httpsConnector(server, data, tlsProvider, maxStreams == 0 ? 250 : maxStreams);
+        TlsOptions tlsOptions = TlsOptions.parse(settings.get("tls-min-version", "VersionTLS12"),
+                settings.get("tls-cipher-suites", ""));
+        ServerConnector connector = httpsConnector(server, data, tlsProvider, tlsOptions,
+                maxStreams == 0 ? 250 : maxStreams);
         connector.setHost(bind.getHostAddress());
         connector.setPort(port);
         server.addConnector(connector);
-        server.setHandler(new GracefulHandler(HandlerChain.build(director, authenticators, authorizers)));
+        boolean anonymous = Boolean.parseBoolean(settings.get("anonymous-auth", "true"));
+        if (anonymous && !authorizers.allowsAnonymous()) {
+            LOG.warn("anonymous-auth is not allowed with the AlwaysAllow authorizer: anonymous requests are refused;"
+                    + " choose another authorization-mode to allow them");
+            anonymous = false;
+        }
+        LOG.info("authorization modes: {}; anonymous requests {}", String.join(",", authorizers.modes()),
+                anonymous ? "allowed as system:anonymous" : "refused");
+        server.setHandler(new GracefulHandler(HandlerChain.build(director, authenticators, authorization, anonymous)));
         server.setErrorHandler(new StatusErrorHandler());
         try {
             server.start();
@@ -129,6 +193,14 @@ public final class GenericAPIServer {
             server.stop();
             throw new IllegalStateException("cannot serve on " + bindAddress + ":" + port + ": " + e.getMessage()
                     + " (is another server using the port? choose another with --secure-port)", e);
+        }
+        try {
+            SSLContext serving = connector.getConnectionFactory(SslConnectionFactory.class).getSslContextFactory()
+                    .getSslContext();
+            tlsOptions.checkSupported(List.of(serving.getSupportedSSLParameters().getCipherSuites()));
+        } catch (IllegalArgumentException e) {
+            server.stop();
+            throw e;
         }
 
         // 4. A kubeconfig for kubectl.
@@ -142,6 +214,10 @@ public final class GenericAPIServer {
 
     @Deactivate
     void deactivate() throws Exception {
+        if (authorizationService != null) {
+            authorizationService.unregister();
+            authenticationService.unregister();
+        }
         shuttingDown.set(true);
         LOG.info("Kubelix API server shutting down");
         server.stop();
@@ -161,7 +237,12 @@ public final class GenericAPIServer {
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
     void addAuthorizer(Authorizer a, Map<String, Object> props) {
         authorizers.add(a, props);
-        LOG.info("authorizer added: {}", a.getClass().getName());
+        if (authorizers.asks(props)) {
+            LOG.info("authorizer added: {} (mode {})", a.getClass().getName(), props.getOrDefault(Authorizer.MODE, "-"));
+        } else {
+            LOG.info("authorizer {} not asked: its mode {} is not in authorization-mode {}", a.getClass().getName(),
+                    props.get(Authorizer.MODE), String.join(",", authorizers.modes()));
+        }
     }
 
     void removeAuthorizer(Authorizer a, Map<String, Object> props) {
@@ -236,14 +317,17 @@ public final class GenericAPIServer {
             }
         }), Map.of());
         readyzChecks.add(new NamedCheck("authorization", () -> {
-            if (authorizers.get().isEmpty()) {
-                throw new IllegalStateException("no authorizer is installed");
+            List<String> unserved = authorizers.unserved();
+            if (!unserved.isEmpty()) {
+                throw new IllegalStateException("no authorizer is installed for authorization-mode "
+                        + String.join(",", unserved));
             }
         }), Map.of());
         readyzChecks.add(shutdown, Map.of(org.osgi.framework.Constants.SERVICE_RANKING, Integer.MIN_VALUE));
     }
 
     private static ServerConnector httpsConnector(Server server, DataDirectory data, TlsProvider.Choice provider,
+                                                  TlsOptions options,
                                                   int maxStreams) {
         HttpConfiguration http = new HttpConfiguration();
         http.setSendServerVersion(false);
@@ -259,6 +343,11 @@ public final class GenericAPIServer {
         } else {
             tls.setSslContext(sslContext(provider.provider(), data));
         }
+        // Clients may present a certificate; the authenticators verify it (as kube-apiserver asks for one
+        // without verifying it in the handshake), so one from an unknown CA is a 401, not a failed handshake.
+        tls.setWantClientAuth(true);
+        tls.setTrustAll(true);
+        options.applyTo(tls);
         tls.setCipherComparator(HTTP2Cipher.COMPARATOR);
         tls.setUseCipherSuitesOrder(true);
 
@@ -295,7 +384,7 @@ public final class GenericAPIServer {
             KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
             keys.init(data.servingKeyStore(), data.keyStorePassword());
             SSLContext context = SSLContext.getInstance("TLS", provider);
-            context.init(keys.getKeyManagers(), null, null);
+            context.init(keys.getKeyManagers(), new TrustManager[] {ClientCertificates.VERIFIED_LATER}, null);
             return context;
         } catch (java.security.GeneralSecurityException e) {
             throw new IllegalStateException("cannot set up TLS with " + provider.getName() + ": " + e.getMessage(), e);

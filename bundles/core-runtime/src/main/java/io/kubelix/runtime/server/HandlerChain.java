@@ -1,9 +1,10 @@
 package io.kubelix.runtime.server;
 
 import io.kubelix.api.authn.Authenticator;
-import io.kubelix.api.authz.Authorizer;
+import io.kubelix.api.authz.AuthorizationChain;
 import io.kubelix.runtime.server.filters.WithAuthentication;
 import io.kubelix.runtime.server.filters.WithAuthorization;
+import io.kubelix.runtime.server.filters.WithImpersonation;
 import io.kubelix.runtime.server.filters.WithPanicRecovery;
 import io.kubelix.runtime.server.filters.WithRequestInfo;
 import org.eclipse.jetty.server.Handler;
@@ -16,9 +17,10 @@ import java.util.function.Supplier;
  * <pre>
  * WithPanicRecovery
  *  └ WithRequestInfo
- *     └ WithAuthentication   (authenticators: whiteboard, by ranking)
- *        └ WithAuthorization (authorizers: whiteboard, by ranking)
- *           └ Director       (API paths → server chain; others → non-API mux)
+ *     └ WithAuthentication      (authenticators: whiteboard, by ranking; no credentials: system:anonymous)
+ *        └ WithImpersonation    (Impersonate-* headers: act as another user when allowed to)
+ *           └ WithAuthorization (system:masters, then the authorization modes' authorizers)
+ *              └ Director     (API paths → server chain; others → non-API mux)
  * </pre>
  */
 final class HandlerChain {
@@ -27,9 +29,10 @@ final class HandlerChain {
     }
 
     static Handler build(Handler director, Supplier<List<Authenticator>> authenticators,
-                         Supplier<List<Authorizer>> authorizers) {
-        Handler h = new WithAuthorization(director, authorizers);
-        h = new WithAuthentication(h, authenticators);
+                         AuthorizationChain authorization, boolean anonymous) {
+        Handler h = new WithAuthorization(director, authorization, anonymous);
+        h = new WithImpersonation(h, authorization);
+        h = new WithAuthentication(h, authenticators, anonymous);
         h = new WithRequestInfo(h);
         return new WithPanicRecovery(h);
     }

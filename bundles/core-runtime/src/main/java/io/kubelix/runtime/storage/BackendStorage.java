@@ -63,6 +63,12 @@ final class BackendStorage implements StorageInterface {
     }
 
     @Override
+    public ObjectNode delete(String key, Preconditions preconditions, ValidateObjectFunction validateDeletion,
+                             ObjectNode cachedExisting) {
+        return delegate().delete(key, preconditions, validateDeletion, cachedExisting);
+    }
+
+    @Override
     public Watch watch(String key, ListOptions opts) {
         return delegate().watch(key, opts);
     }
@@ -81,6 +87,12 @@ final class BackendStorage implements StorageInterface {
     public ObjectNode guaranteedUpdate(String key, boolean ignoreNotFound, Preconditions preconditions,
                                       UpdateFunction tryUpdate) {
         return delegate().guaranteedUpdate(key, ignoreNotFound, preconditions, tryUpdate);
+    }
+
+    @Override
+    public ObjectNode guaranteedUpdate(String key, boolean ignoreNotFound, Preconditions preconditions,
+                                      UpdateFunction tryUpdate, ObjectNode cachedExisting) {
+        return delegate().guaranteedUpdate(key, ignoreNotFound, preconditions, tryUpdate, cachedExisting);
     }
 
     @Override

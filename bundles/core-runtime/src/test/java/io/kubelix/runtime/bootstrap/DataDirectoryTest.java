@@ -30,7 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class DataDirectoryTest {
 
     private static final List<String> FILES = List.of("pki/ca.crt", "pki/ca.key", "pki/apiserver.crt",
-            "pki/apiserver.key", "tokens.csv");
+            "pki/apiserver.key", "pki/admin.crt", "pki/admin.key", "tokens.csv");
 
     @TempDir
     Path temp;
@@ -51,7 +51,7 @@ class DataDirectoryTest {
         assertTrue(Files.readString(dir.resolve("pki/ca.key")).startsWith("-----BEGIN PRIVATE KEY-----"));
 
         if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
-            for (String secret : List.of("pki/ca.key", "pki/apiserver.key", "tokens.csv")) {
+            for (String secret : List.of("pki/ca.key", "pki/apiserver.key", "pki/admin.key", "tokens.csv")) {
                 assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve(secret))),
                         secret);
             }
@@ -72,8 +72,19 @@ class DataDirectoryTest {
         }
         assertEquals(first.adminToken(), second.adminToken());
         try (Stream<Path> files = Files.list(temp.resolve("pki"))) {
-            assertEquals(4, files.count(), "no temporary files left behind");
+            assertEquals(6, files.count(), "no temporary files left behind");
         }
+    }
+
+    @Test
+    void theAdminClientCertificateIsSystemMastersSignedByTheCaForClientAuth() throws Exception {
+        DataDirectory.prepare(temp, List.of("localhost"));
+        X509Certificate ca = PemFiles.readCertificate(temp.resolve("pki/ca.crt"));
+        X509Certificate admin = PemFiles.readCertificate(temp.resolve("pki/admin.crt"));
+
+        admin.verify(ca.getPublicKey());
+        assertEquals("CN=admin,O=system:masters", admin.getSubjectX500Principal().getName());
+        assertEquals(List.of("1.3.6.1.5.5.7.3.2"), admin.getExtendedKeyUsage());
     }
 
     @Test

@@ -44,6 +44,8 @@ class HandlerChainTest {
     private final List<Authenticator> authenticators = new CopyOnWriteArrayList<>();
     private final List<Authorizer> authorizers = new CopyOnWriteArrayList<>();
     private final List<RequestInfo> authorized = new CopyOnWriteArrayList<>();
+    private final List<UserInfo> seenUsers = new CopyOnWriteArrayList<>();
+    private final List<String> seenHeaders = new CopyOnWriteArrayList<>();
     private final HttpClient client = HttpClient.newHttpClient();
     private Server server;
     private URI base;
@@ -63,14 +65,121 @@ class HandlerChainTest {
                     ? Optional.of(new UserInfo(token.substring(5), "", List.of(UserInfo.ALL_AUTHENTICATED), Map.of()))
                     : Optional.empty();
         });
+        serve(false);
+    }
+
+    private void serve(boolean anonymous) throws Exception {
         server = new Server();
         ServerConnector connector = new ServerConnector(server);
         connector.setHost("127.0.0.1");
         connector.setPort(0);
         server.addConnector(connector);
-        server.setHandler(HandlerChain.build(new Echo(), () -> authenticators, () -> authorizers));
+        server.setHandler(HandlerChain.build(new Echo(), () -> authenticators,
+                new UnionAuthorizer(() -> authorizers), anonymous));
         server.start();
         base = URI.create("http://127.0.0.1:" + connector.getLocalPort());
+    }
+
+    private void serveWithAnonymous() throws Exception {
+        server.stop();
+        serve(true);
+    }
+
+    @Test
+    void withAnonymousRequestsWithoutCredentialsAreAuthorizedAsSystemAnonymous() throws Exception {
+        serveWithAnonymous();
+        authorizers.add((user, info) -> user.groups().contains(UserInfo.ALL_UNAUTHENTICATED)
+                && info.path().equals("/version") ? AuthorizationDecision.allow("") : AuthorizationDecision.noOpinion());
+
+        HttpResponse<String> version = get("/version", null);
+        assertEquals(200, version.statusCode());
+        assertEquals("system:anonymous get /version", version.body());
+
+        HttpResponse<String> secrets = get("/api/v1/secrets", null);
+        assertEquals(403, secrets.statusCode(), "anonymous, not 401: it presented no credentials");
+        assertEquals("secrets is forbidden: User \"system:anonymous\" cannot list resource \"secrets\" in API group"
+                + " \"\" at the cluster scope", JSON.readTree(secrets.body()).path("message").asText());
+
+        assertEquals(401, get("/api/v1/secrets", "someone-elses-token").statusCode(),
+                "credentials nobody recognises are still refused");
+    }
+
+    @Test
+    void withAnonymousHealthIsAlwaysAllowedAndVersionIsAuthorized() throws Exception {
+        serveWithAnonymous();
+        assertEquals(200, get("/readyz/ping", null).statusCode());
+        assertTrue(authorized.isEmpty(), "health needs no authorizer");
+        assertEquals(403, get("/version", null).statusCode(), "nothing allows version here");
+    }
+
+    @Test
+    void impersonationActsAsTheUserWhenEveryPartIsAllowed() throws Exception {
+        List<String> impersonated = new CopyOnWriteArrayList<>();
+        authorizers.add((user, info) -> {
+            if (info.verb().equals("impersonate")) {
+                impersonated.add(info.apiGroup() + "/" + info.resource() + "/" + info.subresource() + ":"
+                        + info.namespace() + "/" + info.name());
+                return user.name().equals("admin") ? AuthorizationDecision.allow("") : AuthorizationDecision.noOpinion();
+            }
+            return AuthorizationDecision.allow("");
+        });
+
+        HttpResponse<String> r = send(CONFIGMAPS, "user-admin", "Impersonate-User", "bob", "Impersonate-Group", "devs",
+                "Impersonate-Group", "ops", "Impersonate-Extra-Scopes%2fa", "x", "Impersonate-Uid", "42");
+
+        assertEquals(200, r.statusCode(), r::body);
+        assertEquals("bob list " + CONFIGMAPS, r.body());
+        assertEquals(List.of("/users/:/bob", "/groups/:/devs", "/groups/:/ops",
+                "authentication.k8s.io/userextras/scopes/a:/x", "authentication.k8s.io/uids/:/42"), impersonated);
+        UserInfo bob = seenUsers.get(seenUsers.size() - 1);
+        assertEquals(List.of("devs", "ops", UserInfo.ALL_AUTHENTICATED), bob.groups());
+        assertEquals("42", bob.uid());
+        assertEquals(Map.of("scopes/a", List.of("x")), bob.extra());
+        assertFalse(seenHeaders.get(seenHeaders.size() - 1).contains("Impersonate"), "headers are removed");
+
+        HttpResponse<String> sa = send(CONFIGMAPS, "user-admin", "Impersonate-User", "system:serviceaccount:apps:bot");
+        assertEquals(200, sa.statusCode(), sa::body);
+        assertEquals("/serviceaccounts/:apps/bot", impersonated.get(impersonated.size() - 1));
+        assertEquals(List.of("system:serviceaccounts", "system:serviceaccounts:apps", UserInfo.ALL_AUTHENTICATED),
+                seenUsers.get(seenUsers.size() - 1).groups());
+    }
+
+    @Test
+    void impersonationNotAllowedIsForbiddenAndGroupsAloneAreABadRequest() throws Exception {
+        authorizers.add((user, info) -> info.verb().equals("impersonate") ? AuthorizationDecision.noOpinion()
+                : AuthorizationDecision.allow(""));
+
+        HttpResponse<String> r = send(CONFIGMAPS, "user-alice", "Impersonate-User", "bob");
+        assertEquals(403, r.statusCode(), r::body);
+        assertEquals("users \"bob\" is forbidden: User \"alice\" cannot impersonate resource \"users\" in API group"
+                + " \"\" at the cluster scope", JSON.readTree(r.body()).path("message").asText());
+
+        assertEquals(400, send(CONFIGMAPS, "user-alice", "Impersonate-Group", "devs").statusCode());
+    }
+
+    @Test
+    void systemMastersIsAllowedWhateverTheAuthorizersSay() throws Exception {
+        authenticators.add(0, request -> "Bearer root".equals(request.header("Authorization"))
+                ? Optional.of(new UserInfo("root", "", List.of(UserInfo.SYSTEM_PRIVILEGED_GROUP,
+                        UserInfo.ALL_AUTHENTICATED), Map.of()))
+                : Optional.empty());
+        authorizers.add((user, info) -> AuthorizationDecision.deny("nobody"));
+
+        assertEquals(200, get(CONFIGMAPS, "root").statusCode());
+        assertEquals(403, get(CONFIGMAPS, "user-x").statusCode());
+    }
+
+    @Test
+    void theReasonsOfAuthorizersWithoutOpinionFollowTheMessage() throws Exception {
+        authorizers.add((user, info) -> new AuthorizationDecision(AuthorizationDecision.Decision.NO_OPINION,
+                "RBAC: role.rbac.authorization.k8s.io \"gone\" not found"));
+        authorizers.add((user, info) -> AuthorizationDecision.noOpinion());
+
+        HttpResponse<String> r = get(CONFIGMAPS, "user-x");
+
+        assertEquals(403, r.statusCode());
+        assertTrue(JSON.readTree(r.body()).path("message").asText().endsWith("in the namespace \"default\": RBAC: "
+                + "role.rbac.authorization.k8s.io \"gone\" not found"), r.body());
     }
 
     @AfterEach
@@ -218,9 +327,17 @@ class HandlerChainTest {
     }
 
     private HttpResponse<String> get(String path, String token) throws Exception {
+        return send(path, token);
+    }
+
+    /** A GET with the token and the extra headers, given as name, value, name, value... */
+    private HttpResponse<String> send(String path, String token, String... headers) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(path)).GET();
         if (token != null) {
             b.header("Authorization", "Bearer " + token);
+        }
+        for (int i = 0; i < headers.length; i += 2) {
+            b.header(headers[i], headers[i + 1]);
         }
         return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
     }
@@ -233,7 +350,8 @@ class HandlerChainTest {
     }
 
     /** Answers "user verb path"; the names "boom" and "conflict" fail. */
-    private static final class Echo extends Handler.Abstract {
+    /** Answers who asked what, and notes the user and header names the handler saw. */
+    private final class Echo extends Handler.Abstract {
         @Override
         public boolean handle(Request request, Response response, Callback callback) {
             RequestInfo info = Requests.requestInfo(request);
@@ -243,6 +361,8 @@ class HandlerChainTest {
             if (info.name().equals("conflict")) {
                 throw StatusException.conflict(GroupResource.of("", info.resource()), info.name(), "busy");
             }
+            seenUsers.add(Requests.user(request));
+            seenHeaders.add(request.getHeaders().getFieldNamesCollection().toString());
             String body = Requests.user(request).name() + " " + info.verb() + " " + info.path();
             response.setStatus(200);
             response.write(true, ByteBuffer.wrap(body.getBytes(StandardCharsets.UTF_8)), callback);

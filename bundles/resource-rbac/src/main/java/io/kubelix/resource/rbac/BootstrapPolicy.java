@@ -4,15 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kubelix.api.object.LabelSelectors;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * kube's bootstrap policy (plugin/pkg/auth/authorizer/rbac/bootstrappolicy): the default cluster
@@ -21,10 +18,9 @@ import java.util.Map;
  * each labelled {@code kubernetes.io/bootstrapping=rbac-defaults} and annotated
  * {@code rbac.authorization.kubernetes.io/autoupdate: "true"}.
  *
- * <p>admin, edit and view are aggregated roles. kube leaves their rules to the aggregation
- * controller; this server has none, so their rules here are already the union of the bootstrap
- * roles their selectors pick (view's into edit's, edit's into admin's), as the controller would
- * make them.
+ * <p>admin, edit and view are aggregated roles. Their rules here are already the union of the
+ * bootstrap roles their selectors pick (view's into edit's, edit's into admin's), as the
+ * {@link ClusterRoleAggregationController} makes them, so they serve before it has run.
  */
 final class BootstrapPolicy {
     static final String BOOTSTRAPPING_LABEL = "kubernetes.io/bootstrapping";
@@ -99,51 +95,22 @@ final class BootstrapPolicy {
     }
 
     /**
-     * Fills each aggregated role's rules with the rules of the roles its selectors pick, until
-     * nothing changes (view is picked by edit's selector, edit by admin's).
+     * Fills each aggregated role's rules as the aggregation controller would, until nothing
+     * changes (view is picked by edit's selector, edit by admin's), so they serve from the start.
      */
     static void aggregate(List<ObjectNode> roles) {
-        Map<String, ObjectNode> byName = new LinkedHashMap<>();
-        roles.forEach(r -> byName.put(r.path("metadata").path("name").asText(), r));
         boolean changed = true;
         while (changed) {
             changed = false;
             for (ObjectNode role : roles) {
-                JsonNode selectors = role.path("aggregationRule").path("clusterRoleSelectors");
-                if (selectors.isEmpty()) {
-                    continue;
-                }
-                ArrayNode rules = (ArrayNode) role.get("rules");
-                for (ObjectNode other : byName.values()) {
-                    if (other == role || !matchesAny(selectors, other.path("metadata").path("labels"))) {
-                        continue;
-                    }
-                    for (JsonNode rule : other.path("rules")) {
-                        if (!contains(rules, rule)) {
-                            rules.add(rule.deepCopy());
-                            changed = true;
-                        }
+                if (role.path("aggregationRule").isObject()) {
+                    ArrayNode rules = ClusterRoleAggregationController.aggregate(role, roles);
+                    if (!rules.equals(role.get("rules"))) {
+                        role.set("rules", rules);
+                        changed = true;
                     }
                 }
             }
         }
-    }
-
-    private static boolean matchesAny(JsonNode selectors, JsonNode labels) {
-        for (JsonNode selector : selectors) {
-            if (LabelSelectors.matches(selector, labels)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static boolean contains(ArrayNode rules, JsonNode rule) {
-        for (JsonNode r : rules) {
-            if (r.equals(rule)) {
-                return true;
-            }
-        }
-        return false;
     }
 }

@@ -1,7 +1,10 @@
 package io.kubelix.resource.rbac;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.kubelix.api.authz.AuthorizationChain;
+import io.kubelix.api.informer.SharedInformerFactory;
 import io.kubelix.api.registry.APIGroupInfo;
+import io.kubelix.api.registry.Getter;
 import io.kubelix.api.registry.NameValidation;
 import io.kubelix.api.registry.RESTOptionsGetter;
 import io.kubelix.api.registry.RESTStorage;
@@ -9,11 +12,16 @@ import io.kubelix.api.registry.RESTStorageProvider;
 import io.kubelix.api.registry.StandardStorage;
 import io.kubelix.api.registry.StoreSpec;
 import io.kubelix.api.registry.TableColumn;
+import io.kubelix.api.request.RequestContext;
 import io.kubelix.api.schema.GroupResource;
 import io.kubelix.api.schema.ResourceSchema;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,7 +35,8 @@ import java.util.concurrent.ScheduledExecutorService;
  * The rbac.authorization.k8s.io group's RESTStorageProvider (kube's rbac RESTStorageProvider):
  * {@code /apis/rbac.authorization.k8s.io/v1} roles and rolebindings (namespaced), clusterroles and
  * clusterrolebindings (cluster-scoped). Once the Stores are built it runs the
- * {@link PolicyReconciler} on its own thread to put kube's default cluster roles and bindings in place.
+ * {@link PolicyReconciler} on its own thread to put kube's default cluster roles and bindings in place,
+ * and the {@link ClusterRoleAggregationController}.
  */
 @Component(service = RESTStorageProvider.class)
 public final class RbacRESTStorageProvider implements RESTStorageProvider {
@@ -43,6 +52,15 @@ public final class RbacRESTStorageProvider implements RESTStorageProvider {
     private final ObjectMapper mapper = new ObjectMapper();
     private final ScheduledExecutorService executor;
     private PolicyReconciler reconciler;
+
+    @Reference
+    private SharedInformerFactory informers;
+    private ClusterRoleAggregationController aggregation;
+
+    /** The server's authorization, for the escalation checks; absent, only system:masters may grant. */
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    private volatile AuthorizationChain authorization;
 
     @Activate
     public RbacRESTStorageProvider() {
@@ -67,10 +85,22 @@ public final class RbacRESTStorageProvider implements RESTStorageProvider {
     @Override
     public APIGroupInfo newRESTStorage(RESTOptionsGetter getter) {
         Map<String, RESTStorage> v1 = new LinkedHashMap<>();
-        StandardStorage clusterRoles = getter.newStore(clusterRoleSpec());
-        StandardStorage clusterRoleBindings = getter.newStore(clusterRoleBindingSpec());
-        v1.put(ROLES.resource(), getter.newStore(roleSpec()));
-        v1.put(ROLEBINDINGS.resource(), getter.newStore(roleBindingSpec()));
+        // A binding's escalation check reads the rules of the role it names, from the Stores built here.
+        EscalationCheck escalation = new EscalationCheck(() -> authorization, (ctx, kind, name, namespace) -> {
+            boolean role = "Role".equals(kind);
+            Getter roles = (Getter) v1.get(role ? ROLES.resource() : CLUSTERROLES.resource());
+            return roles.get(RequestContext.system(role ? namespace : ""), name, "").path("rules");
+        });
+        StandardStorage clusterRoles = getter.newStore(spec(CLUSTERROLES, "ClusterRole", false,
+                RoleStrategy.clusterRole().withEscalationCheck(escalation), RbacPrinters.roleColumns()));
+        StandardStorage clusterRoleBindings = getter.newStore(spec(CLUSTERROLEBINDINGS, "ClusterRoleBinding", false,
+                RoleBindingStrategy.clusterRoleBinding().withEscalationCheck(escalation),
+                RbacPrinters.bindingColumns("clusterRoleBinding")));
+        v1.put(ROLES.resource(), getter.newStore(spec(ROLES, "Role", true,
+                RoleStrategy.role().withEscalationCheck(escalation), RbacPrinters.roleColumns())));
+        v1.put(ROLEBINDINGS.resource(), getter.newStore(spec(ROLEBINDINGS, "RoleBinding", true,
+                RoleBindingStrategy.roleBinding().withEscalationCheck(escalation),
+                RbacPrinters.bindingColumns("roleBinding"))));
         v1.put(CLUSTERROLES.resource(), clusterRoles);
         v1.put(CLUSTERROLEBINDINGS.resource(), clusterRoleBindings);
         synchronized (this) {
@@ -79,6 +109,10 @@ public final class RbacRESTStorageProvider implements RESTStorageProvider {
             }
             reconciler = new PolicyReconciler(BootstrapPolicy.load(mapper), clusterRoles, clusterRoleBindings, executor);
             reconciler.start();
+            if (aggregation != null) {
+                aggregation.stop();
+            }
+            aggregation = new ClusterRoleAggregationController(informers, clusterRoles);
         }
         LOG.info("built {}/{} storage: {}", GROUP, VERSION, v1.keySet());
         return new APIGroupInfo(GROUP, List.of(VERSION), Map.of(VERSION, v1));
@@ -90,10 +124,14 @@ public final class RbacRESTStorageProvider implements RESTStorageProvider {
             if (reconciler != null) {
                 reconciler.stop();
             }
+            if (aggregation != null) {
+                aggregation.stop();
+            }
         }
         executor.shutdownNow();
     }
 
+    /** The Stores' specs, validating without the escalation check (which needs the Stores). */
     static StoreSpec roleSpec() {
         return spec(ROLES, "Role", true, RoleStrategy.role(), RbacPrinters.roleColumns());
     }

@@ -18,28 +18,50 @@ import java.util.List;
 final class RoleBindingStrategy implements RESTCreateStrategy, RESTUpdateStrategy {
     private final boolean namespaced;
     private final List<String> roleKinds;
+    private final EscalationCheck escalation;
 
-    private RoleBindingStrategy(boolean namespaced, List<String> roleKinds) {
+    private RoleBindingStrategy(boolean namespaced, List<String> roleKinds, EscalationCheck escalation) {
         this.namespaced = namespaced;
         this.roleKinds = roleKinds;
+        this.escalation = escalation;
     }
 
+    /** Validation only, without the escalation check. */
     static RoleBindingStrategy roleBinding() {
-        return new RoleBindingStrategy(true, List.of("Role", "ClusterRole"));
+        return new RoleBindingStrategy(true, List.of("Role", "ClusterRole"), null);
     }
 
+    /** Validation only, without the escalation check. */
     static RoleBindingStrategy clusterRoleBinding() {
-        return new RoleBindingStrategy(false, List.of("ClusterRole"));
+        return new RoleBindingStrategy(false, List.of("ClusterRole"), null);
+    }
+
+    /** This strategy, refusing a binding to a role whose rules the writer does not hold (unless they may bind it). */
+    RoleBindingStrategy withEscalationCheck(EscalationCheck check) {
+        return new RoleBindingStrategy(namespaced, roleKinds, check);
     }
 
     @Override
     public void prepareForCreate(RequestContext ctx, ObjectNode obj) {
         setDefaults(obj);
+        checkEscalation(ctx, obj);
     }
 
     @Override
     public void prepareForUpdate(RequestContext ctx, ObjectNode obj, ObjectNode old) {
         setDefaults(obj);
+        // What the binding grants is its role to its subjects; other changes (labels, finalizers) grant nothing.
+        if (!obj.path("roleRef").equals(old.path("roleRef")) || !obj.path("subjects").equals(old.path("subjects"))) {
+            checkEscalation(ctx, obj);
+        }
+    }
+
+    private void checkEscalation(RequestContext ctx, ObjectNode obj) {
+        if (escalation != null && obj.path("roleRef").isObject()) {
+            escalation.checkBinding(ctx, namespaced ? RbacRESTStorageProvider.ROLEBINDINGS
+                            : RbacRESTStorageProvider.CLUSTERROLEBINDINGS, obj.path("metadata").path("name").asText(""),
+                    ctx.namespace(), obj.path("roleRef"));
+        }
     }
 
     /** SetDefaults_RoleBinding and SetDefaults_Subject of rbac/v1. */

@@ -1,5 +1,7 @@
 package io.kubelix.storage.etcd;
 
+import io.kubelix.support.storage.Durations;
+
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,8 +11,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The backend's settings, each read from its OSGi configuration, else from the framework property
@@ -29,7 +29,6 @@ record EtcdSettings(List<URI> servers, String prefix, Path caFile, Path certFile
     static final String DEFAULT_SERVERS = "http://127.0.0.1:2379";
     static final String DEFAULT_PREFIX = "/registry";
     static final String DEFAULT_COMPACTION_INTERVAL = "5m";
-    private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h)");
 
     EtcdSettings {
         servers = List.copyOf(servers);
@@ -103,49 +102,12 @@ record EtcdSettings(List<URI> servers, String prefix, Path caFile, Path certFile
 
     /** "5m", "90s", "1h", "500ms", "0"; a bare number is seconds. */
     static Duration parseDuration(String name, String value) {
-        String v = value.trim();
-        if (v.equals("0")) {
-            return Duration.ZERO;
-        }
-        if (v.matches("\\d+")) {
-            return Duration.ofSeconds(Long.parseLong(v));
-        }
-        Matcher m = Pattern.compile("(?:" + DURATION.pattern() + ")+").matcher(v);
-        if (!m.matches()) {
-            throw new IllegalArgumentException("invalid " + name + " \"" + value
-                    + "\": must be a duration such as 5m, 1h30m, 90s or 0");
-        }
-        Duration d = Duration.ZERO;
-        Matcher part = DURATION.matcher(v);
-        while (part.find()) {
-            long n = Long.parseLong(part.group(1));
-            d = d.plus(switch (part.group(2)) {
-                case "ms" -> Duration.ofMillis(n);
-                case "s" -> Duration.ofSeconds(n);
-                case "m" -> Duration.ofMinutes(n);
-                default -> Duration.ofHours(n);
-            });
-        }
-        return d;
+        return Durations.parse(name, value);
     }
 
     /** A duration as the flags write it: 5m, 1h30m, 90s, 500ms. */
     static String format(Duration d) {
-        if (d.toMillis() % 1000 != 0) {
-            return d.toMillis() + "ms";
-        }
-        long s = d.toSeconds();
-        StringBuilder b = new StringBuilder();
-        if (s >= 3600) {
-            b.append(s / 3600).append('h');
-        }
-        if (s % 3600 >= 60) {
-            b.append(s % 3600 / 60).append('m');
-        }
-        if (s % 60 != 0 || b.length() == 0) {
-            b.append(s % 60).append('s');
-        }
-        return b.toString();
+        return Durations.format(d);
     }
 
     private static Path file(String name, String value) {

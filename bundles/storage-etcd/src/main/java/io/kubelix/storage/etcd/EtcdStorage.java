@@ -1,5 +1,6 @@
 package io.kubelix.storage.etcd;
 
+import io.kubelix.support.storage.JsonCodec;
 import io.kubelix.api.storage.StorageErrors;
 import io.kubelix.api.storage.ContinueToken;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -83,58 +84,106 @@ final class EtcdStorage implements StorageInterface {
 
     @Override
     public ObjectNode delete(String key, Preconditions preconditions, ValidateObjectFunction validateDeletion) {
+        return delete(key, preconditions, validateDeletion, null);
+    }
+
+    /** kube's etcd3 Delete: one transaction when {@code cachedExisting} is current (see guaranteedUpdate). */
+    @Override
+    public ObjectNode delete(String key, Preconditions preconditions, ValidateObjectFunction validateDeletion,
+                             ObjectNode cachedExisting) {
         ByteSequence k = keys.object(key);
-        KeyValue cur = read(k, key);
+        State cur = cachedExisting == null ? State.of(read(k, key)) : State.cached(cachedExisting, null);
         while (true) {
-            if (cur == null) {
+            if (cur.absent()) {
+                if (!cur.current) {
+                    cur = State.of(read(k, key));
+                    continue;
+                }
                 throw StorageException.keyNotFound(key);
             }
-            long rev = cur.getModRevision();
-            byte[] data = cur.getValue().getBytes();
-            ObjectNode obj = codec.decode(key, data, rev);
-            if (preconditions != null) {
-                preconditions.check(key, obj, rev);
-            }
-            if (validateDeletion != null) {
-                validateDeletion.validate(obj.deepCopy());
+            long rev = cur.revision;
+            ObjectNode obj = cur.object(codec, key);
+            try {
+                if (preconditions != null) {
+                    preconditions.check(key, obj, rev);
+                }
+                if (validateDeletion != null) {
+                    validateDeletion.validate(obj.deepCopy());
+                }
+            } catch (RuntimeException e) {
+                if (!cur.current) {
+                    cur = State.of(read(k, key));
+                    continue;
+                }
+                throw e;
             }
             TxnResponse r = etcd.txn(txn -> txn
                     .If(new Cmp(k, Cmp.Op.EQUAL, CmpTarget.modRevision(rev)))
                     .Then(Op.delete(k, DeleteOption.DEFAULT))
                     .Else(Op.get(k, GetOption.DEFAULT)), key);
             if (r.isSucceeded()) {
-                return codec.decode(key, data, r.getHeader().getRevision());
+                VERSIONER.updateObject(obj, r.getHeader().getRevision());
+                return obj;
             }
-            cur = first(r);
+            cur = State.of(first(r));
         }
     }
 
     @Override
     public ObjectNode guaranteedUpdate(String key, boolean ignoreNotFound, Preconditions preconditions,
                                       UpdateFunction tryUpdate) {
+        return guaranteedUpdate(key, ignoreNotFound, preconditions, tryUpdate, null);
+    }
+
+    /**
+     * kube's etcd3 GuaranteedUpdate: one transaction when {@code cachedExisting} is current. The
+     * cached state is trusted only as far as the transaction's revision comparison: whatever it
+     * makes fail (preconditions, the update function, the no-change check) is tried again on the
+     * object read from etcd before it counts.
+     */
+    @Override
+    public ObjectNode guaranteedUpdate(String key, boolean ignoreNotFound, Preconditions preconditions,
+                                      UpdateFunction tryUpdate, ObjectNode cachedExisting) {
         ByteSequence k = keys.object(key);
-        KeyValue cur = read(k, key);
+        State cur = cachedExisting == null ? State.of(read(k, key))
+                : State.cached(cachedExisting, codec.encode(key, cachedExisting));
         while (true) {
-            if (cur == null && !ignoreNotFound) {
+            if (cur.absent() && !ignoreNotFound) {
+                if (!cur.current) {
+                    cur = State.of(read(k, key));
+                    continue;
+                }
                 throw StorageException.keyNotFound(key);
             }
-            long curRev = cur == null ? 0 : cur.getModRevision();
-            byte[] curData = cur == null ? null : cur.getValue().getBytes();
-            ObjectNode obj = cur == null ? null : codec.decode(key, curData, curRev);
-            if (preconditions != null) {
-                preconditions.check(key, obj == null ? JsonNodeFactory.instance.objectNode() : obj, curRev);
+            ObjectNode updated;
+            try {
+                ObjectNode obj = cur.object(codec, key);
+                if (preconditions != null) {
+                    preconditions.check(key, obj == null ? JsonNodeFactory.instance.objectNode() : obj, cur.revision);
+                }
+                updated = tryUpdate.apply(obj, cur.revision);
+            } catch (RuntimeException e) {
+                if (!cur.current) {
+                    cur = State.of(read(k, key));
+                    continue;
+                }
+                throw e;
             }
-            ObjectNode updated = tryUpdate.apply(obj, curRev);
             if (updated == null) {
-                throw new StorageException(StorageException.Code.INVALID_OBJECT, key, curRev,
+                throw new StorageException(StorageException.Code.INVALID_OBJECT, key, cur.revision,
                         "the update function returned no object for " + key);
             }
             byte[] data = codec.encode(key, updated);
-            if (curData != null && codec.sameContent(key, data, curData)) {
-                return codec.decode(key, curData, curRev);
+            if (!cur.absent() && codec.sameContent(key, data, cur.data)) {
+                if (!cur.current) {
+                    // Nothing to write against a cached copy proves nothing: the object may have changed since.
+                    cur = State.of(read(k, key));
+                    continue;
+                }
+                return codec.decode(key, cur.data, cur.revision);
             }
-            Cmp unchanged = cur == null ? new Cmp(k, Cmp.Op.EQUAL, CmpTarget.createRevision(0))
-                    : new Cmp(k, Cmp.Op.EQUAL, CmpTarget.modRevision(curRev));
+            Cmp unchanged = cur.absent() ? new Cmp(k, Cmp.Op.EQUAL, CmpTarget.createRevision(0))
+                    : new Cmp(k, Cmp.Op.EQUAL, CmpTarget.modRevision(cur.revision));
             TxnResponse r = etcd.txn(txn -> txn
                     .If(unchanged)
                     .Then(Op.put(k, ByteSequence.from(data), PutOption.DEFAULT))
@@ -142,7 +191,32 @@ final class EtcdStorage implements StorageInterface {
             if (r.isSucceeded()) {
                 return codec.decode(key, data, r.getHeader().getRevision());
             }
-            cur = first(r);
+            cur = State.of(first(r));
+        }
+    }
+
+    /**
+     * The object a write starts from: its revision (0 when absent), its stored bytes (for a cached
+     * copy, its encoding when the write compares contents, else null), and whether it was read
+     * from etcd ({@code current}) or is a cached copy, which is handed on as it is.
+     */
+    private record State(long revision, byte[] data, ObjectNode cached, boolean current) {
+        static State of(KeyValue kv) {
+            return kv == null ? new State(0, null, null, true)
+                    : new State(kv.getModRevision(), kv.getValue().getBytes(), null, true);
+        }
+
+        static State cached(ObjectNode obj, byte[] encoded) {
+            return new State(VERSIONER.objectResourceVersion(obj), encoded, obj, false);
+        }
+
+        boolean absent() {
+            return data == null && cached == null;
+        }
+
+        /** A fresh tree of this state's object (the cached copy itself, once), or null when absent. */
+        ObjectNode object(JsonCodec codec, String key) {
+            return cached != null ? cached : absent() ? null : codec.decode(key, data, revision);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.kubelix.storage.etcd;
 
+import io.kubelix.support.storage.JsonCodec;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.kubelix.api.storage.StorageBackend;
 import io.kubelix.api.storage.StorageConfig;

@@ -88,6 +88,12 @@ final class EtcdWatch implements Watch {
     private boolean progressRequested;
     /** A progress notification's revision is being checked (on the scheduler); others wait for the result. */
     private boolean progressChecking;
+    /**
+     * The highest revision of the progress notifications that came while a check was running:
+     * checked next, so that a reader waiting for a newer revision than the one being checked is
+     * answered by its own request, not by the next idle tick or its timeout.
+     */
+    private long progressPending;
     /** How often the outstanding progress request has been repeated. */
     private int progressRetries;
     /** Told once when an event is queued or the stream ends (Watch.onReady). */
@@ -257,6 +263,8 @@ final class EtcdWatch implements Watch {
                     progressChecking = true;
                     long after = lastRevision;
                     scheduleQuietly(() -> checkProgress(gen, after, rev), 0);
+                } else if (rev > lastRevision) {
+                    progressPending = Math.max(progressPending, rev);
                 } else if (rev == lastRevision && (progressNotify || progressRequested)) {
                     items.add(bookmark(rev));
                     progressRequested = false;
@@ -305,6 +313,7 @@ final class EtcdWatch implements Watch {
      * was at {@code after}. If etcd confirms that the range did not change in between, the watch
      * has seen everything up to {@code rev}: a BOOKMARK (when wanted), and the stream resumes after
      * it. Otherwise the events are still coming: the progress request, if any, is repeated shortly.
+     * A newer notification that came meanwhile is checked next.
      */
     private void checkProgress(int gen, long after, long rev) {
         boolean unchanged;
@@ -315,14 +324,19 @@ final class EtcdWatch implements Watch {
             unchanged = false;
         }
         boolean retry = false;
+        long next = 0;
+        long nextAfter = 0;
         Runnable ready = null;
         lock.lock();
         try {
             progressChecking = false;
+            long pending = progressPending;
+            progressPending = 0;
             if (gen != generation || ended) {
                 return;
             }
-            if (unchanged && lastRevision == after) {
+            boolean checked = unchanged && lastRevision == after;
+            if (checked) {
                 lastRevision = rev;
                 if (progressNotify || progressRequested) {
                     live.add(bookmark(rev));
@@ -330,6 +344,13 @@ final class EtcdWatch implements Watch {
                     ready = takeReadyListener();
                     changed.signalAll();
                 }
+            }
+            if (pending > lastRevision) {
+                // The request this newer answer belongs to stays outstanding until it is checked too.
+                progressChecking = true;
+                next = pending;
+                nextAfter = lastRevision;
+            } else if (checked) {
                 progressRequested = false;
             } else if (progressRequested && progressRetries < PROGRESS_RETRIES) {
                 progressRetries++;
@@ -339,6 +360,11 @@ final class EtcdWatch implements Watch {
             lock.unlock();
         }
         notifyReady(ready);
+        if (next > 0) {
+            long upTo = next;
+            long from = nextAfter;
+            scheduleQuietly(() -> checkProgress(gen, from, upTo), 0);
+        }
         if (retry) {
             scheduleQuietly(this::repeatProgressRequest, PROGRESS_RETRY_DELAY.toMillis());
         }

@@ -1,5 +1,6 @@
 package io.kubelix.storage.etcd;
 
+import io.kubelix.support.storage.JsonCodec;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.etcd.jetcd.KeyValue;
 import io.kubelix.api.storage.SelectionPredicate;

@@ -12,11 +12,10 @@ import io.kubelix.api.storage.StorageInterface;
 import io.kubelix.api.storage.Watch;
 import io.kubelix.api.storage.WatchEvent;
 import io.kubelix.api.storage.WatchEvent.Type;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -43,22 +42,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class EtcdBackendTest {
     private static final Duration WAIT = Duration.ofSeconds(10);
     private static final AtomicInteger PREFIXES = new AtomicInteger();
-    private static EtcdServer etcd;
+    @RegisterExtension
+    static final EtcdPerClass ETCD = new EtcdPerClass();
 
     private final List<EtcdStorageBackend> open = new ArrayList<>();
     private String prefix;
-
-    @BeforeAll
-    static void startEtcd() throws Exception {
-        etcd = EtcdServer.start();
-    }
-
-    @AfterAll
-    static void stopEtcd() throws Exception {
-        if (etcd != null) {
-            etcd.close();
-        }
-    }
 
     @BeforeEach
     void freshPrefix() {
@@ -71,7 +59,7 @@ class EtcdBackendTest {
     }
 
     private EtcdStorageBackend newBackend() {
-        EtcdStorageBackend b = EtcdTestSupport.backend(etcd.endpoint(), prefix);
+        EtcdStorageBackend b = EtcdTestSupport.backend(ETCD.endpoint(), prefix);
         open.add(b);
         return b;
     }
@@ -266,7 +254,7 @@ class EtcdBackendTest {
 
     @Test
     void closingTheLastBackendLeavesNoClientThreads() throws Exception {
-        EtcdStorageBackend b = EtcdTestSupport.backend(etcd.endpoint(), prefix);
+        EtcdStorageBackend b = EtcdTestSupport.backend(ETCD.endpoint(), prefix);
         StorageInterface s = b.forResource(CONFIGMAPS);
         s.create(key("a"), configMap("a", "1"));
         Watch w = s.watch("/configmaps/default", ListOptions.recursiveAll().withResourceVersion("0"));

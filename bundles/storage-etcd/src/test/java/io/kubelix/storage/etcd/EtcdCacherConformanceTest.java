@@ -4,14 +4,11 @@ import io.kubelix.api.storage.StorageBackend;
 import io.kubelix.runtime.storage.cacher.Cacher;
 import io.kubelix.runtime.storage.cacher.CacherOptions;
 import io.kubelix.storage.testing.StorageConformanceTest;
+import io.kubelix.storage.testing.ThroughTheWatchCache;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.extension.ConditionEvaluationResult;
-import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.extension.ExtensionContext;
 
-import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -26,9 +23,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * so it starts empty; the Cacher lists and watches that prefix through storage-etcd. Compaction is
  * etcd's own, as in {@link EtcdStorageConformanceTest}.
  * <p>
- * One test does not apply, see {@link NotThroughTheWatchCache}.
+ * One test does not apply, see {@link ThroughTheWatchCache}.
  */
-@ExtendWith(EtcdCacherConformanceTest.NotThroughTheWatchCache.class)
+@ExtendWith(ThroughTheWatchCache.class)
 class EtcdCacherConformanceTest extends StorageConformanceTest {
     /** The options of core-runtime's CacherConformanceTest: short bookmark interval, so the bookmark tests stay fast. */
     static final CacherOptions OPTIONS = new CacherOptions(1000, 1000, Duration.ofMillis(50), Duration.ofMillis(200),
@@ -94,25 +91,5 @@ class EtcdCacherConformanceTest extends StorageConformanceTest {
     @Override
     protected Duration progressNotifyTimeout() {
         return Duration.ofSeconds(10);
-    }
-
-    /**
-     * {@code watchFromCompactedRevisionIsExpired} compacts etcd and expects a watch from an older
-     * revision to fail with 410. Through the Cacher such a watch is served from the watch cache's
-     * window, which still holds those events: kube-apiserver's cacher behaves the same (410 only
-     * when the revision is older than the window), and there is no hook to shrink the window. The
-     * window's own 410 is covered by core-runtime's CacherTest; etcd's by EtcdStorageConformanceTest.
-     */
-    static final class NotThroughTheWatchCache implements ExecutionCondition {
-        private static final List<String> NOT_APPLICABLE = List.of("watchFromCompactedRevisionIsExpired");
-
-        @Override
-        public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
-            String name = context.getTestMethod().map(Method::getName).orElse("");
-            return NOT_APPLICABLE.contains(name)
-                    ? ConditionEvaluationResult.disabled(name + ": the watch cache serves the compacted revision from "
-                    + "its window, as kube-apiserver's cacher does")
-                    : ConditionEvaluationResult.enabled("applies through the watch cache");
-        }
     }
 }

@@ -1,5 +1,6 @@
 package io.kubelix.storage.memory;
 
+import io.kubelix.support.storage.StoredEvent;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -23,6 +24,13 @@ final class EventLog {
 
     int capacity() {
         return ring.length;
+    }
+
+    /** Drops every event and starts again after {@code currentRevision}, which becomes the compacted revision. */
+    void restart(long currentRevision) {
+        java.util.Arrays.fill(ring, null);
+        newest = currentRevision;
+        oldest = currentRevision + 1;
     }
 
     /** The newest revision whose event is no longer retained. */

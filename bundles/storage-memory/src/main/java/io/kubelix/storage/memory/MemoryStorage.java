@@ -1,5 +1,9 @@
 package io.kubelix.storage.memory;
 
+import io.kubelix.support.storage.JsonCodec;
+import io.kubelix.support.storage.KeyRange;
+import io.kubelix.support.storage.WatchEventFilter;
+import io.kubelix.support.storage.QueuedWatch;
 import io.kubelix.api.storage.StorageErrors;
 import io.kubelix.api.storage.ContinueToken;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -259,7 +263,7 @@ final class MemoryStorage implements StorageInterface {
         KeyRange range = KeyRange.of(key, opts.recursive());
         WatchEventFilter filter = new WatchEventFilter(codec, opts.predicate());
         long from = VERSIONER.parseResourceVersion(opts.resourceVersion());
-        MemoryWatch w = store.watch(from, start -> new MemoryWatch(config.groupResource().toString(), range, filter,
+        QueuedWatch w = store.watch(from, start -> new QueuedWatch(config.groupResource().toString(), range, filter,
                 opts.progressNotify(), watchQueueSize.getAsInt(), start, store::unregister, store::bookmarkNow));
         if (from == 0) {
             sendInitialState(w, filter);
@@ -268,7 +272,7 @@ final class MemoryStorage implements StorageInterface {
     }
 
     /** ADDED for every matching object at the watch's start revision, before any live event. */
-    private void sendInitialState(MemoryWatch w, WatchEventFilter filter) {
+    private void sendInitialState(QueuedWatch w, WatchEventFilter filter) {
         long rev = w.startRevision();
         List<WatchEvent> added = new ArrayList<>();
         store.scan(w.range(), null, rev, (k, v) -> {

@@ -1,9 +1,11 @@
 package io.kubelix.storage.memory;
 
+import io.kubelix.support.storage.JsonCodec;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.kubelix.api.storage.StorageBackend;
 import io.kubelix.api.storage.StorageConfig;
 import io.kubelix.api.storage.StorageInterface;
+import org.osgi.framework.BundleContext;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
@@ -12,6 +14,15 @@ import org.osgi.service.metatype.annotations.Designate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -20,8 +31,12 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The in-memory backend ({@code --storage-backend=memory}): every resource's storage over one
- * {@link MvccStore}, so they share one revision sequence. Data lives as long as this component;
- * configuration changes are applied in place ({@link Modified}) so they keep it.
+ * {@link MvccStore}, so they share one revision sequence. Configuration changes are applied in
+ * place ({@link Modified}) so they keep the data. When the component stops it writes the live
+ * objects to the bundle's data area, which the framework keeps across an update of the bundle, and
+ * the next version reads them back: updating the plugin keeps every object and its resourceVersion.
+ * The data area does not outlive the server (the bundle cache is cleaned at every start) nor an
+ * uninstall.
  */
 @Component(service = StorageBackend.class, property = StorageBackend.NAME_PROPERTY + "=memory",
         configurationPid = MemoryStorageBackend.PID)
@@ -30,7 +45,11 @@ public final class MemoryStorageBackend implements StorageBackend {
     static final String PID = "io.kubelix.storage.memory";
     private static final Logger LOG = LoggerFactory.getLogger(MemoryStorageBackend.class);
 
+    /** The file the live objects are handed over in, from one version of the bundle to the next; null without one. */
+    private static final String HANDOVER = "handover.snapshot";
+
     private final MvccStore store;
+    private final Path handover;
     private final JsonCodec codec = new JsonCodec(new ObjectMapper());
     /** One daemon thread for the whole backend: progress notifications only. */
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -42,13 +61,24 @@ public final class MemoryStorageBackend implements StorageBackend {
     private ScheduledFuture<?> bookmarks;
 
     @Activate
-    public MemoryStorageBackend(MemoryStorageConfig config) {
+    public MemoryStorageBackend(MemoryStorageConfig config, BundleContext context) {
         this(config.event$_$history$_$size(), config.watch$_$queue$_$size(),
-                Duration.ofMillis(config.progress$_$notify$_$interval$_$ms()));
+                Duration.ofMillis(config.progress$_$notify$_$interval$_$ms()), handoverFile(context));
+    }
+
+    /** A backend outside a framework (tests, embedding): nothing is handed over between instances. */
+    public MemoryStorageBackend(MemoryStorageConfig config) {
+        this(config, null);
     }
 
     MemoryStorageBackend(int eventHistorySize, int watchQueueSize, Duration progressNotifyInterval) {
+        this(eventHistorySize, watchQueueSize, progressNotifyInterval, null);
+    }
+
+    MemoryStorageBackend(int eventHistorySize, int watchQueueSize, Duration progressNotifyInterval, Path handover) {
         this.store = new MvccStore(eventHistorySize);
+        this.handover = handover;
+        takeOver();
         this.watchQueueSize = requirePositive("watch-queue-size", watchQueueSize);
         scheduleBookmarks(progressNotifyInterval);
         LOG.info("Memory storage started: event-history-size={}, watch-queue-size={}, progress-notify-interval={}ms",
@@ -70,8 +100,55 @@ public final class MemoryStorageBackend implements StorageBackend {
         scheduler.shutdownNow();
         int watches = store.watcherCount();
         store.endWatches();
-        LOG.info("Memory storage stopped at revision {}: {} keys dropped, {} watches ended",
-                store.currentRevision(), store.keyCount(), watches);
+        int kept = handOver();
+        LOG.info("Memory storage stopped at revision {}: {} watches ended, {}", store.currentRevision(), watches,
+                kept < 0 ? store.keyCount() + " keys dropped" : kept + " keys kept for the bundle's next version");
+    }
+
+    /** The live objects of the bundle's previous version, when it left them in the data area. */
+    private void takeOver() {
+        if (handover == null || !Files.exists(handover)) {
+            return;
+        }
+        try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(handover)))) {
+            int n = store.readSnapshot(in);
+            LOG.info("Memory storage took over {} keys at revision {} from the bundle's previous version", n,
+                    store.currentRevision());
+        } catch (IOException e) {
+            LOG.warn("Memory storage starts empty: cannot read what the bundle's previous version left in {}: {}",
+                    handover, e.getMessage());
+        } finally {
+            try {
+                Files.deleteIfExists(handover);
+            } catch (IOException e) {
+                LOG.warn("Memory storage: cannot delete {}: {}", handover, e.getMessage());
+            }
+        }
+    }
+
+    /** Writes the live objects for the bundle's next version; returns how many, or -1 when there is nowhere to write. */
+    private int handOver() {
+        if (handover == null) {
+            return -1;
+        }
+        Path tmp = handover.resolveSibling(HANDOVER + ".tmp");
+        try {
+            int n;
+            try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(tmp)))) {
+                n = store.writeSnapshot(out);
+            }
+            Files.move(tmp, handover, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            return n;
+        } catch (IOException e) {
+            LOG.warn("Memory storage cannot keep its objects for the bundle's next version in {}: {}", handover,
+                    e.getMessage());
+            return -1;
+        }
+    }
+
+    private static Path handoverFile(BundleContext context) {
+        File f = context == null ? null : context.getDataFile(HANDOVER);
+        return f == null ? null : f.toPath();
     }
 
     @Override

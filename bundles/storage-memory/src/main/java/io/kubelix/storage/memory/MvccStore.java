@@ -1,10 +1,16 @@
 package io.kubelix.storage.memory;
 
+import io.kubelix.support.storage.KeyRange;
+import io.kubelix.support.storage.StoredEvent;
+import io.kubelix.support.storage.QueuedWatch;
 import io.kubelix.api.storage.StorageErrors;
 import io.kubelix.api.errors.StatusException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -30,9 +36,12 @@ final class MvccStore {
         boolean visit(String key, Version version);
     }
 
+    /** The layout of {@link #writeSnapshot}; a version of this bundle reads only its own. */
+    private static final int SNAPSHOT_FORMAT = 0x4b4d5301;
+
     private final ReentrantLock writeLock = new ReentrantLock();
     private final ConcurrentSkipListMap<String, KeyHistory> keys = new ConcurrentSkipListMap<>();
-    private final CopyOnWriteArrayList<MemoryWatch> watchers = new CopyOnWriteArrayList<>();
+    private final CopyOnWriteArrayList<QueuedWatch> watchers = new CopyOnWriteArrayList<>();
     private final EventLog log;
     /** Like etcd, an empty store is at revision 1, so no list or object is ever at "0". */
     private volatile long revision = 1;
@@ -146,14 +155,14 @@ final class MvccStore {
      *
      * @throws StatusException 410 Expired when {@code fromRevision} is older than the window
      */
-    MemoryWatch watch(long fromRevision, WatchFactory factory) {
+    QueuedWatch watch(long fromRevision, WatchFactory factory) {
         writeLock.lock();
         try {
             if (fromRevision != 0 && fromRevision < compactedRevision) {
                 LOG.debug("Refused watch from revision {}: compacted up to {}", fromRevision, compactedRevision);
                 throw StorageErrors.tooOldResourceVersion(fromRevision, compactedRevision);
             }
-            MemoryWatch w = factory.create(fromRevision == 0 ? revision : fromRevision);
+            QueuedWatch w = factory.create(fromRevision == 0 ? revision : fromRevision);
             LOG.debug("Watch of {} on {} from revision {} (current {})", w.resource(), w.range(), w.startRevision(), revision);
             if (fromRevision != 0) {
                 List<StoredEvent> replay = new ArrayList<>();
@@ -174,10 +183,10 @@ final class MvccStore {
     /** Makes a watcher starting after a revision the store chooses under its lock. */
     @FunctionalInterface
     interface WatchFactory {
-        MemoryWatch create(long startRevision);
+        QueuedWatch create(long startRevision);
     }
 
-    void unregister(MemoryWatch w) {
+    void unregister(QueuedWatch w) {
         watchers.remove(w);
     }
 
@@ -185,7 +194,7 @@ final class MvccStore {
      * RequestWatchProgress: a BOOKMARK at the current revision, queued behind every event already
      * handed to the watcher, so the watcher learns it has seen everything up to now.
      */
-    void bookmarkNow(MemoryWatch w) {
+    void bookmarkNow(QueuedWatch w) {
         writeLock.lock();
         try {
             w.bookmarkNow(revision);
@@ -198,7 +207,7 @@ final class MvccStore {
     void bookmarkIdleWatchers(long idleNanos) {
         writeLock.lock();
         try {
-            for (MemoryWatch w : watchers) {
+            for (QueuedWatch w : watchers) {
                 w.bookmarkIfIdle(revision, idleNanos);
             }
         } finally {
@@ -210,7 +219,7 @@ final class MvccStore {
     void endWatches() {
         writeLock.lock();
         try {
-            watchers.forEach(MemoryWatch::end);
+            watchers.forEach(QueuedWatch::end);
             watchers.clear();
         } finally {
             writeLock.unlock();
@@ -221,12 +230,76 @@ final class MvccStore {
         return watchers.size();
     }
 
+    /**
+     * Writes one consistent state: the current revision and every live key with the revision of its
+     * last write and its bytes. History is not written.
+     *
+     * @return the keys written
+     */
+    int writeSnapshot(DataOutputStream out) throws IOException {
+        writeLock.lock();
+        try {
+            int n = 0;
+            out.writeInt(SNAPSHOT_FORMAT);
+            out.writeLong(revision);
+            for (Map.Entry<String, KeyHistory> e : keys.entrySet()) {
+                Version v = e.getValue().latest();
+                if (v != null) {
+                    out.writeBoolean(true);
+                    out.writeUTF(e.getKey());
+                    out.writeLong(v.modRevision());
+                    out.writeInt(v.data().length);
+                    out.write(v.data());
+                    n++;
+                }
+            }
+            out.writeBoolean(false);
+            return n;
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /**
+     * Loads a snapshot into this empty store: every key at the revision of its last write, and the
+     * revision sequence where it was. The history before the snapshot is gone, so reads and watches
+     * at older revisions are 410 Expired and their clients list again.
+     *
+     * @return the keys read
+     */
+    int readSnapshot(DataInputStream in) throws IOException {
+        writeLock.lock();
+        try {
+            if (in.readInt() != SNAPSHOT_FORMAT) {
+                throw new IOException("not a memory storage snapshot of this format");
+            }
+            long rev = in.readLong();
+            int n = 0;
+            while (in.readBoolean()) {
+                String key = in.readUTF();
+                long modRevision = in.readLong();
+                byte[] data = new byte[in.readInt()];
+                in.readFully(data);
+                KeyHistory h = new KeyHistory();
+                h.put(modRevision, data);
+                keys.put(key, h);
+                n++;
+            }
+            log.restart(rev);
+            revision = rev;
+            compactedRevision = log.compactedRevision();
+            return n;
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
     int keyCount() {
         return keys.size();
     }
 
     private void dispatch(StoredEvent event) {
-        for (MemoryWatch w : watchers) {
+        for (QueuedWatch w : watchers) {
             if (!w.offer(event)) {
                 watchers.remove(w);
                 LOG.warn("Ended watch of {} on {}: {} events behind at revision {}; the client must re-watch",

@@ -1,5 +1,6 @@
 package io.kubelix.storage.memory;
 
+import io.kubelix.support.storage.StoredEvent;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

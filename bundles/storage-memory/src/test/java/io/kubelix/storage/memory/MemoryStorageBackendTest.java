@@ -16,8 +16,12 @@ import io.kubelix.api.storage.Watch;
 import io.kubelix.api.storage.WatchEvent;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.lang.annotation.Annotation;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import java.time.Duration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -169,6 +173,31 @@ class MemoryStorageBackendTest {
         assertTrue(store.keyCount() <= 2, "only keys deleted within the window are remembered: " + store.keyCount());
         assertEquals(201, store.currentRevision());
         assertEquals(197, store.compactedRevision());
+    }
+
+    @Test
+    void theNextVersionOfTheBundleTakesOverEveryObjectWithItsResourceVersion(@TempDir Path dataArea) throws Exception {
+        Path handover = dataArea.resolve("handover.snapshot");
+        MemoryStorageBackend old = new MemoryStorageBackend(100, 100, Duration.ofSeconds(10), handover);
+        StorageInterface s = old.forResource(CONFIGMAPS);
+        s.create("/configmaps/default/a", object("a", 0));
+        s.create("/configmaps/default/b", object("b", 0));
+        ObjectNode b = update(s, "b", 1);
+        s.create("/configmaps/default/gone", object("gone", 0));
+        ObjectNode a = update(s, "a", 2);
+        s.delete("/configmaps/default/gone", Preconditions.NONE, null);
+        long revision = s.currentResourceVersion();
+        old.deactivate();
+
+        backend = new MemoryStorageBackend(100, 100, Duration.ofSeconds(10), handover);
+        StorageInterface next = backend.forResource(CONFIGMAPS);
+        ListResult list = next.getList("/configmaps", ListOptions.recursiveAll());
+        assertEquals(List.of(a, b), list.items(), "the live objects, each at the revision of its last write");
+        assertEquals(revision, next.currentResourceVersion());
+        assertEquals(revision + 1, rv(update(next, "a", 3)), "the revision sequence goes on");
+        assertFalse(Files.exists(handover), "the hand-over is read once");
+        assertEquals(410, assertThrows(StatusException.class, () -> watch(next, revision - 1)).code(),
+                "the history before the hand-over is gone");
     }
 
     private static Watch watch(StorageInterface s, long from) {

@@ -21,9 +21,13 @@ import java.util.function.Supplier;
 
 /**
  * WithAuthentication: asks the authenticators, highest ranking first, who is calling. The first
- * that recognises the credentials wins. Nobody recognised: the public endpoints (health,
- * version) proceed as {@code system:anonymous}; everything else is 401 Unauthorized. The list is
- * read per request, so authenticators that come or go take effect at once.
+ * that recognises the credentials wins. A request that presents no credentials (no
+ * {@code Authorization} header, no client certificate) proceeds as {@code system:anonymous} in
+ * group {@code system:unauthenticated} when anonymous requests are allowed (kube-apiserver's
+ * {@code --anonymous-auth}), and authorization decides what it may do; credentials nobody
+ * recognises are 401 Unauthorized. With anonymous requests refused, health and version still
+ * answer anonymously. The list is read per request, so authenticators that come or go take
+ * effect at once.
  */
 public final class WithAuthentication extends Handler.Wrapper {
     private static final Logger LOG = LoggerFactory.getLogger(WithAuthentication.class);
@@ -31,10 +35,12 @@ public final class WithAuthentication extends Handler.Wrapper {
             List.of(UserInfo.ALL_UNAUTHENTICATED), Map.of());
 
     private final Supplier<List<Authenticator>> authenticators;
+    private final boolean anonymous;
 
-    public WithAuthentication(Handler next, Supplier<List<Authenticator>> authenticators) {
+    public WithAuthentication(Handler next, Supplier<List<Authenticator>> authenticators, boolean anonymous) {
         super(next);
         this.authenticators = authenticators;
+        this.anonymous = anonymous;
     }
 
     @Override
@@ -47,7 +53,8 @@ public final class WithAuthentication extends Handler.Wrapper {
                 return super.handle(request, response, callback);
             }
         }
-        if (PublicPaths.isPublic(Request.getPathInContext(request))) {
+        boolean noCredentials = authRequest.header("Authorization") == null && authRequest.peerCertificates().isEmpty();
+        if ((anonymous && noCredentials) || PublicPaths.isPublic(Request.getPathInContext(request))) {
             Requests.setUser(request, ANONYMOUS);
             return super.handle(request, response, callback);
         }

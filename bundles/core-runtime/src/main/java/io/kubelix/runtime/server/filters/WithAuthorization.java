@@ -1,7 +1,7 @@
 package io.kubelix.runtime.server.filters;
 
 import io.kubelix.api.authz.AuthorizationDecision;
-import io.kubelix.api.authz.Authorizer;
+import io.kubelix.api.authz.AuthorizationChain;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.errors.StatusReason;
 import io.kubelix.api.request.RequestInfo;
@@ -16,46 +16,43 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.List;
-import java.util.function.Supplier;
 
 /**
- * WithAuthorization: the authorizers, highest ranking first, decide; the first ALLOW or DENY
- * wins. The public endpoints are always allowed. When no authorizer allows, the request is 403
- * Forbidden with kube-apiserver's message naming the user, verb and resource.
+ * WithAuthorization: health is always allowed (kube's always-allow paths); everything else is
+ * decided by the server's authorization chain ({@code system:masters}, then the authorization
+ * modes' authorizers). A request it does not allow is 403 Forbidden with kube-apiserver's message
+ * naming the user, verb and resource, followed by the authorizers' reasons.
  */
 public final class WithAuthorization extends Handler.Wrapper {
     private static final Logger LOG = LoggerFactory.getLogger(WithAuthorization.class);
 
-    private final Supplier<List<Authorizer>> authorizers;
+    private final AuthorizationChain authorization;
+    private final boolean anonymous;
 
-    public WithAuthorization(Handler next, Supplier<List<Authorizer>> authorizers) {
+    /**
+     * @param anonymous whether anonymous requests are allowed; when they are not, version is
+     *                  public along with health, as authentication lets it through anonymously
+     */
+    public WithAuthorization(Handler next, AuthorizationChain authorization, boolean anonymous) {
         super(next);
-        this.authorizers = authorizers;
+        this.authorization = authorization;
+        this.anonymous = anonymous;
     }
 
     @Override
     public boolean handle(Request request, Response response, Callback callback) throws Exception {
         RequestInfo info = Requests.requestInfo(request);
         UserInfo user = Requests.user(request);
-        if (PublicPaths.isPublic(info.path())) {
+        if (PublicPaths.isHealth(info.path()) || (!anonymous && PublicPaths.isPublic(info.path()))) {
             return super.handle(request, response, callback);
         }
-        String reason = "";
-        for (Authorizer a : authorizers.get()) {
-            AuthorizationDecision d = a.authorize(user, info);
-            if (d.decision() == AuthorizationDecision.Decision.ALLOW) {
-                return super.handle(request, response, callback);
-            }
-            if (d.decision() == AuthorizationDecision.Decision.DENY) {
-                reason = d.reason();
-                break;
-            }
-            if (reason.isEmpty()) {
-                reason = d.reason();
-            }
+        AuthorizationDecision d = authorization.authorize(user, info);
+        if (d.decision() == AuthorizationDecision.Decision.ALLOW) {
+            return super.handle(request, response, callback);
         }
-        LOG.info("forbidden: user \"{}\" {} {}", user.name(), info.verb(), info.path());
-        throw forbidden(user, info, reason);
+        LOG.info("forbidden: user \"{}\" {} {}{}", user.name(), info.verb(), info.path(),
+                d.reason().isEmpty() ? "" : ": " + d.reason());
+        throw forbidden(user, info, d.reason());
     }
 
     static StatusException forbidden(UserInfo user, RequestInfo info, String reason) {

@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -33,16 +34,19 @@ import java.util.function.Supplier;
  * The Cacher: a storage.Interface decorator for one resource that keeps a watch cache fed by a
  * single watch on the backend (the reflector) and serves from it:
  * <ul>
- *   <li>writes go to the backend;</li>
+ *   <li>writes go to the backend; an update or delete starts from the cached object, so the
+ *       backend need not read it first (it reads only when the cached copy turns out stale);</li>
  *   <li>watches are served from the cache: from {@code ""}/{@code "0"} with the current state as
  *       ADDED events, from N with the window's events after N (410 Expired when N left the window;
  *       a watch from before the cache's list goes to the backend, which may still have N),
  *       and with {@code sendInitialEvents} ending the initial state with the
  *       {@code k8s.io/initial-events-end} bookmark;</li>
- *   <li>GET and LIST at {@code "0"} are served from the cache; at N once the cache reached N; a
- *       consistent read ({@code ""}) from the cache when it has caught up with the backend's
- *       current revision, else from the backend; lists at a pinned revision (Exact, continue)
- *       from the cache while its window holds that revision (see {@link #getList}).</li>
+ *   <li>GET and LIST at {@code "0"} are served from the cache, once it holds the writes made
+ *       through this Cacher (no request to the backend); at N once the cache reached N; a
+ *       consistent GET ({@code ""}) from the cache when it has caught up with the backend's
+ *       current revision, else from the backend, without waiting; a consistent LIST waits for the
+ *       cache to catch up; lists at a pinned revision (Exact, continue) from the cache while its
+ *       window holds that revision (see {@link #getList}).</li>
  * </ul>
  * Watchers are indexed by the namespace directory they watch, so an event reaches only the
  * watchers of its namespace and the cluster-wide ones, and by the resource's indexed field when it
@@ -76,6 +80,8 @@ public final class Cacher implements StorageInterface {
     private final LongAdder readsFromCache = new LongAdder();
     private final LongAdder readsFromStorage = new LongAdder();
     private final LongAdder relists = new LongAdder();
+    /** The highest revision written through this Cacher: what a read at "0" waits for, so a client reads its own writes. */
+    private final AtomicLong written = new AtomicLong();
 
     public Cacher(StorageInterface storage, GroupResource groupResource, String prefix, CacherOptions options) {
         this.storage = storage;
@@ -316,8 +322,8 @@ public final class Cacher implements StorageInterface {
             // "Start at most recent": the initial state must include every acknowledged write.
             awaitFresh(storage.currentResourceVersion());
         } else {
-            // "0": any state will do, but a fresh one is cheap to get and less surprising.
-            awaitFreshQuietly(storage.currentResourceVersion());
+            // "0": any state will do; one with this server's own writes costs no request to the backend.
+            awaitOwnWrites();
         }
 
         boolean olderThanWindow = false;
@@ -372,7 +378,10 @@ public final class Cacher implements StorageInterface {
 
     @Override
     public ObjectNode get(String key, GetOptions opts) {
-        if (!servableFromCache(opts.resourceVersion(), ResourceVersionMatch.UNSET)) {
+        boolean fromCache = opts.resourceVersion().isEmpty()
+                ? ready && cache.resourceVersion() >= storage.currentResourceVersion()
+                : servableFromCache(opts.resourceVersion(), ResourceVersionMatch.UNSET);
+        if (!fromCache) {
             readsFromStorage.increment();
             return storage.get(key, opts);
         }
@@ -494,8 +503,7 @@ public final class Cacher implements StorageInterface {
             return false;
         }
         if (rv.equals("0")) {
-            // Any state will do; the cache catches up first when that is quick, so a client reads its own writes.
-            awaitFreshQuietly(storage.currentResourceVersion());
+            awaitOwnWrites();
             return true;
         }
         long wanted = rv.isEmpty() ? storage.currentResourceVersion() : storage.versioner().parseResourceVersion(rv);
@@ -505,6 +513,22 @@ public final class Cacher implements StorageInterface {
     private void awaitFresh(long rv) {
         if (rv > 0 && !awaitFreshQuietly(rv)) {
             throw StatusException.timeout("Too large resource version: " + rv + ", current: " + cache.resourceVersion());
+        }
+    }
+
+    /**
+     * Waits (briefly) until the cache holds every write made through this Cacher, which its own
+     * watch delivers: no request to the backend, unlike waiting for the backend's current revision.
+     */
+    private void awaitOwnWrites() {
+        long rv = written.get();
+        if (cache.resourceVersion() >= rv) {
+            return;
+        }
+        try {
+            cache.waitUntilFresh(rv, options.freshnessTimeout().toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -533,18 +557,32 @@ public final class Cacher implements StorageInterface {
 
     @Override
     public ObjectNode create(String key, ObjectNode obj) {
-        return storage.create(key, obj);
+        return wrote(storage.create(key, obj));
     }
 
+    /** kube's Cacher.Delete: the backend gets a copy of the cached object to start from. */
     @Override
     public ObjectNode delete(String key, Preconditions preconditions, ValidateObjectFunction validateDeletion) {
-        return storage.delete(key, preconditions, validateDeletion);
+        return wrote(storage.delete(key, preconditions, validateDeletion, cachedCopy(key)));
     }
 
+    /** kube's Cacher.GuaranteedUpdate: the backend gets a copy of the cached object to start from. */
     @Override
     public ObjectNode guaranteedUpdate(String key, boolean ignoreNotFound, Preconditions preconditions,
                                       UpdateFunction tryUpdate) {
-        return storage.guaranteedUpdate(key, ignoreNotFound, preconditions, tryUpdate);
+        return wrote(storage.guaranteedUpdate(key, ignoreNotFound, preconditions, tryUpdate, cachedCopy(key)));
+    }
+
+    /** A copy of the cached object at {@code key}, or null when the cache has none (or has not listed yet). */
+    private ObjectNode cachedCopy(String key) {
+        ObjectNode cached = ready ? cache.get(key) : null;
+        return cached == null ? null : cached.deepCopy();
+    }
+
+    private ObjectNode wrote(ObjectNode result) {
+        long rv = storage.versioner().objectResourceVersion(result);
+        written.accumulateAndGet(rv, Math::max);
+        return result;
     }
 
     @Override

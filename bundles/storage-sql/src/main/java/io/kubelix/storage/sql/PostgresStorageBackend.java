@@ -1,0 +1,53 @@
+package io.kubelix.storage.sql;
+
+import io.kubelix.api.storage.StorageBackend;
+import io.kubelix.api.storage.StorageConfig;
+import io.kubelix.api.storage.StorageInterface;
+import org.osgi.framework.BundleContext;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+
+import java.util.Map;
+
+/**
+ * The PostgreSQL backend ({@code --storage-backend=postgres} with {@code --storage-sql-url}), for
+ * several servers sharing one database. Connected at activation when {@code kubelix.storage-backend}
+ * names it, else on first use. A configuration change restarts the component; core-runtime
+ * rebinds its storages to the new one. Its settings are those of {@link SqlStorageConfig}, the PID it
+ * shares with the sqlite backend.
+ */
+@Component(service = StorageBackend.class, property = StorageBackend.NAME_PROPERTY + "=" + PostgresStorageBackend.NAME,
+        configurationPid = PostgresStorageBackend.PID)
+public final class PostgresStorageBackend implements StorageBackend {
+    static final String NAME = "postgres";
+    static final String PID = "io.kubelix.storage.sql";
+
+    private final SqlBackend backend;
+
+    @Activate
+    public PostgresStorageBackend(Map<String, Object> config, BundleContext context) {
+        this(SqlSettings.read(config, context::getProperty), context);
+        if (NAME.equals(context.getProperty("kubelix.storage-backend"))) {
+            backend.store();
+        }
+    }
+
+    PostgresStorageBackend(SqlSettings settings, BundleContext context) {
+        this.backend = new SqlBackend(NAME, settings, () -> new PostgresDialect(settings.postgresUrl()), context);
+    }
+
+    @Deactivate
+    void deactivate() {
+        backend.stop();
+    }
+
+    @Override
+    public StorageInterface forResource(StorageConfig config) {
+        return backend.forResource(config);
+    }
+
+    SqlBackend backend() {
+        return backend;
+    }
+}

@@ -1,0 +1,55 @@
+package io.kubelix.storage.sql;
+
+import io.kubelix.api.storage.StorageBackend;
+import io.kubelix.api.storage.StorageConfig;
+import io.kubelix.api.storage.StorageInterface;
+import org.osgi.framework.BundleContext;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.metatype.annotations.Designate;
+
+import java.util.Map;
+
+/**
+ * The embedded SQLite backend ({@code --storage-backend=sqlite}, the default of {@code bin/kubelix}):
+ * the database is {@code kubelix.db} in the data directory unless {@code --storage-sql-url} names a
+ * file. Opened at activation when {@code kubelix.storage-backend} names it, else on first use. A
+ * configuration change restarts the component; core-runtime rebinds its storages to the new one.
+ */
+@Component(service = StorageBackend.class, property = StorageBackend.NAME_PROPERTY + "=" + SqliteStorageBackend.NAME,
+        configurationPid = SqliteStorageBackend.PID)
+@Designate(ocd = SqlStorageConfig.class)
+public final class SqliteStorageBackend implements StorageBackend {
+    static final String NAME = "sqlite";
+    static final String PID = "io.kubelix.storage.sql";
+
+    private final SqlBackend backend;
+
+    @Activate
+    public SqliteStorageBackend(Map<String, Object> config, BundleContext context) {
+        this(SqlSettings.read(config, context::getProperty), context);
+        if (NAME.equals(context.getProperty("kubelix.storage-backend"))) {
+            backend.store();
+        }
+    }
+
+    SqliteStorageBackend(SqlSettings settings, BundleContext context) {
+        this.backend = new SqlBackend(NAME, settings, () -> new SqliteDialect(settings.sqliteFile(),
+                settings.sqliteSynchronous()), context);
+    }
+
+    @Deactivate
+    void deactivate() {
+        backend.stop();
+    }
+
+    @Override
+    public StorageInterface forResource(StorageConfig config) {
+        return backend.forResource(config);
+    }
+
+    SqlBackend backend() {
+        return backend;
+    }
+}

@@ -1,0 +1,89 @@
+package io.kubelix.storage.sql;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubelix.api.schema.GroupResource;
+import io.kubelix.api.storage.GetOptions;
+import io.kubelix.api.storage.ListOptions;
+import io.kubelix.api.storage.ResourceVersionMatch;
+import io.kubelix.api.storage.SelectionPredicate;
+import io.kubelix.api.storage.StorageConfig;
+import io.kubelix.api.storage.StorageInterface;
+import io.kubelix.api.storage.Watch;
+import io.kubelix.api.storage.WatchEvent;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** What is particular to the SQLite backend: the file outlives the backend, and belongs to one server. */
+class SqliteBackendTest {
+    private static final StorageConfig CONFIGMAPS = new StorageConfig(GroupResource.of("", "configmaps"), "/configmaps");
+    @TempDir
+    Path dir;
+    private final List<SqliteStorageBackend> backends = new ArrayList<>();
+
+    @AfterEach
+    void stop() {
+        backends.forEach(SqliteStorageBackend::deactivate);
+    }
+
+    @Test
+    void reopenedDatabaseHasEveryObjectItsResourceVersionAndTheHistoryWatchesReplay() throws Exception {
+        SqliteStorageBackend first = open();
+        StorageInterface s = first.forResource(CONFIGMAPS);
+        long created = rv(s.create(key("a"), configMap("a")));
+        long other = rv(s.create(key("b"), configMap("b")));
+        first.deactivate();
+        backends.remove(first);
+
+        StorageInterface again = open().forResource(CONFIGMAPS);
+        assertEquals(created, rv(again.get(key("a"), GetOptions.DEFAULT)));
+        assertEquals(other, again.currentResourceVersion());
+        try (Watch w = again.watch("/configmaps", new ListOptions(Long.toString(created), ResourceVersionMatch.UNSET,
+                SelectionPredicate.EVERYTHING, true, 0, null, false))) {
+            WatchEvent e = w.next(Duration.ofSeconds(5));
+            assertNotNull(e, "the write after the watch's revision, replayed from the file");
+            assertEquals("b", e.object().path("metadata").path("name").asText());
+            assertEquals(other, rv(e.object()));
+        }
+        assertEquals(other + 1, rv(again.create(key("c"), configMap("c"))), "the revision sequence goes on");
+    }
+
+    @Test
+    void aSecondServerOnTheSameFileIsRefused() {
+        open().forResource(CONFIGMAPS);
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> open().forResource(CONFIGMAPS));
+        assertTrue(e.getMessage().contains("is in use by another Kubelix server"), e.getMessage());
+    }
+
+    private SqliteStorageBackend open() {
+        SqliteStorageBackend b = SqliteTestSupport.backend(dir.resolve("kubelix.db"));
+        backends.add(b);
+        return b;
+    }
+
+    private static long rv(ObjectNode obj) {
+        return Long.parseLong(obj.path("metadata").path("resourceVersion").asText());
+    }
+
+    private static String key(String name) {
+        return "/configmaps/default/" + name;
+    }
+
+    private static ObjectNode configMap(String name) {
+        ObjectNode obj = JsonNodeFactory.instance.objectNode();
+        obj.put("apiVersion", "v1").put("kind", "ConfigMap");
+        obj.putObject("metadata").put("name", name).put("namespace", "default");
+        return obj;
+    }
+}
