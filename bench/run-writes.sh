@@ -4,7 +4,7 @@
 # from its /metrics), then on the memory backend, each on a fresh server started by run-server.sh.
 # usage: bench/run-writes.sh <distribution dir> <work dir> [writes flags...]
 #   e.g. KUBELIX_JAVA_OPTS=-Xmx2g bench/run-writes.sh distribution/target/kubelix /tmp/kwrites --count 2000
-# BACKENDS="etcd3 memory" (the default) chooses the backends and their order.
+# BACKENDS="etcd3 memory" (the default) chooses the backends (any --storage-backend; etcd3 starts its etcd) and their order.
 set -euo pipefail
 dist=$1 work=$2
 shift 2
@@ -18,7 +18,7 @@ rm -rf "$work" && mkdir -p "$work"
 
 for backend in ${BACKENDS:-etcd3 memory}; do
   port=$(free_port)
-  server_args=()
+  server_args=(--storage-backend "$backend")
   bench_args=()
   if [[ $backend == etcd3 ]]; then
     client=$(free_port) peer=$(free_port)
@@ -30,7 +30,7 @@ for backend in ${BACKENDS:-etcd3 memory}; do
     pids+=("$etcd_pid")
     for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$client/health" >/dev/null && break; sleep 0.2; done
     echo "etcd $(etcd --version | head -1 | cut -d' ' -f3) on http://127.0.0.1:$client"
-    server_args=(--storage-backend etcd3 --etcd-servers "http://127.0.0.1:$client")
+    server_args+=(--etcd-servers "http://127.0.0.1:$client")
     bench_args=(--etcd-metrics "http://127.0.0.1:$client" --etcd-pid "$etcd_pid")
   fi
   "$here/run-server.sh" "$dist" "$work/$backend" "$port" "${server_args[@]}"

@@ -13,10 +13,11 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * authz: what RBAC costs a read. Makes R roles and R role bindings (each for another user) in a
- * namespace, and a service account bound to {@code view} there; then GETs one configmap with C
- * requests in flight for T seconds at a time, alternating the admin (in {@code system:masters},
- * allowed before any authorizer is asked: the cost of no authorization) and the service account
- * (RBAC finds its binding among all the others), for N rounds of each. Run against a server with
+ * namespace, and a service account (or, with {@code --user-token}, a token-file user, authenticated
+ * as cheaply as the admin) bound to {@code view} there; then GETs one configmap with C requests in
+ * flight for T seconds at a time, alternating the admin (in {@code system:masters}, allowed before
+ * any authorizer is asked: the cost of no authorization) and that subject (RBAC finds its binding
+ * among all the others), for N rounds of each. Run against a server with
  * the default {@code --authorization-mode=RBAC}.
  */
 final class Authz {
@@ -26,6 +27,8 @@ final class Authz {
     private final int seconds;
     private final int rounds;
     private final int inFlight;
+    private final String userToken;
+    private final String user;
 
     Authz(Kube kube, Options o) {
         this.kube = kube;
@@ -34,6 +37,8 @@ final class Authz {
         this.seconds = o.integer("seconds", 10);
         this.rounds = o.integer("rounds", 3);
         this.inFlight = o.integer("in-flight", 16);
+        this.userToken = o.get("user-token");
+        this.user = o.get("user", "bench-user");
     }
 
     void run() throws Exception {
@@ -50,13 +55,21 @@ final class Authz {
             createIfMissing(rbac + "/rolebindings", binding("bench-binding-" + i, "Role", "bench-role-" + i,
                     "{\"kind\":\"User\",\"name\":\"user-" + i + "\",\"apiGroup\":\"rbac.authorization.k8s.io\"}"));
         }
-        createIfMissing("/api/v1/namespaces/" + ns + "/serviceaccounts", Kube.JSON.readTree(
-                "{\"apiVersion\":\"v1\",\"kind\":\"ServiceAccount\",\"metadata\":{\"name\":\"bench-reader\"}}"));
-        createIfMissing(rbac + "/rolebindings", binding("bench-reader-view", "ClusterRole", "view",
-                "{\"kind\":\"ServiceAccount\",\"name\":\"bench-reader\",\"namespace\":\"" + ns + "\"}"));
-        String saToken = kube.call("POST", "/api/v1/namespaces/" + ns + "/serviceaccounts/bench-reader/token",
-                Kube.JSON.readTree("{\"apiVersion\":\"authentication.k8s.io/v1\",\"kind\":\"TokenRequest\","
-                        + "\"spec\":{\"expirationSeconds\":3600}}")).path("status").path("token").asText();
+        String saToken;
+        if (userToken != null) {
+            // A token-file user: the same authentication as the admin's, so the difference is RBAC's alone.
+            createIfMissing(rbac + "/rolebindings", binding("bench-user-view", "ClusterRole", "view",
+                    "{\"kind\":\"User\",\"name\":\"" + user + "\",\"apiGroup\":\"rbac.authorization.k8s.io\"}"));
+            saToken = userToken;
+        } else {
+            createIfMissing("/api/v1/namespaces/" + ns + "/serviceaccounts", Kube.JSON.readTree(
+                    "{\"apiVersion\":\"v1\",\"kind\":\"ServiceAccount\",\"metadata\":{\"name\":\"bench-reader\"}}"));
+            createIfMissing(rbac + "/rolebindings", binding("bench-reader-view", "ClusterRole", "view",
+                    "{\"kind\":\"ServiceAccount\",\"name\":\"bench-reader\",\"namespace\":\"" + ns + "\"}"));
+            saToken = kube.call("POST", "/api/v1/namespaces/" + ns + "/serviceaccounts/bench-reader/token",
+                    Kube.JSON.readTree("{\"apiVersion\":\"authentication.k8s.io/v1\",\"kind\":\"TokenRequest\","
+                            + "\"spec\":{\"expirationSeconds\":3600}}")).path("status").path("token").asText();
+        }
         String path = Kube.configMapsPath(ns) + "/target";
         for (int i = 0; i < 100 && kube.send("GET", path, null, null, saToken).join().statusCode() != 200; i++) {
             Thread.sleep(100);
@@ -74,13 +87,17 @@ final class Authz {
             long s = round(path, saToken, account);
             adminCount += a;
             accountCount += s;
-            System.out.printf(Locale.ROOT, "| %d | admin (system:masters) | %.0f |%n| %d | service account (RBAC) | %.0f |%n",
-                    r, a / (double) seconds, r, s / (double) seconds);
+            System.out.printf(Locale.ROOT, "| %d | admin (system:masters) | %.0f |%n| %d | %s (RBAC) | %.0f |%n",
+                    r, a / (double) seconds, r, subject(), s / (double) seconds);
         }
         System.out.println(Stats.header());
         System.out.println(Stats.row("GET as admin (system:masters)", admin));
-        System.out.println(Stats.row("GET as service account (RBAC)", account));
+        System.out.println(Stats.row("GET as " + subject() + " (RBAC)", account));
         System.out.printf(Locale.ROOT, "RBAC / no authorization throughput: %.3f%n", accountCount / (double) adminCount);
+    }
+
+    private String subject() {
+        return userToken != null ? "user " + user : "service account";
     }
 
     /** Closed loop: {@code inFlight} requests, each followed by the next until the round's time is up. */

@@ -12,7 +12,7 @@ public final class Main {
               crud           --rate 50 (cycles/s) --seconds 60
               gc-cascade     --dependents 10000 --idle-seconds 30 --concurrency 32 [--server-pid PID]
               writes         --count 2000 --in-flight 8 --rounds 3 --bytes 1024 [--etcd-metrics URL --etcd-pid PID] [--server-pid PID]
-              authz          --roles 1000 --seconds 10 --rounds 3 --in-flight 16
+              authz          --roles 1000 --seconds 10 --rounds 3 --in-flight 16 [--user-token T --user NAME]
 
             connection:
               --server https://host:port   --ca FILE | --insecure   --token T | --kubeconfig FILE

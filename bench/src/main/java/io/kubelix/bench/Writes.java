@@ -24,13 +24,13 @@ import java.util.regex.Pattern;
 /**
  * writes: as fast as the server answers, N creates of 1-KiB configmaps with C requests in flight
  * (each in-flight slot sends its next request when the previous one is answered), then N updates
- * (a PUT of each object with the resourceVersion its last write returned, and one more field), for
- * R rounds, each round in a namespace of its own. Reports per phase the rate, the latency, the
+ * (a PUT of each object with the resourceVersion its last write returned, and one more field), then
+ * N deletes, for R rounds, each round in a namespace of its own. Reports per phase the rate, the latency, the
  * server's CPU time per request ({@code --server-pid}) and, with {@code --etcd-metrics URL} (etcd's
  * client URL), the etcd requests per API write read from etcd's own {@code grpc_server_started_total}
  * and, with {@code --etcd-pid}, etcd's CPU time per write.
- * Each round ends by listing its objects: every acknowledged create is there, and every object
- * carries the count of its acknowledged updates and the resourceVersion the last one returned.
+ * Before its deletes, each round lists its objects: every acknowledged create is there, and every
+ * object carries the count of its acknowledged updates and the resourceVersion the last one returned.
  */
 final class Writes {
     private static final Pattern GRPC_STARTED =
@@ -60,8 +60,8 @@ final class Writes {
     }
 
     void run() throws Exception {
-        System.out.printf("writes: %d creates then %d updates of %d-byte configmaps, %d in flight, %d rounds%n",
-                count, count, payload.length(), inFlight, rounds);
+        System.out.printf("writes: %d creates, %d updates and %d deletes of %d-byte configmaps, %d in flight, %d rounds%n",
+                count, count, count, payload.length(), inFlight, rounds);
         int lost = 0;
         for (int round = 1; round <= rounds; round++) {
             String ns = namespacePrefix + "-" + round;
@@ -98,6 +98,8 @@ final class Writes {
             });
             int lostHere = verify(ns, rv, updates);
             lost += lostHere;
+            phase("delete", i -> rv[i] == null ? CompletableFuture.completedFuture(false)
+                    : kube.send("DELETE", path + "/cm-" + i, null, null).thenApply(r -> r.statusCode() == 200));
             System.out.printf("%nround %d: %d acknowledged writes lost%n", round, lostHere);
         }
         System.out.printf("%nall rounds: %d acknowledged writes lost; load average %s%n", lost, ServerProbe.loadAverage());

@@ -601,8 +601,14 @@ class KubectlApiMachineryIT extends KubectlSuite {
         assertFalse(stored.has("dtaa"), stored::toString);
         assertEquals("1", stored.path("data").path("a").asText(), stored::toString);
 
-        Result warned = kubectl.ok("create", "-f", manifest.toString(), "--validate=warn", "--dry-run=server");
+        // A dry-run create of a name in use is refused as a real one would be (kube's DryRunnableStorage).
+        Result taken = kubectl.run("create", "-f", manifest.toString(), "--validate=false", "--dry-run=server");
+        assertTrue(taken.stderr().contains("Error from server (AlreadyExists): error when creating \"" + manifest
+                + "\": configmaps \"typo\" already exists"), taken::toString);
+        Path another = manifest("typo-2.yaml", configMap("typo-2", ns, "a: \"1\"") + "dtaa:\n  b: \"2\"\n");
+        Result warned = kubectl.ok("create", "-f", another.toString(), "--validate=warn", "--dry-run=server");
         assertTrue(warned.stderr().contains("Warning: unknown field \"dtaa\""), warned::toString);
+        assertEquals(1, kubectl.run("-n", ns, "get", "configmap", "typo-2").exitCode(), "a dry run creates nothing");
 
         // a patch (kubectl patch sends no fieldValidation: kube's default, Warn): the patched object's unknown field is dropped
         Result patched = kubectl.ok("-n", ns, "patch", "configmap", "typo", "--type=merge", "-p",

@@ -107,6 +107,8 @@ final class KubelixContainer {
                 mavenBundle("org.eclipse.jetty.http2", "jetty-http2-hpack").versionAsInProject().startLevel(2),
                 mavenBundle("org.eclipse.jetty.http2", "jetty-http2-common").versionAsInProject().startLevel(2),
                 mavenBundle("org.eclipse.jetty.http2", "jetty-http2-server").versionAsInProject().startLevel(2),
+                mavenBundle("org.eclipse.jetty.websocket", "jetty-websocket-core-common").versionAsInProject().startLevel(2),
+                mavenBundle("org.eclipse.jetty.websocket", "jetty-websocket-core-server").versionAsInProject().startLevel(2),
                 mavenBundle("com.fasterxml.jackson.core", "jackson-annotations").versionAsInProject().startLevel(2),
                 mavenBundle("com.fasterxml.jackson.core", "jackson-core").versionAsInProject().startLevel(2),
                 mavenBundle("com.fasterxml.jackson.core", "jackson-databind").versionAsInProject().startLevel(2),

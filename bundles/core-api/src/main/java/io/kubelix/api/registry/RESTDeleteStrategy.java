@@ -58,4 +58,24 @@ public interface RESTDeleteStrategy {
      */
     default void prepareForDeletion(ObjectNode obj) {
     }
+
+    /**
+     * Store.ReturnDeletedObject: whether a delete that removes the object at once is answered with
+     * the object rather than a success Status, as kube answers for pods, services, namespaces,
+     * service accounts, persistent volumes and their claims, resource quotas and the storage.k8s.io
+     * kinds (typed clients such as client-java's expect the object back). The default is false.
+     */
+    default boolean returnDeletedObject() {
+        return false;
+    }
+
+    /** kube-apiserver's default delete strategy, but answering deletes with the deleted object. */
+    static RESTDeleteStrategy returningDeletedObject() {
+        return new RESTDeleteStrategy() {
+            @Override
+            public boolean returnDeletedObject() {
+                return true;
+            }
+        };
+    }
 }

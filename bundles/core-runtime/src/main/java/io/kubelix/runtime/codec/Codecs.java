@@ -21,9 +21,13 @@ public final class Codecs {
     private static final ObjectMapper JSON = new ObjectMapper()
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
-    // Strings stay quoted: minimal quoting would leave timestamps bare, which YAML readers take as dates.
+    // Strings are written plain (kind: ConfigMap) and quoted only where a reader would take them for
+    // something else, as kube's YAML writer does: "true", "1", "null", and timestamps.
     private static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder()
             .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+            .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+            .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
+            .stringQuotingChecker(new YamlQuoting())
             .build())
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 

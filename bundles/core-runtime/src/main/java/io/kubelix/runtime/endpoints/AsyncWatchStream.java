@@ -2,16 +2,11 @@ package io.kubelix.runtime.endpoints;
 
 import io.kubelix.api.storage.Watch;
 import io.kubelix.api.storage.WatchEvent;
-import org.eclipse.jetty.http.HttpVersion;
-import org.eclipse.jetty.server.Request;
-import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.Scheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.ByteArrayOutputStream;
-import java.nio.ByteBuffer;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -19,17 +14,16 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A watch stream that holds no thread while it waits: the watch tells it when events are ready,
- * a pool thread writes what is queued in one non-blocking write, and the next batch is taken when
- * that write completes. The stream ends at its deadline, when the watch ends, when it is
- * {@linkplain #end() ended} (its resource is no longer served), or when the client goes away; it is
- * aborted when the watch was terminated because the client fell behind while a write to it is
- * stuck, so neither the write nor the connection is held for a client that does not read.
+ * a pool thread writes what is queued to the {@link WatchSink} in one non-blocking write, and the
+ * next batch is taken when that write completes. The stream ends at its deadline, when the watch
+ * ends, when it is {@linkplain #end() ended} (its resource is no longer served), or when the client
+ * goes away; it is aborted when the watch was terminated because the client fell behind while a
+ * write to it is stuck, so neither the write nor the connection is held for a client that does not
+ * read.
  */
 final class AsyncWatchStream {
     private static final Logger LOG = LoggerFactory.getLogger(AsyncWatchStream.class);
     private static final int MAX_BATCH_BYTES = 64 * 1024;
-    /** A batch buffer's first size: one event of a typical object. */
-    private static final int BATCH_START_BYTES = 2 * 1024;
     /**
      * A batch buffer up to this size is kept for the stream's next batch once its write completes;
      * a larger one (a burst, such as a watch's initial state) is left to the collector.
@@ -38,11 +32,8 @@ final class AsyncWatchStream {
 
     private final Watch watch;
     private final WatchEncoder encoder;
-    private final Response response;
-    private final Callback callback;
+    private final WatchSink sink;
     private final Executor executor;
-    /** Gathers the writes of the watches sharing an HTTP/2 connection; null on HTTP/1.1, where a connection has one. */
-    private final ConnectionWriter connection;
     private final String path;
     /** The "serial executor" guard: pump runs on one thread at a time, and runs again if asked meanwhile. */
     private final AtomicInteger pumpRequests = new AtomicInteger();
@@ -53,32 +44,28 @@ final class AsyncWatchStream {
      * The buffer the next batch is encoded into, reused from write to write, so an event sent to a
      * thousand watchers does not cost a thousand new buffers; null while it is being written.
      */
-    private volatile Batch batch;
+    private volatile WatchBatch batch;
     private Scheduler.Task timeout;
     private volatile Runnable onFinish = () -> { };
 
-    AsyncWatchStream(Request request, Response response, Callback callback, Watch watch, WatchEncoder encoder,
+    AsyncWatchStream(WatchSink sink, Scheduler scheduler, String path, Watch watch, WatchEncoder encoder,
                      long timeoutSeconds, Executor writers) {
         this.watch = watch;
         this.encoder = encoder;
-        this.response = response;
-        this.callback = callback;
+        this.sink = sink;
         this.executor = writers;
-        this.connection = request.getConnectionMetaData().getHttpVersion() == HttpVersion.HTTP_2
-                ? ConnectionWriter.of(request, writers) : null;
-        this.path = request.getHttpURI().getPath();
-        request.addFailureListener(this::fail);
-        this.timeout = request.getComponents().getScheduler().schedule(() -> {
+        this.path = path;
+        this.timeout = scheduler.schedule(() -> {
             expired = true;
             schedulePump();
         }, timeoutSeconds, TimeUnit.SECONDS);
     }
 
-    /** Starts streaming: the response is committed at once so the client sees the watch open. */
+    /** Starts streaming: the sink is opened, and events are written once the client sees it open. */
     void start() {
         watch.onEnd(this::schedulePump);
         writing = true;
-        response.write(false, ByteBuffer.allocate(0), Callback.from(this::writeDone, this::fail));
+        sink.open(Callback.from(this::writeDone, this::fail), this::fail);
     }
 
     /** Runs {@code action} once the stream has ended, however it ends. */
@@ -93,6 +80,11 @@ final class AsyncWatchStream {
     void end() {
         expired = true;
         schedulePump();
+    }
+
+    /** Ends the stream at once: the sink is aborted and the watch closed. */
+    void abort(Throwable failure) {
+        fail(failure);
     }
 
     private void schedulePump() {
@@ -117,12 +109,14 @@ final class AsyncWatchStream {
         if (finished.get() || writing) {
             return;
         }
-        Batch out = batch != null ? batch : new Batch();
+        WatchBatch out = batch != null ? batch : new WatchBatch();
         out.reset();
         WatchEvent ev;
         boolean endAfter = false;
         while (out.size() < MAX_BATCH_BYTES && (ev = watch.poll()) != null) {
-            encoder.encode(ev, out);
+            if (encoder.encode(ev, out)) {
+                out.endEvent();
+            }
             if (ev.type() == WatchEvent.Type.ERROR) {
                 endAfter = true;
                 break;
@@ -143,12 +137,7 @@ final class AsyncWatchStream {
                     writeDone();
                 }
             }, this::fail);
-            ByteBuffer bytes = out.bytes();
-            if (connection != null) {
-                connection.write(response, bytes, written);
-            } else {
-                response.write(false, bytes, written);
-            }
+            sink.write(out, written);
             return;
         }
         if (expired || watch.done()) {
@@ -169,7 +158,7 @@ final class AsyncWatchStream {
             timeout.cancel();
             watch.close();
             onFinish.run();
-            response.write(true, ByteBuffer.allocate(0), callback);
+            sink.end();
         }
     }
 
@@ -179,23 +168,7 @@ final class AsyncWatchStream {
             watch.close();
             onFinish.run();
             LOG.debug("watch {} ended: {}", path, failure.toString());
-            callback.failed(failure);
-        }
-    }
-
-    /** A batch's bytes, written from the array they were encoded into. */
-    private static final class Batch extends ByteArrayOutputStream {
-        Batch() {
-            super(BATCH_START_BYTES);
-        }
-
-        /** The bytes encoded since the last {@link #reset()}, not copied. */
-        ByteBuffer bytes() {
-            return ByteBuffer.wrap(buf, 0, count);
-        }
-
-        int capacity() {
-            return buf.length;
+            sink.abort(failure);
         }
     }
 }

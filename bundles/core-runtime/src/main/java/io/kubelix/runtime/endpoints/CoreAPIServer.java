@@ -63,6 +63,7 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
      */
     private final ExecutorService watchWriters = Executors.newFixedThreadPool(
             Math.max(2, Runtime.getRuntime().availableProcessors()), new WatchWriterThreads());
+    private final WebSocketWatches webSockets = new WebSocketWatches();
     private final OpenAPIHandler openAPI = new OpenAPIHandler(new VersionInfo().gitVersion());
     /** Registers a listener of the storage backend coming and going; none in tests. */
     private java.util.function.Function<Runnable, Runnable> backendChanges = listener -> () -> { };
@@ -195,6 +196,10 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
         RequestScope scope = new RequestScope(gv, storage, info,
                 new HttpRequestContext(Requests.user(request), info, namespace), request, protobuf);
         scope.hasStatusSubresource = installer.routes().lookup(gv, info.resource() + "/status") != null;
+        if ((info.verb().equals("update") || info.verb().equals("patch")) && info.name().isEmpty()) {
+            // A collection has no PUT or PATCH route.
+            throw methodNotAllowed();
+        }
         if (!info.verb().equals("watch")) {
             // The response's form is agreed before anything is done: a 406 or a 400 for it must not follow a write.
             ResourceHandlers.checkResponseForm(scope, Negotiation.choose(request));
@@ -202,7 +207,7 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
         switch (info.verb()) {
             case "get" -> ResourceHandlers.get(scope, response, callback);
             case "list" -> ResourceHandlers.list(scope, response, callback);
-            case "watch" -> WatchHandler.serve(scope, response, callback, watchWriters,
+            case "watch" -> WatchHandler.serve(scope, response, callback, watchWriters, webSockets,
                     end -> installer.trackWatch(gv, path, end));
             case "create" -> {
                 if (storage instanceof NamedCreater && !info.name().isEmpty()) {
@@ -238,12 +243,18 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
                 case "list", "watch" -> {
                     return "";
                 }
-                case "create", "deletecollection" -> throw new StatusException(StatusReason.METHOD_NOT_ALLOWED, 405,
-                        "the server does not allow this method on the requested resource", null, null);
+                case "create", "deletecollection" -> throw methodNotAllowed();
                 default -> throw notFound();
             }
         }
         return info.namespace();
+    }
+
+    /** What kube answers a method its route does not serve (go-restful's 405, as the apiserver words it). */
+    static StatusException methodNotAllowed() {
+        return new StatusException(StatusReason.METHOD_NOT_ALLOWED, 405,
+                "the server does not allow this method on the requested resource",
+                new StatusException.Details(null, null, null, List.of(), 0), null);
     }
 
     static StatusException notFound() {

@@ -19,37 +19,40 @@ import java.util.function.UnaryOperator;
  * without decoding them: the envelope ({@code kind}, {@code apiVersion}, {@code metadata}) and the
  * items' bytes, streamed to the response in chunks of {@value #CHUNK} bytes, so a large list is
  * never copied into one array. The result is byte for byte the encoding of the list built as a
- * tree. An item's bytes are used as they are only when they already begin with the endpoint's
- * {@code apiVersion} and {@code kind}, so they equal what a GET of the object answers; any other item
- * is copied, typed and encoded.
+ * tree. Items carry no {@code kind} or {@code apiVersion}, as in kube's typed lists: an item's
+ * bytes are used from after those two fields when they begin with the endpoint's, and written after
+ * an opening brace; any other item is copied, stripped of them and encoded.
  */
 final class EncodedList {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
     private static final byte[] ITEMS = ",\"items\":[".getBytes(StandardCharsets.UTF_8);
     private static final byte[] COMMA = {','};
+    private static final byte[] OPEN = {'{'};
     private static final byte[] END = {']', '}'};
     /** Below G1's humongous-object size for any heap, so a chunk is an ordinary young allocation. */
     static final int CHUNK = 128 * 1024;
 
-    /** The body's pieces in order; the envelope's head is written without its closing brace. */
+    /** The body's pieces in order: {@code segments[i]} from {@code from[i]} to {@code to[i]}. */
     private final byte[][] segments;
-    private final int headLength;
+    private final int[] from;
+    private final int[] to;
     private final long length;
 
-    private EncodedList(byte[][] segments, int headLength, long length) {
+    private EncodedList(byte[][] segments, int[] from, int[] to, long length) {
         this.segments = segments;
-        this.headLength = headLength;
+        this.from = from;
+        this.to = to;
         this.length = length;
     }
 
     /**
      * The JSON of {@code {"kind":kind+"List","apiVersion":apiVersion,"metadata":listMeta,"items":[...]}}.
      *
-     * @param kind  the items' kind
-     * @param typed sets an object's apiVersion and kind to the endpoint's (changes and returns it)
+     * @param kind    the items' kind
+     * @param untyped removes an object's apiVersion and kind (changes and returns it)
      */
     static EncodedList encode(String kind, String apiVersion, ObjectNode listMeta, ListResult result,
-                              UnaryOperator<ObjectNode> typed) {
+                              UnaryOperator<ObjectNode> untyped) {
         ObjectNode envelope = F.objectNode();
         envelope.put("kind", kind + "List");
         envelope.put("apiVersion", apiVersion);
@@ -62,23 +65,65 @@ final class EncodedList {
 
         List<ObjectNode> objects = result.items();
         int n = objects.size();
-        byte[][] segments = new byte[2 + Math.max(0, 2 * n - 1) + 1][];
-        segments[0] = head;
-        segments[1] = ITEMS;
-        long size = head.length - 1 + ITEMS.length + END.length + Math.max(0, n - 1);
+        Pieces pieces = new Pieces(3 * n + 3);
+        // The envelope's head without its closing brace, then the items.
+        pieces.add(head, 0, head.length - 1);
+        pieces.add(ITEMS, 0, ITEMS.length);
         for (int i = 0; i < n; i++) {
-            byte[] b = result.json().get(i).get();
-            if (!startsWith(b, prefixes[0]) && !startsWith(b, prefixes[1])) {
-                b = Codecs.toJson(typed.apply(objects.get(i)));
-            }
             if (i > 0) {
-                segments[2 * i + 1] = COMMA;
+                pieces.add(COMMA, 0, 1);
             }
-            segments[2 * i + 2] = b;
-            size += b.length;
+            byte[] b = result.json().get(i).get();
+            int skip = startsWith(b, prefixes[0]) ? prefixes[0].length
+                    : startsWith(b, prefixes[1]) ? prefixes[1].length : -1;
+            if (skip < 0) {
+                b = Codecs.toJson(untyped.apply(objects.get(i).deepCopy()));
+                pieces.add(b, 0, b.length);
+            } else {
+                pieces.add(OPEN, 0, 1);
+                pieces.add(b, skip, b.length);
+            }
         }
-        segments[segments.length - 1] = END;
-        return new EncodedList(segments, head.length - 1, size);
+        pieces.add(END, 0, END.length);
+        return new EncodedList(pieces.arrays(), pieces.from(), pieces.to(), pieces.length);
+    }
+
+    /** The segments of a body being assembled. */
+    private static final class Pieces {
+        private final List<byte[]> arrays;
+        private int[] from;
+        private int[] to;
+        private long length;
+
+        Pieces(int expected) {
+            arrays = new java.util.ArrayList<>(expected);
+            from = new int[expected];
+            to = new int[expected];
+        }
+
+        void add(byte[] array, int start, int end) {
+            int i = arrays.size();
+            if (i == from.length) {
+                from = Arrays.copyOf(from, i * 2 + 1);
+                to = Arrays.copyOf(to, i * 2 + 1);
+            }
+            arrays.add(array);
+            from[i] = start;
+            to[i] = end;
+            length += end - start;
+        }
+
+        byte[][] arrays() {
+            return arrays.toArray(new byte[0][]);
+        }
+
+        int[] from() {
+            return Arrays.copyOf(from, arrays.size());
+        }
+
+        int[] to() {
+            return Arrays.copyOf(to, arrays.size());
+        }
     }
 
     /** The body's length in bytes. */
@@ -107,19 +152,17 @@ final class EncodedList {
     /** Where the next byte comes from: a segment and an offset in it. */
     private final class Cursor {
         private int segment;
-        private int offset;
+        private int offset = segments.length == 0 ? 0 : from[0];
 
         /** Copies the next bytes into {@code out} until it is full; true once the body's end was copied. */
         boolean fill(ByteBuffer out) {
             while (segment < segments.length && out.hasRemaining()) {
-                byte[] s = segments[segment];
-                int end = segment == 0 ? headLength : s.length;
-                int n = Math.min(out.remaining(), end - offset);
-                out.put(s, offset, n);
+                int n = Math.min(out.remaining(), to[segment] - offset);
+                out.put(segments[segment], offset, n);
                 offset += n;
-                if (offset == end) {
+                if (offset == to[segment]) {
                     segment++;
-                    offset = 0;
+                    offset = segment < segments.length ? from[segment] : 0;
                 }
             }
             return segment == segments.length;

@@ -2,6 +2,7 @@ package io.kubelix.runtime.endpoints;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubelix.api.errors.FieldError;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.registry.GroupVersionKindProvider;
 import io.kubelix.api.registry.RESTStorage;
@@ -15,6 +16,7 @@ import io.kubelix.runtime.codec.Codecs;
 import io.kubelix.runtime.codec.MediaType;
 import io.kubelix.runtime.codec.protobuf.ProtobufCodec;
 import io.kubelix.runtime.fieldmanager.FieldManager;
+import io.kubelix.runtime.request.RequestInfoFactory;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
@@ -91,18 +93,44 @@ final class RequestScope {
         return v == null ? "" : v;
     }
 
-    /** The {@code dryRun} parameter: {@code All} or nothing, as kube-apiserver accepts. */
+    /**
+     * A boolean query parameter, as kube reads every one ({@link RequestInfoFactory#isTrue}): null
+     * when absent (an unset {@code *bool}), else false only for "0" and "false" in any case.
+     */
+    Boolean boolParam(String name) {
+        String v = query.getValue(name);
+        return v == null ? null : RequestInfoFactory.isTrue(v);
+    }
+
+    /**
+     * The {@code dryRun} parameter: {@code All} or nothing, as kube-apiserver accepts; anything else
+     * is ValidateDryRun's 422 on the verb's options ({@code CreateOptions.meta.k8s.io "" is invalid:
+     * dryRun: Unsupported value: []string{"Bogus"}: supported values: "All"}).
+     */
     boolean dryRun() {
         List<String> values = query.getValues("dryRun");
         if (values == null) {
             return false;
         }
-        for (String v : values) {
-            if (!v.equals("All")) {
-                throw StatusException.badRequest("Invalid dry run value \"" + v + "\": must be \"All\"");
-            }
+        if (!values.stream().allMatch("All"::equals)) {
+            String options = switch (info.verb()) {
+                case "create" -> "CreateOptions";
+                case "update" -> "UpdateOptions";
+                case "patch" -> "PatchOptions";
+                default -> "DeleteOptions";
+            };
+            throw StatusException.invalid(options, "meta.k8s.io", "",
+                    List.of(FieldError.notSupported("dryRun", new GoStrings(values), List.of("All"))));
         }
         return !values.isEmpty();
+    }
+
+    /** A []string as Go's %#v prints it in a field error: {@code []string{"a", "b"}}. */
+    private record GoStrings(List<String> values) {
+        @Override
+        public String toString() {
+            return "[]string{" + String.join(", ", values.stream().map(v -> "\"" + v + "\"").toList()) + "}";
+        }
     }
 
     /** The request body, at most {@link #MAX_REQUEST_BODY_BYTES} (413 beyond). */
@@ -190,16 +218,18 @@ final class RequestScope {
     ListOptions listOptions(boolean watch) {
         String rv = param("resourceVersion");
         String matchParam = param("resourceVersionMatch");
+        // ValidateListOptions: a 422 on ListOptions. WatchList (sendInitialEvents) may ask NotOlderThan the
+        // current state, with no resourceVersion.
         ResourceVersionMatch match = switch (matchParam) {
             case "" -> ResourceVersionMatch.UNSET;
             case "NotOlderThan" -> ResourceVersionMatch.NOT_OLDER_THAN;
             case "Exact" -> ResourceVersionMatch.EXACT;
-            default -> throw StatusException.badRequest("resourceVersionMatch: Unsupported value: \"" + matchParam
-                    + "\": supported values: \"Exact\", \"NotOlderThan\"");
+            default -> throw listOptionsInvalid(FieldError.notSupported("resourceVersionMatch", matchParam,
+                    List.of("NotOlderThan", "Exact")));
         };
-        // WatchList (sendInitialEvents) may ask NotOlderThan the current state, with no resourceVersion.
-        if (match != ResourceVersionMatch.UNSET && rv.isEmpty() && param("sendInitialEvents").isEmpty()) {
-            throw StatusException.badRequest("resourceVersionMatch is forbidden unless resourceVersion is provided");
+        if (match != ResourceVersionMatch.UNSET && rv.isEmpty() && query.getValue("sendInitialEvents") == null) {
+            throw listOptionsInvalid(FieldError.forbidden("resourceVersionMatch",
+                    "resourceVersionMatch is forbidden unless resourceVersion is provided"));
         }
         long limit = 0;
         String limitParam = param("limit");
@@ -214,13 +244,35 @@ final class RequestScope {
         if (!cont.isEmpty() && !rv.isEmpty()) {
             throw StatusException.badRequest("specifying resource version is not allowed when using continue");
         }
-        var predicate = SelectionPredicates.of(param("labelSelector"), param("fieldSelector"),
+        var predicate = SelectionPredicates.of(param("labelSelector"), fieldSelector(watch),
                 storage.selectableFields());
         return new ListOptions(rv, match, predicate, true, watch ? 0 : Math.max(0, limit), cont.isEmpty() ? null : cont,
-                watch && isTrue(param("allowWatchBookmarks")));
+                watch && RequestInfoFactory.isTrue(query.getValue("allowWatchBookmarks")));
     }
 
-    static boolean isTrue(String v) {
-        return v.equals("true") || v.equals("1");
+    /**
+     * The field selector; a watch of one object (the legacy {@code /watch/.../<name>} path) selects
+     * its name, as kube's ListResource does, and refuses a selector naming another.
+     */
+    private String fieldSelector(boolean watch) {
+        String selector = param("fieldSelector");
+        String name = info.name();
+        if (!watch || name.isEmpty()) {
+            return selector;
+        }
+        if (selector.isEmpty()) {
+            return "metadata.name=" + name;
+        }
+        for (String term : selector.split(",")) {
+            String t = term.trim();
+            if (t.equals("metadata.name=" + name) || t.equals("metadata.name==" + name)) {
+                return selector;
+            }
+        }
+        throw StatusException.badRequest("fieldSelector metadata.name doesn't match requested name");
+    }
+
+    private static StatusException listOptionsInvalid(FieldError error) {
+        return StatusException.invalid("ListOptions", "meta.k8s.io", "", List.of(error));
     }
 }

@@ -16,7 +16,9 @@ import io.kubelix.api.registry.GracefulDeleter;
 import io.kubelix.api.registry.Lister;
 import io.kubelix.api.registry.UpdateOptions;
 import io.kubelix.api.registry.UpdateResult;
+import io.kubelix.api.registry.UpdatedObjectInfo;
 import io.kubelix.api.registry.Updater;
+import io.kubelix.api.request.RequestContext;
 import io.kubelix.api.schema.ResourceSchema;
 import io.kubelix.api.storage.ListResult;
 import io.kubelix.api.storage.Preconditions;
@@ -86,7 +88,7 @@ final class ResourceHandlers {
         if (choice.output() == Negotiation.Output.JSON && result.json() != null) {
             // Served from the watch cache: the items' encodings are reused as they are.
             Responses.write(response, callback, 200, MediaType.JSON, EncodedList.encode(s.storage.kind(),
-                    s.groupVersion.apiVersion(), listMeta, result, o -> typed(s, o)));
+                    s.groupVersion.apiVersion(), listMeta, result, ResourceHandlers::untyped));
             return;
         }
         ObjectNode list = F.objectNode();
@@ -94,7 +96,7 @@ final class ResourceHandlers {
         list.put("apiVersion", s.groupVersion.apiVersion());
         list.set("metadata", listMeta);
         ArrayNode items = list.putArray("items");
-        result.items().forEach(o -> items.add(typed(s, o)));
+        result.items().forEach(o -> items.add(untyped(o)));
         Responses.writeObject(s.request, response, callback, 200, list);
     }
 
@@ -118,9 +120,20 @@ final class ResourceHandlers {
         ObjectNode body = s.bodyObject(FieldValidation.decodeObject(s));
         String manager = writer(s);
         FieldManager fields = s.fieldManager();
-        UpdateResult result = updater.update(s.ctx, s.info.name(), (ctx, old) -> fields == null ? body.deepCopy()
-                        : fields.update(old, body.deepCopy(), manager),
-                new UpdateOptions(s.dryRun(), manager));
+        String uid = body.path("metadata").path("uid").asText("");
+        // As kube's DefaultUpdatedObjectInfo: a body's uid is a precondition on the object it replaces (409).
+        Preconditions preconditions = uid.isEmpty() ? Preconditions.NONE : new Preconditions(uid, null);
+        UpdateResult result = updater.update(s.ctx, s.info.name(), new UpdatedObjectInfo() {
+            @Override
+            public ObjectNode updatedObject(RequestContext ctx, ObjectNode old) {
+                return fields == null ? body.deepCopy() : fields.update(old, body.deepCopy(), manager);
+            }
+
+            @Override
+            public Preconditions preconditions() {
+                return preconditions;
+            }
+        }, new UpdateOptions(s.dryRun(), manager));
         writeObject(s, response, callback, result.created() ? 201 : 200, result.object());
     }
 
@@ -136,7 +149,7 @@ final class ResourceHandlers {
                 && !patchType.equals(Patches.STRATEGIC_MERGE_PATCH)) {
             throw Patches.unsupported(patchType);
         }
-        if (!s.param("force").isEmpty()) {
+        if (s.boolParam("force") != null) {
             throw patchOptionsInvalid(FieldError.forbidden("force", "may not be specified for non-apply patch"));
         }
         String manager = writer(s);
@@ -176,12 +189,7 @@ final class ResourceHandlers {
         if (manager == null) {
             throw patchOptionsInvalid(FieldError.required("fieldManager", "is required for apply patch"));
         }
-        boolean force = switch (s.param("force")) {
-            case "", "false", "0" -> false;
-            case "true", "1" -> true;
-            default -> throw StatusException.badRequest("force: Invalid value: \"" + s.param("force")
-                    + "\": must be a boolean");
-        };
+        boolean force = Boolean.TRUE.equals(s.boolParam("force"));
         FieldManager fields = s.fieldManager();
         if (fields == null) {
             throw Patches.unsupported(Patches.APPLY_PATCH);
@@ -261,6 +269,10 @@ final class ResourceHandlers {
             Responses.writeObject(s.request, response, callback, code, typed(s, deleted));
             return;
         }
+        if (result.returnObject()) {
+            Responses.writeObject(s.request, response, callback, 200, typed(s, deleted));
+            return;
+        }
         Responses.writeObject(s.request, response, callback, 200, StatusObjects.success(s.info.name(),
                 s.groupVersion.group(), s.info.resource(), deleted.path("metadata").path("uid").asText("")));
     }
@@ -273,7 +285,7 @@ final class ResourceHandlers {
         list.put("apiVersion", s.groupVersion.apiVersion());
         list.putObject("metadata").put("resourceVersion", Long.toString(deleted.resourceVersion()));
         ArrayNode items = list.putArray("items");
-        deleted.items().forEach(o -> items.add(typed(s, o)));
+        deleted.items().forEach(o -> items.add(untyped(o)));
         Responses.addWarnings(response, s.ctx.warnings());
         Responses.writeObject(s.request, response, callback, 200, list);
     }
@@ -300,16 +312,8 @@ final class ResourceHandlers {
         if (propagation.isEmpty()) {
             propagation = opts.hasNonNull("propagationPolicy") ? opts.get("propagationPolicy").asText() : null;
         }
-        Boolean orphanDependents = null;
-        String orphanParam = s.param("orphanDependents");
-        if (!orphanParam.isEmpty()) {
-            orphanDependents = switch (orphanParam) {
-                case "true", "1" -> true;
-                case "false", "0" -> false;
-                default -> throw StatusException.badRequest("orphanDependents: Invalid value: \"" + orphanParam
-                        + "\": must be a boolean");
-            };
-        } else if (opts.hasNonNull("orphanDependents")) {
+        Boolean orphanDependents = s.boolParam("orphanDependents");
+        if (orphanDependents == null && opts.hasNonNull("orphanDependents")) {
             if (!opts.get("orphanDependents").isBoolean()) {
                 throw StatusException.badRequest("orphanDependents: Invalid value: must be a boolean");
             }
@@ -389,6 +393,13 @@ final class ResourceHandlers {
     static ObjectNode typed(RequestScope s, ObjectNode obj) {
         obj.put("apiVersion", s.kind().groupVersion().apiVersion());
         obj.put("kind", s.kind().kind());
+        return obj;
+    }
+
+    /** A typed list's item, as kube encodes one: its kind and apiVersion are the list's, and left out. */
+    static ObjectNode untyped(ObjectNode obj) {
+        obj.remove("apiVersion");
+        obj.remove("kind");
         return obj;
     }
 

@@ -39,9 +39,8 @@ public final class StatusObjects {
             if (d.retryAfterSeconds() > 0) {
                 details.put("retryAfterSeconds", d.retryAfterSeconds());
             }
-            if (!details.isEmpty()) {
-                s.set("details", details);
-            }
+            // Set details are written even when empty, as kube writes them ("details":{} on a 404 or 405 of a path).
+            s.set("details", details);
         }
         s.put("code", e.code());
         return s;

@@ -9,13 +9,8 @@ import io.kubelix.api.storage.Watch;
 import io.kubelix.api.storage.WatchEvent;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Response;
-import org.eclipse.jetty.util.Blocker;
 import org.eclipse.jetty.util.Callback;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
-import java.io.ByteArrayOutputStream;
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
@@ -23,14 +18,13 @@ import java.util.function.Function;
 
 /**
  * serveWatch: streams a watch as newline-delimited {@code {"type":..,"object":..}} JSON over a
- * chunked response, until {@code timeoutSeconds} (default: a random 30 to 60 minutes, as
- * kube-apiserver spreads re-watches), the client goes away, or the stream ends. A
- * resourceVersion too old for the storage becomes an ERROR event carrying a 410 Status.
+ * chunked response, or as one WebSocket message per event when the request asks to upgrade, until
+ * {@code timeoutSeconds} (default: a random 30 to 60 minutes, as kube-apiserver spreads
+ * re-watches), the client goes away, or the stream ends. A resourceVersion too old for the storage
+ * becomes an ERROR event carrying a 410 Status.
  */
 final class WatchHandler {
-    private static final Logger LOG = LoggerFactory.getLogger(WatchHandler.class);
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
-    private static final Duration POLL = Duration.ofSeconds(1);
     private static final long MIN_TIMEOUT_SECONDS = 1800;
 
     private WatchHandler() {
@@ -41,7 +35,7 @@ final class WatchHandler {
      * resource stops being served) and returns how to deregister it.
      */
     static void serve(RequestScope s, Response response, Callback callback, java.util.concurrent.Executor writers,
-                      Function<Runnable, Runnable> tracker) throws Exception {
+                      WebSocketWatches webSockets, Function<Runnable, Runnable> tracker) throws Exception {
         if (!(s.storage instanceof Watcher watcher)) {
             throw StatusException.methodNotSupported(s.groupResource(), "watch");
         }
@@ -55,7 +49,6 @@ final class WatchHandler {
         TableConvertor table = choice.output() == Negotiation.Output.TABLE
                 ? new TableConvertor(s.storage, choice.tableApiVersion(), s.param("includeObject")) : null;
         long timeoutSeconds = timeoutSeconds(s);
-        long deadline = System.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
         options = options.withTimeout(Duration.ofSeconds(timeoutSeconds));
 
         Watch watch;
@@ -70,64 +63,35 @@ final class WatchHandler {
             initialError = e;
         }
 
-        response.setStatus(200);
-        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
-        response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-cache, private");
-        Responses.addWarnings(response, s.ctx.warnings());
+        if (watch == null) {
+            // As kube's cacher answers a too old resourceVersion: a stream of one ERROR event.
+            watch = new ErrorWatch(WatchEvent.error(initialError));
+        } else if (!watch.onReady(() -> { })) {
+            // A watch that cannot notify (an uncached storage) is waited on by a thread of its own.
+            watch = new NotifyingWatch(watch, s.request.getComponents().getThreadPool());
+        }
         WatchEncoder encoder = new WatchEncoder(s, table, bookmarks);
-        if (initialError != null) {
-            ByteArrayOutputStream line = new ByteArrayOutputStream();
-            encoder.encode(WatchEvent.error(initialError), line);
-            response.write(true, ByteBuffer.wrap(line.toByteArray()), callback);
-            return;
+        WatchSink sink;
+        if (webSockets.requested(s.request)) {
+            sink = new WebSocketWatchSink();
+        } else {
+            response.setStatus(200);
+            response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+            response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-cache, private");
+            Responses.addWarnings(response, s.ctx.warnings());
+            sink = new HttpWatchSink(s.request, response, callback, writers);
         }
-        if (watch.onReady(() -> { })) {
-            AsyncWatchStream stream = new AsyncWatchStream(s.request, response, callback, watch, encoder, timeoutSeconds,
-                    writers);
-            stream.onFinish(tracker.apply(stream::end));
-            stream.start();
-            return;
-        }
-        // A watch that cannot notify (an uncached storage) is streamed by this thread.
-        Watch w = watch;
-        Runnable untrack = tracker.apply(w::close);
-        try {
-            s.request.addFailureListener(failure -> w.close());
-            write(response, new byte[0]);
-            stream(w, encoder, response, deadline);
-            response.write(true, ByteBuffer.allocate(0), callback);
-        } catch (Exception e) {
-            LOG.debug("watch {} ended: {}", s.info.path(), e.toString());
-            callback.failed(e);
-        } finally {
-            untrack.run();
-            watch.close();
-        }
-    }
-
-    private static void stream(Watch watch, WatchEncoder encoder, Response response, long deadline) throws Exception {
-        while (System.nanoTime() < deadline) {
-            WatchEvent ev = watch.next(POLL);
-            if (ev == null) {
-                if (watch.done()) {
-                    return;
-                }
-                continue;
+        AsyncWatchStream stream = new AsyncWatchStream(sink, s.request.getComponents().getScheduler(),
+                s.info.path(), watch, encoder, timeoutSeconds, writers);
+        stream.onFinish(tracker.apply(stream::end));
+        stream.start();
+        if (sink instanceof WebSocketWatchSink ws) {
+            try {
+                webSockets.upgrade(s.request, response, callback, ws, timeoutSeconds);
+            } catch (Throwable e) {
+                stream.abort(e);
+                throw e;
             }
-            ByteArrayOutputStream line = new ByteArrayOutputStream();
-            if (encoder.encode(ev, line)) {
-                write(response, line.toByteArray());
-            }
-            if (ev.type() == WatchEvent.Type.ERROR) {
-                return;
-            }
-        }
-    }
-
-    private static void write(Response response, byte[] bytes) throws Exception {
-        try (Blocker.Callback cb = Blocker.callback()) {
-            response.write(false, ByteBuffer.wrap(bytes), cb);
-            cb.block();
         }
     }
 
@@ -136,11 +100,10 @@ final class WatchHandler {
      * needs {@code resourceVersionMatch=NotOlderThan} and {@code allowWatchBookmarks=true}.
      */
     private static ListOptions withInitialEvents(RequestScope s, ListOptions o) {
-        String param = s.param("sendInitialEvents");
-        if (param.isEmpty()) {
+        Boolean send = s.boolParam("sendInitialEvents");
+        if (send == null) {
             return o;
         }
-        boolean send = RequestScope.isTrue(param);
         java.util.List<io.kubelix.api.errors.FieldError> errs = new java.util.ArrayList<>();
         if (o.resourceVersionMatch() != io.kubelix.api.storage.ResourceVersionMatch.NOT_OLDER_THAN) {
             errs.add(io.kubelix.api.errors.FieldError.forbidden("resourceVersionMatch",

@@ -45,6 +45,8 @@ import java.util.UUID;
  * concurrency, runs admission, and turns storage errors into Status errors naming the resource.
  */
 public final class GenericStore implements StandardStorage {
+    /** kube-apiserver's etcd prefix, which its storage errors quote before an object's key. */
+    private static final String KUBE_KEY_PREFIX = "/registry";
     private static final int GENERATE_NAME_ATTEMPTS = 8;
     private static final Runnable NOTHING = () -> { };
 
@@ -185,6 +187,14 @@ public final class GenericStore implements StandardStorage {
         spec.createStrategy().canonicalize(obj);
         omitEmpty(Unstructured.wrap(obj).metadata());
         if (options.dryRun()) {
+            // As kube's DryRunnableStorage: a name in use is refused though nothing would be written.
+            try {
+                if (storage.get(key(ctx, meta.name()), new GetOptions(true, "")) != null) {
+                    throw StatusException.alreadyExists(spec.groupResource(), meta.name());
+                }
+            } catch (StorageException e) {
+                throw interpret(e, meta.name());
+            }
             return obj;
         }
         for (int attempt = 1; ; attempt++) {
@@ -207,6 +217,9 @@ public final class GenericStore implements StandardStorage {
         boolean createOnUpdate = spec.updateStrategy().allowCreateOnUpdate();
         boolean[] created = new boolean[1];
         UpdateFunction tryUpdate = (existing, revision) -> {
+            if (existing != null) {
+                checkPreconditions(key, name, objInfo.preconditions(), existing, revision);
+            }
             created[0] = existing == null;
             return existing == null
                     ? createdByUpdate(ctx, name, objInfo, options.dryRun())
@@ -219,12 +232,28 @@ public final class GenericStore implements StandardStorage {
                 ObjectNode result = tryUpdate.apply(existing, revision);
                 return new UpdateResult(result, created[0]);
             }
-            ObjectNode stored = storage.guaranteedUpdate(key, createOnUpdate, io.kubelix.api.storage.Preconditions.NONE, tryUpdate);
+            ObjectNode stored = storage.guaranteedUpdate(key, createOnUpdate, io.kubelix.api.storage.Preconditions.NONE,
+                    tryUpdate);
             return new UpdateResult(stored, created[0]);
         } catch (EmptiedFinalizers e) {
             return new UpdateResult(deleteWithoutFinalizers(key, name, e.object, e.uid, options.dryRun()), false);
         } catch (StorageException e) {
             throw interpret(e, name);
+        }
+    }
+
+    /**
+     * An update's preconditions (a PUT's uid), checked against the current object as kube's storage
+     * checks them. A mismatch is answered as kube answers its InvalidObj storage error: a Conflict
+     * quoting the storage error, with the key as kube's etcd keys read ({@code /registry/configmaps/ns/a}).
+     */
+    private void checkPreconditions(String key, String name, io.kubelix.api.storage.Preconditions preconditions,
+                                    ObjectNode existing, long revision) {
+        try {
+            preconditions.check(key, existing, revision);
+        } catch (StorageException e) {
+            throw StatusException.conflict(spec.groupResource(), name, "StorageError: invalid object, Code: 4, Key: "
+                    + KUBE_KEY_PREFIX + key + ", ResourceVersion: 0, AdditionalErrorMsg: " + e.getMessage());
         }
     }
 
@@ -296,7 +325,7 @@ public final class GenericStore implements StandardStorage {
                     return new DeleteResult(marked, false);
                 }
                 if (options.dryRun()) {
-                    return new DeleteResult(marked, true);
+                    return deleted(marked);
                 }
                 // A graceful delete with a zero period wrote the object once more; delete that version.
                 if (preconditions.resourceVersion() != null) {
@@ -309,14 +338,19 @@ public final class GenericStore implements StandardStorage {
             if (options.dryRun()) {
                 options.preconditions().check(key, existing, storage.versioner().objectResourceVersion(existing));
                 admission.validate(attributes(Operation.DELETE, ctx, null, existing, true));
-                return new DeleteResult(existing, true);
+                return deleted(existing);
             }
             ObjectNode deleted = storage.delete(key, preconditions,
                     current -> admission.validate(attributes(Operation.DELETE, ctx, null, current, false)));
-            return new DeleteResult(deleted, true);
+            return deleted(deleted);
         } catch (StorageException e) {
             throw interpret(e, name);
         }
+    }
+
+    /** The result of a delete that removed {@code object}, answered as the resource's delete strategy says. */
+    private DeleteResult deleted(ObjectNode object) {
+        return new DeleteResult(object, true, spec.deleteStrategy().returnDeletedObject());
     }
 
     /**

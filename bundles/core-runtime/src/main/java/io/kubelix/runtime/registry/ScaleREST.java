@@ -52,9 +52,23 @@ final class ScaleREST implements ScaleStorage {
         return SCALE;
     }
 
+    /** A missing parent is answered for the subresource, as kube's ScaleREST.Get does: deployments/scale.apps "web". */
     @Override
     public ObjectNode get(RequestContext ctx, String name, String resourceVersion) {
-        return scaleOf(store.get(ctx, name, resourceVersion));
+        try {
+            return scaleOf(store.get(ctx, name, resourceVersion));
+        } catch (StatusException e) {
+            throw parentMissing(e, name);
+        }
+    }
+
+    /** The parent's NotFound answered for the subresource, as kube answers it; any other error as it is. */
+    private StatusException parentMissing(StatusException e, String name) {
+        if (e.reason() == StatusReason.NOT_FOUND && e.details() != null
+                && parentResource.resource().equals(e.details().kind())) {
+            return StatusException.notFound(scaleResource, name);
+        }
+        return e;
     }
 
     /**
@@ -87,12 +101,7 @@ final class ScaleREST implements ScaleStorage {
                 return options.fieldManager() == null ? parent : fieldManager(c).update(old, parent, options.fieldManager());
             }, options);
         } catch (StatusException e) {
-            // The parent's missing: kube answers for the subresource, deployments/scale.apps "web".
-            if (e.reason() == StatusReason.NOT_FOUND && e.details() != null
-                    && parentResource.resource().equals(e.details().kind())) {
-                throw StatusException.notFound(scaleResource, name);
-            }
-            throw e;
+            throw parentMissing(e, name);
         }
         return new UpdateResult(scaleOf(result.object()), false);
     }

@@ -86,9 +86,12 @@ public final class RequestInfoFactory {
                 new ArrayList<>(current));
     }
 
-    /** apimachinery's Convert_Slice_string_To_bool: any value but "0" and "false" (even empty) is true. */
-    private static boolean isTrue(String watchParam) {
-        return watchParam != null && !watchParam.equals("0") && !watchParam.equalsIgnoreCase("false");
+    /**
+     * A boolean query parameter as apimachinery converts every one (Convert_Slice_string_To_bool):
+     * absent is false, and any value but "0" and "false" (in any case), even an empty one, is true.
+     */
+    public static boolean isTrue(String queryValue) {
+        return queryValue != null && !queryValue.equals("0") && !queryValue.equalsIgnoreCase("false");
     }
 
     private static RequestInfo nonResource(String path, String verb) {

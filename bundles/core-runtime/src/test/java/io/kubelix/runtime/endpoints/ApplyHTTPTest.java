@@ -75,6 +75,26 @@ class ApplyHTTPTest {
         assertStatus(wrongName, 400, "BadRequest");
     }
 
+    /** Every boolean query parameter reads as kube reads it: false only for "0" and "false" in any case. */
+    @Test
+    void forceIsReadAsKubeReadsBooleans() throws Exception {
+        send("PATCH", CM + "/a?fieldManager=one", "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\","
+                + "\"metadata\":{\"name\":\"a\"},\"data\":{\"k\":\"v\"}}", APPLY, null);
+        String other = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"a\"},\"data\":{\"k\":\"%s\"}}";
+
+        for (String no : new String[]{"False", "FALSE", "0"}) {
+            assertStatus(send("PATCH", CM + "/a?fieldManager=two&force=" + no, other.formatted(no), APPLY, null),
+                    409, "Conflict");
+        }
+        // What the Python client sends, and other values that are not "false" or "0".
+        for (String yes : new String[]{"True", "TRUE", "yes", ""}) {
+            HttpResponse<String> forced = send("PATCH", CM + "/a?fieldManager=two&force=" + yes, other.formatted(
+                    "w" + yes), APPLY, null);
+            assertEquals(200, forced.statusCode(), "force=" + yes + ": " + forced.body());
+            assertEquals("w" + yes, JSON.readTree(forced.body()).path("data").path("k").asText());
+        }
+    }
+
     @Test
     void badConfigurationsAre400AndUnknownFieldsFollowFieldValidation() throws Exception {
         assertStatus(send("PATCH", CM + "/y?fieldManager=one", "data: [unclosed", APPLY, null), 400, "BadRequest");

@@ -13,7 +13,10 @@ import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** A list written from cached encodings is byte for byte the list written as a tree. */
+/**
+ * A list written from cached encodings is byte for byte the list written as a tree, its items
+ * without kind and apiVersion as in kube's typed lists.
+ */
 class EncodedListTest {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
@@ -31,22 +34,22 @@ class EncodedListTest {
         List<String> retyped = new ArrayList<>();
         byte[] fast = EncodedList.encode("ConfigMap", "v1", listMeta.deepCopy(), cached(objects), o -> {
             retyped.add(o.path("metadata").path("name").asText());
-            return typed(o);
+            return untyped(o);
         }).toByteArray();
 
-        assertEquals(List.of("b", "d", "e"), retyped, "only items not already typed are encoded again");
+        assertEquals(List.of("b", "d", "e"), retyped, "only items not typed as the list's are encoded again");
         ObjectNode tree = F.objectNode().put("kind", "ConfigMapList").put("apiVersion", "v1");
         tree.set("metadata", listMeta);
-        objects.forEach(o -> tree.withArray("items").add(typed(o.deepCopy())));
+        objects.forEach(o -> tree.withArray("items").add(untyped(o.deepCopy())));
         assertEquals(new String(Codecs.toJson(tree), StandardCharsets.UTF_8), new String(fast, StandardCharsets.UTF_8));
         assertEquals(fast.length, EncodedList.encode("ConfigMap", "v1", listMeta.deepCopy(), cached(objects),
-                EncodedListTest::typed).length(), "the length announced before streaming");
+                EncodedListTest::untyped).length(), "the length announced before streaming");
     }
 
     @Test
     void anEmptyList() {
         byte[] fast = EncodedList.encode("ConfigMap", "v1", F.objectNode().put("resourceVersion", "7"),
-                cached(List.of()), EncodedListTest::typed).toByteArray();
+                cached(List.of()), EncodedListTest::untyped).toByteArray();
 
         assertEquals("{\"kind\":\"ConfigMapList\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"7\"},\"items\":[]}",
                 new String(fast, StandardCharsets.UTF_8));
@@ -61,8 +64,10 @@ class EncodedListTest {
         return new ListResult(objects.stream().map(ObjectNode::deepCopy).toList(), 42, null, null, json);
     }
 
-    private static ObjectNode typed(ObjectNode o) {
-        return o.put("apiVersion", "v1").put("kind", "ConfigMap");
+    private static ObjectNode untyped(ObjectNode o) {
+        o.remove("apiVersion");
+        o.remove("kind");
+        return o;
     }
 
     private static ObjectNode obj(String name) {

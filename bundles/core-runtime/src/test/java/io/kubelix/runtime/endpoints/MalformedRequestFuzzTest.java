@@ -77,7 +77,11 @@ class MalformedRequestFuzzTest {
             assertEquals(r.statusCode(), status.path("code").asInt(), () -> req + ": " + r.body());
             assertEquals("Failure", status.path("status").asText(), () -> req + ": " + r.body());
             String after = send(new Req("GET", KNOWN, "", null, null, new byte[0])).body();
-            assertEquals(before, after, () -> "a failed request changed the stored object: " + req);
+            // An object an earlier request began to delete (a foreground deletion, which the garbage
+            // collector finishes on its own) may go meanwhile; any other change is the failed request's.
+            if (!JSON.readTree(before).path("metadata").has("deletionTimestamp")) {
+                assertEquals(before, after, () -> "a failed request changed the stored object: " + req);
+            }
         }
     }
 

@@ -142,7 +142,11 @@ class ScaleHTTPTest {
     void aMissingParentIsNotFound() throws Exception {
         HttpResponse<String> get = send("GET", WIDGETS + "/nope/scale", null, null);
         assertEquals(404, get.statusCode(), get.body());
-        assertEquals("widgets.example.com \"nope\" not found", JSON.readTree(get.body()).path("message").asText());
+        // As kube's ScaleREST.Get: the subresource is what is not found.
+        JsonNode getStatus = JSON.readTree(get.body());
+        assertEquals("widgets/scale.example.com \"nope\" not found", getStatus.path("message").asText());
+        assertEquals("widgets/scale", getStatus.path("details").path("kind").asText());
+        assertEquals("example.com", getStatus.path("details").path("group").asText());
 
         HttpResponse<String> put = send("PUT", WIDGETS + "/nope/scale", "{\"spec\":{\"replicas\":1}}", "application/json");
         assertEquals(404, put.statusCode(), put.body());

@@ -16,6 +16,16 @@ import java.util.List;
 final class ConfigMapStrategy implements RESTCreateStrategy, RESTUpdateStrategy {
 
     @Override
+    public void prepareForCreate(RequestContext ctx, ObjectNode obj) {
+        DataMap.refuseUndecodable(ctx, obj, "binaryData", "ConfigMap");
+    }
+
+    @Override
+    public void prepareForUpdate(RequestContext ctx, ObjectNode obj, ObjectNode old) {
+        DataMap.refuseUndecodable(ctx, obj, "binaryData", "ConfigMap");
+    }
+
+    @Override
     public List<FieldError> validate(RequestContext ctx, ObjectNode obj) {
         return ConfigMapValidation.validate(obj);
     }

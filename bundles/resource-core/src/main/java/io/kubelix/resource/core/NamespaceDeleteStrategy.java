@@ -37,4 +37,10 @@ final class NamespaceDeleteStrategy implements RESTDeleteStrategy {
         ObjectNode statusObject = status instanceof ObjectNode o ? o : ns.putObject("status");
         statusObject.put("phase", NamespaceStrategy.PHASE_TERMINATING);
     }
+
+    /** kube answers a delete of {@code namespaces} with the deleted object (ReturnDeletedObject). */
+    @Override
+    public boolean returnDeletedObject() {
+        return true;
+    }
 }

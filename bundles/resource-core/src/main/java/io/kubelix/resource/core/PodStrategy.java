@@ -102,4 +102,10 @@ final class PodStrategy implements RESTCreateStrategy, RESTUpdateStrategy, RESTD
     static ObjectNode spec(ObjectNode obj) {
         return Specs.spec(obj, "Pod");
     }
+
+    /** kube answers a delete of {@code pods} with the deleted object (ReturnDeletedObject). */
+    @Override
+    public boolean returnDeletedObject() {
+        return true;
+    }
 }

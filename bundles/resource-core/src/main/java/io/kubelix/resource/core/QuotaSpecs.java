@@ -1,6 +1,7 @@
 package io.kubelix.resource.core;
 
 import io.kubelix.api.registry.NameValidation;
+import io.kubelix.api.registry.RESTDeleteStrategy;
 import io.kubelix.api.registry.RESTOptionsGetter;
 import io.kubelix.api.registry.RESTStorage;
 import io.kubelix.api.registry.StandardStorage;
@@ -32,6 +33,7 @@ final class QuotaSpecs {
                 .shortNames("quota")
                 .nameValidation(NameValidation.DNS1123_SUBDOMAIN)
                 .strategy(new ResourceQuotaStrategy())
+                .deleteStrategy(RESTDeleteStrategy.returningDeletedObject())
                 .tableColumns(QuotaPrinters.resourceQuotaColumns().toArray(TableColumn[]::new))
                 .build();
     }

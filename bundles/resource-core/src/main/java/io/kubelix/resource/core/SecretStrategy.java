@@ -22,6 +22,7 @@ final class SecretStrategy implements RESTCreateStrategy, RESTUpdateStrategy {
 
     @Override
     public void prepareForCreate(RequestContext ctx, ObjectNode obj) {
+        DataMap.refuseUndecodable(ctx, obj, "data", "Secret");
         mergeStringData(obj);
         if (Nodes.text(obj, "type").isEmpty()) {
             obj.put("type", SecretValidation.TYPE_OPAQUE);
@@ -34,6 +35,7 @@ final class SecretStrategy implements RESTCreateStrategy, RESTUpdateStrategy {
      */
     @Override
     public void prepareForUpdate(RequestContext ctx, ObjectNode obj, ObjectNode old) {
+        DataMap.refuseUndecodable(ctx, obj, "data", "Secret");
         mergeStringData(obj);
         if (Nodes.text(obj, "type").isEmpty()) {
             String oldType = Nodes.text(old, "type");

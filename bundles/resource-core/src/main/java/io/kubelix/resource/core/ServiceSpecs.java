@@ -1,6 +1,7 @@
 package io.kubelix.resource.core;
 
 import io.kubelix.api.registry.NameValidation;
+import io.kubelix.api.registry.RESTDeleteStrategy;
 import io.kubelix.api.registry.RESTOptionsGetter;
 import io.kubelix.api.registry.RESTStorage;
 import io.kubelix.api.registry.StandardStorage;
@@ -48,6 +49,7 @@ final class ServiceSpecs {
                 .categories("all")
                 .nameValidation(NameValidation.DNS1123_LABEL)
                 .strategy(new ServiceStrategy(clusterFamily))
+                .deleteStrategy(RESTDeleteStrategy.returningDeletedObject())
                 .tableColumns(ServicePrinters.serviceColumns().toArray(TableColumn[]::new))
                 .build();
     }
@@ -71,6 +73,7 @@ final class ServiceSpecs {
                 .shortNames("sa")
                 .nameValidation(NameValidation.DNS1123_SUBDOMAIN)
                 .strategy(new ServiceAccountStrategy())
+                .deleteStrategy(RESTDeleteStrategy.returningDeletedObject())
                 .tableColumns(ServicePrinters.serviceAccountColumns().toArray(TableColumn[]::new))
                 .build();
     }

@@ -1,6 +1,7 @@
 package io.kubelix.resource.core;
 
 import io.kubelix.api.registry.NameValidation;
+import io.kubelix.api.registry.RESTDeleteStrategy;
 import io.kubelix.api.registry.RESTOptionsGetter;
 import io.kubelix.api.registry.RESTStorage;
 import io.kubelix.api.registry.StandardStorage;
@@ -39,6 +40,7 @@ final class VolumeSpecs {
                 .shortNames("pv")
                 .nameValidation(NameValidation.DNS1123_SUBDOMAIN)
                 .strategy(strategy)
+                .deleteStrategy(RESTDeleteStrategy.returningDeletedObject())
                 .tableColumns(VolumePrinters.volumeColumns().toArray(TableColumn[]::new))
                 .build();
     }
@@ -50,6 +52,7 @@ final class VolumeSpecs {
                 .shortNames("pvc")
                 .nameValidation(NameValidation.DNS1123_SUBDOMAIN)
                 .strategy(strategy)
+                .deleteStrategy(RESTDeleteStrategy.returningDeletedObject())
                 .tableColumns(VolumePrinters.claimColumns().toArray(TableColumn[]::new))
                 .build();
     }

@@ -2,6 +2,7 @@ package io.kubelix.resource.core;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.errors.FieldError;
+import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.request.RequestContext;
 import org.junit.jupiter.api.Test;
 
@@ -10,11 +11,23 @@ import java.util.List;
 import static io.kubelix.resource.core.Json.obj;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ConfigMapStrategyTest {
     private final ConfigMapStrategy strategy = new ConfigMapStrategy();
     private final RequestContext ctx = RequestContext.system("ns");
+
+    /** As a Secret's data: binaryData that is not base64 fails decoding a create or PUT (400). */
+    @Test
+    void aCreateOrPutOfBinaryDataThatIsNotBase64IsABadRequest() {
+        StatusException e = assertThrows(StatusException.class, () -> strategy.prepareForCreate(
+                TestContexts.request("create", "configmaps"), obj("{'binaryData':{'b':'%%%%'}}")));
+        assertEquals(400, e.code());
+        assertEquals("ConfigMap in version \"v1\" cannot be handled as a ConfigMap: illegal base64 data at input "
+                + "byte 0", e.getMessage());
+        strategy.prepareForCreate(TestContexts.request("create", "configmaps"), obj("{'binaryData':{'b':'AAEC'}}"));
+    }
 
     private static List<String> messages(List<FieldError> errs) {
         return errs.stream().map(FieldError::message).toList();

@@ -2,6 +2,7 @@ package io.kubelix.resource.core;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.errors.FieldError;
+import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.request.RequestContext;
 import org.junit.jupiter.api.Test;
 
@@ -11,6 +12,7 @@ import static io.kubelix.resource.core.Json.b64;
 import static io.kubelix.resource.core.Json.obj;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SecretStrategyTest {
@@ -117,6 +119,31 @@ class SecretStrategyTest {
                 "{'type':'kubernetes.io/dockerconfigjson','stringData':{'.dockerconfigjson':'{\"a\":'}}"));
         assertEquals(List.of("data[.dockerconfigjson]: Invalid value: \"<secret contents redacted>\": "
                 + "unexpected end of JSON input"), messages(errs));
+    }
+
+    /**
+     * kube decodes a Secret's data while decoding the body: a create or PUT of data that is not
+     * base64 is a 400 naming the decoder's error; the object a patch produces is validated (422).
+     */
+    @Test
+    void aCreateOrPutOfDataThatIsNotBase64IsABadRequest() {
+        for (String verb : new String[]{"create", "update"}) {
+            StatusException e = assertThrows(StatusException.class, () -> {
+                ObjectNode s = obj("{'data':{'v':'%%%%'}}");
+                if (verb.equals("create")) {
+                    strategy.prepareForCreate(TestContexts.request(verb, "secrets"), s);
+                } else {
+                    strategy.prepareForUpdate(TestContexts.request(verb, "secrets"), s, obj("{'type':'Opaque'}"));
+                }
+            });
+            assertEquals(400, e.code(), verb);
+            assertEquals("Secret in version \"v1\" cannot be handled as a Secret: illegal base64 data at input byte 0",
+                    e.getMessage());
+        }
+        ObjectNode patched = obj("{'data':{'v':'%%%%'}}");
+        strategy.prepareForUpdate(TestContexts.request("patch", "secrets"), patched, obj("{'type':'Opaque'}"));
+        assertEquals("data[v]: Invalid value: \"<secret contents redacted>\": illegal base64 data at input byte 0",
+                messages(strategy.validate(TestContexts.request("patch", "secrets"), patched)).get(0));
     }
 
     @Test

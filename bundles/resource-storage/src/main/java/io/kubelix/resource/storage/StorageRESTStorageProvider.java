@@ -2,6 +2,7 @@ package io.kubelix.resource.storage;
 
 import io.kubelix.api.registry.APIGroupInfo;
 import io.kubelix.api.registry.NameValidation;
+import io.kubelix.api.registry.RESTDeleteStrategy;
 import io.kubelix.api.registry.RESTOptionsGetter;
 import io.kubelix.api.registry.RESTStorage;
 import io.kubelix.api.registry.RESTStorageProvider;
@@ -84,6 +85,8 @@ public final class StorageRESTStorageProvider implements RESTStorageProvider {
                 .schema(ResourceSchema.load(StorageRESTStorageProvider.class, "/openapi/schemas.json",
                         "io.k8s.api.storage.v1." + kind))
                 .nameValidation(NameValidation.DNS1123_SUBDOMAIN)
-                .tableColumns(columns.toArray(TableColumn[]::new));
+                .tableColumns(columns.toArray(TableColumn[]::new))
+                // kube answers a delete of each storage.k8s.io kind with the deleted object
+                .deleteStrategy(RESTDeleteStrategy.returningDeletedObject());
     }
 }

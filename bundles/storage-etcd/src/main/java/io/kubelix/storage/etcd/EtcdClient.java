@@ -8,6 +8,7 @@ import io.etcd.jetcd.KV;
 import io.etcd.jetcd.Txn;
 import io.etcd.jetcd.kv.GetResponse;
 import io.etcd.jetcd.kv.TxnResponse;
+import io.etcd.jetcd.op.Op;
 import io.etcd.jetcd.options.GetOption;
 import io.grpc.CallOptions;
 import io.grpc.Channel;
@@ -23,6 +24,7 @@ import org.slf4j.LoggerFactory;
 
 import javax.net.ssl.SSLException;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -134,11 +136,10 @@ final class EtcdClient implements AutoCloseable {
             countNow.withRange(rangeEnd);
             countThen.withRange(rangeEnd);
         }
-        if (!get(key, modified.build(), "progress", upTo).getKvs().isEmpty()) {
-            return false;
-        }
-        return get(key, countNow.build(), "progress", upTo).getCount()
-                == get(key, countThen.build(), "progress", after).getCount();
+        // One read-only transaction: a round trip instead of three for each progress notification checked.
+        List<GetResponse> r = txn(txn -> txn.Then(Op.get(key, modified.build()), Op.get(key, countNow.build()),
+                Op.get(key, countThen.build())), "progress").getGetResponses();
+        return r.get(0).getKvs().isEmpty() && r.get(1).getCount() == r.get(2).getCount();
     }
 
     /** Reads one key, failing when etcd does not answer within {@code timeout} (the health check). */

@@ -8,6 +8,8 @@ import io.kubelix.api.storage.ListOptions;
 import io.kubelix.api.storage.Preconditions;
 import io.kubelix.api.storage.StorageConfig;
 import io.kubelix.api.storage.StorageInterface;
+import io.kubelix.api.storage.Watch;
+import io.kubelix.api.storage.WatchEvent;
 import io.kubelix.runtime.storage.cacher.Cacher;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -33,6 +35,7 @@ import static io.kubelix.storage.etcd.EtcdTestSupport.key;
 import static io.kubelix.storage.etcd.EtcdTestSupport.rv;
 import static io.kubelix.storage.etcd.EtcdTestSupport.value;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -46,6 +49,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class EtcdRequestsPerWriteTest {
     private static final int WRITES = 20;
+    private static final Duration WAIT = Duration.ofSeconds(10);
     private static final Pattern STARTED =
             Pattern.compile("^grpc_server_started_total\\{[^}]*grpc_method=\"(\\w+)\"[^}]*} (\\S+)$", Pattern.MULTILINE);
     private static final AtomicInteger PREFIXES = new AtomicInteger();
@@ -223,6 +227,44 @@ class EtcdRequestsPerWriteTest {
             cur.with("data").put("value", value);
             return cur;
         });
+    }
+
+    @Test
+    void consistentGetIsOneRead() throws Exception {
+        EtcdStorageBackend b = backend();
+        Cacher configmaps = cached(b, CONFIGMAPS);
+        ObjectNode created = createdAndCached(configmaps, "k").get(0);
+        // Another resource's write: the configmaps' cache is behind etcd's revision, as it mostly is.
+        b.forResource(new StorageConfig(GroupResource.of("", "secrets"), "/secrets"))
+                .create("/secrets/default/s", configMap("s", "v"));
+        Map<String, Double> before = requests();
+        assertEquals(rv(created), rv(configmaps.get(key("k0"), GetOptions.DEFAULT)));
+        assertEquals(Map.of("Range", 1.0), since(before), "etcd requests for a GET at resourceVersion \"\"");
+    }
+
+    @Test
+    void checkingAProgressNotificationIsOneRequest() throws Exception {
+        EtcdStorageBackend b = backend();
+        StorageInterface configmaps = b.forResource(CONFIGMAPS);
+        StorageInterface secrets = b.forResource(new StorageConfig(GroupResource.of("", "secrets"), "/secrets"));
+        long from = configmaps.currentResourceVersion();
+        try (Watch w = configmaps.watch("/configmaps", ListOptions.recursiveAll().withResourceVersion(Long.toString(from)))) {
+            ObjectNode seen = configmaps.create(key("p"), configMap("p", "v"));
+            assertEquals(rv(seen), rv(EtcdTestSupport.next(w, WAIT).object()), "the watch's stream is up");
+            // Another resource's write: etcd's revision moves past the watch's last event.
+            long moved = rv(secrets.create("/secrets/default/s", configMap("s", "v")));
+            Map<String, Double> before = requests();
+            WatchEvent bookmark = null;
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            while (bookmark == null && System.nanoTime() < deadline) {
+                w.requestProgress();
+                bookmark = w.next(Duration.ofMillis(500));
+            }
+            assertNotNull(bookmark, "a BOOKMARK");
+            assertEquals(WatchEvent.Type.BOOKMARK, bookmark.type());
+            assertEquals(moved, rv(bookmark.object()));
+            assertEquals(Map.of("Txn", 1.0), since(before), "etcd requests to check the notification");
+        }
     }
 
     private static void awaitCached(Cacher c, ObjectNode last) throws InterruptedException {

@@ -28,7 +28,7 @@ final class Connections implements AutoCloseable {
     Connections(Dialect dialect) {
         this.dialect = dialect;
         this.idle = new ArrayBlockingQueue<>(dialect.readConnections());
-        this.permits = new Semaphore(dialect.readConnections(), true);
+        this.permits = new Semaphore(dialect.readConnections());
     }
 
     /** Runs {@code work} in a read transaction, ended (rolled back) afterwards so it holds no snapshot. */

@@ -110,7 +110,7 @@ final class PostgresDialect implements Dialect {
         return true;
     }
 
-    /** A session-level advisory lock, held by a connection of its own: closing it, or losing it, releases the lock. */
+    /** A session-level advisory lock, held by a connection of its own: closing the lead, or losing the connection, releases it. */
     @Override
     public AutoCloseable compactionLead() throws SQLException {
         Connection c = open(true);
@@ -118,7 +118,14 @@ final class PostgresDialect implements Dialect {
              java.sql.ResultSet rs = s.executeQuery("SELECT pg_try_advisory_lock(" + COMPACTION_LOCK + ")")) {
             c.commit();
             if (rs.next() && rs.getBoolean(1)) {
-                return c::close;
+                return () -> {
+                    // unlocked before the connection goes: its server process may end after close returns
+                    try (java.sql.Statement u = c.createStatement()) {
+                        u.execute("SELECT pg_advisory_unlock(" + COMPACTION_LOCK + ")");
+                    } finally {
+                        c.close();
+                    }
+                };
             }
         } catch (SQLException | RuntimeException e) {
             c.close();

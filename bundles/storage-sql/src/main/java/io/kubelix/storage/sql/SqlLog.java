@@ -80,63 +80,88 @@ final class SqlLog {
         });
     }
 
+    /** One conditional write: {@code data} (null: a delete) if the key's last write is at {@code expected} (0: absent). */
+    record Write(String key, long expected, byte[] data) {
+    }
+
     /**
-     * Writes {@code data} (null: deletes) if the key's last write is still at {@code expected}
-     * (0: the key must be absent), as one transaction that takes the next revision. The caller
-     * holds the write lock.
+     * Applies {@code writes} in order as one transaction, so one commit (and one fsync) serves
+     * them all: the revision row is locked first (writers of every server on the database queue
+     * there, so revisions commit in order), then each write whose condition holds takes the next
+     * revision; one whose key has moved on changes nothing and reports the key's current revision.
+     * The caller holds the write lock.
      */
-    WriteResult write(String key, long expected, byte[] data) throws SQLException {
+    List<WriteResult> write(List<Write> writes) throws SQLException {
         return connections.write(c -> {
             try (PreparedStatement p = c.prepareStatement(
-                    "UPDATE kubelix_meta SET value = value + 1 WHERE name = '" + REVISION + "'")) {
+                    "UPDATE kubelix_meta SET value = value WHERE name = '" + REVISION + "'")) {
                 p.executeUpdate();
             }
             long rev = meta(c, REVISION);
-            long cur = 0;
-            try (PreparedStatement p = c.prepareStatement("SELECT revision FROM kubelix_current WHERE key = ?")) {
-                p.setString(1, key);
-                try (ResultSet rs = p.executeQuery()) {
-                    if (rs.next()) {
-                        cur = rs.getLong(1);
+            long first = rev;
+            List<WriteResult> results = new ArrayList<>(writes.size());
+            for (Write w : writes) {
+                long cur = currentRevision(c, w.key());
+                if (cur != w.expected() || cur == 0 && w.data() == null) {
+                    results.add(new WriteResult(-1, cur));
+                    continue;
+                }
+                rev++;
+                append(c, rev, w.key(), w.data(), cur);
+                results.add(new WriteResult(rev, cur));
+            }
+            if (rev != first) {
+                try (PreparedStatement p = c.prepareStatement(
+                        "UPDATE kubelix_meta SET value = ? WHERE name = '" + REVISION + "'")) {
+                    p.setLong(1, rev);
+                    p.executeUpdate();
+                }
+                if (notifyStatement != null) {
+                    try (PreparedStatement p = c.prepareStatement(notifyStatement)) {
+                        p.setLong(1, rev);
+                        p.executeQuery().close();
                     }
                 }
             }
-            if (cur != expected || cur == 0 && data == null) {
-                c.rollback();
-                return new WriteResult(-1, cur);
+            return results;
+        });
+    }
+
+    private static long currentRevision(Connection c, String key) throws SQLException {
+        try (PreparedStatement p = c.prepareStatement("SELECT revision FROM kubelix_current WHERE key = ?")) {
+            p.setString(1, key);
+            try (ResultSet rs = p.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : 0;
             }
-            try (PreparedStatement p = c.prepareStatement(
-                    "INSERT INTO kubelix_log (revision, key, value, prev_revision) VALUES (?, ?, ?, ?)")) {
+        }
+    }
+
+    /** The log row of a write at {@code rev}, and the key's entry in kubelix_current. */
+    private static void append(Connection c, long rev, String key, byte[] data, long cur) throws SQLException {
+        try (PreparedStatement p = c.prepareStatement(
+                "INSERT INTO kubelix_log (revision, key, value, prev_revision) VALUES (?, ?, ?, ?)")) {
+            p.setLong(1, rev);
+            p.setString(2, key);
+            if (data == null) {
+                p.setNull(3, Types.VARBINARY);
+            } else {
+                p.setBytes(3, data);
+            }
+            p.setLong(4, cur);
+            p.executeUpdate();
+        }
+        String sql = data == null ? "DELETE FROM kubelix_current WHERE key = ?"
+                : cur == 0 ? "INSERT INTO kubelix_current (revision, key) VALUES (?, ?)"
+                : "UPDATE kubelix_current SET revision = ? WHERE key = ?";
+        try (PreparedStatement p = c.prepareStatement(sql)) {
+            if (data == null) {
+                p.setString(1, key);
+            } else {
                 p.setLong(1, rev);
                 p.setString(2, key);
-                if (data == null) {
-                    p.setNull(3, Types.VARBINARY);
-                } else {
-                    p.setBytes(3, data);
-                }
-                p.setLong(4, cur);
-                p.executeUpdate();
             }
-            String sql = data == null ? "DELETE FROM kubelix_current WHERE key = ?"
-                    : cur == 0 ? "INSERT INTO kubelix_current (revision, key) VALUES (?, ?)"
-                    : "UPDATE kubelix_current SET revision = ? WHERE key = ?";
-            try (PreparedStatement p = c.prepareStatement(sql)) {
-                if (data == null) {
-                    p.setString(1, key);
-                } else {
-                    p.setLong(1, rev);
-                    p.setString(2, key);
-                }
-                p.executeUpdate();
-            }
-            if (notifyStatement != null) {
-                try (PreparedStatement p = c.prepareStatement(notifyStatement)) {
-                    p.setLong(1, rev);
-                    p.executeQuery().close();
-                }
-            }
-            return new WriteResult(rev, cur);
-        });
+            p.executeUpdate();
+        }
     }
 
     /** Reads in one snapshot. */

@@ -76,7 +76,7 @@ final class SqlStorage implements StorageInterface {
 
     @Override
     public long currentResourceVersion() {
-        return read(config.resourcePrefix(), c -> SqlLog.meta(c, SqlLog.REVISION));
+        return sql(config.resourcePrefix(), store::currentRevision);
     }
 
     @Override

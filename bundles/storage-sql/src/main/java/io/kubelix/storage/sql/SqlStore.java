@@ -9,7 +9,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -22,6 +26,8 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class SqlStore {
     private static final Logger LOG = LoggerFactory.getLogger(SqlStore.class);
+    /** The most writes one transaction commits. */
+    private static final int MAX_BATCH = 256;
 
     /** Makes a watcher starting after a revision the store chooses under its lock. */
     @FunctionalInterface
@@ -34,8 +40,13 @@ final class SqlStore {
     private final SqlLog log;
     private final ReentrantLock writeLock = new ReentrantLock();
     private final CopyOnWriteArrayList<QueuedWatch> watchers = new CopyOnWriteArrayList<>();
-    /** The newest revision handed to watchers; every write up to it has been dispatched. */
-    private long dispatched;
+    /** Writes waiting for the next commit. */
+    private final ConcurrentLinkedQueue<Pending> queue = new ConcurrentLinkedQueue<>();
+    /**
+     * The newest revision handed to watchers; every write up to it has been dispatched. Written
+     * under the write lock; read without it.
+     */
+    private volatile long dispatched;
 
     /** Opens the database, creating its tables when missing. */
     SqlStore(Dialect dialect) throws SQLException {
@@ -59,27 +70,103 @@ final class SqlStore {
         return log;
     }
 
+    /** A write waiting for a commit, and then its outcome. */
+    private static final class Pending {
+        final SqlLog.Write write;
+        final byte[] prevData;
+        final CountDownLatch done = new CountDownLatch(1);
+        SqlLog.WriteResult result;
+        SQLException error;
+
+        Pending(SqlLog.Write write, byte[] prevData) {
+            this.write = write;
+            this.prevData = prevData;
+        }
+    }
+
     /**
      * Writes {@code data} (null: deletes) if the key's last write is still at {@code expected} (0:
      * absent), then dispatches the write to the watchers.
+     * <p>
+     * Group commit: each writer queues its write; whoever gets the write lock commits everything
+     * queued, in transactions of up to {@value #MAX_BATCH} writes, until the queue is empty, and
+     * tells each writer its outcome. The others wait for theirs without queueing for the lock, so
+     * under concurrent writes one commit (one fsync) serves many of them.
      *
      * @param prevData the object written at {@code expected}, which the write replaces
      */
     SqlLog.WriteResult write(String key, long expected, byte[] data, byte[] prevData) throws SQLException {
-        writeLock.lock();
+        Pending mine = new Pending(new SqlLog.Write(key, expected, data), prevData);
+        queue.add(mine);
         try {
-            SqlLog.WriteResult r = log.write(key, expected, data);
-            if (r.revision() > 0) {
-                if (r.revision() == dispatched + 1) {
-                    dispatched = r.revision();
-                    dispatch(new StoredEvent(r.revision(), key, data, prevData));
+            while (mine.done.getCount() > 0) {
+                if (writeLock.tryLock()) {
+                    try {
+                        while (!queue.isEmpty()) {
+                            commitQueued();
+                        }
+                    } finally {
+                        writeLock.unlock();
+                    }
                 } else {
-                    catchUpLocked(r.revision());
+                    // the lock holder commits what is queued, this write too unless it came too late
+                    mine.done.await(20, TimeUnit.MILLISECONDS);
                 }
             }
-            return r;
-        } finally {
-            writeLock.unlock();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            // queued writes are committed by whoever holds the lock; wait for this one's outcome
+            writeLock.lock();
+            try {
+                while (!queue.isEmpty()) {
+                    commitQueued();
+                }
+            } finally {
+                writeLock.unlock();
+            }
+        }
+        if (mine.error != null) {
+            throw mine.error;
+        }
+        return mine.result;
+    }
+
+    /** Commits what is queued, in one transaction, and dispatches it; the caller holds the write lock. */
+    private void commitQueued() {
+        List<Pending> batch = new ArrayList<>();
+        for (Pending p; batch.size() < MAX_BATCH && (p = queue.poll()) != null; ) {
+            batch.add(p);
+        }
+        List<SqlLog.WriteResult> results;
+        try {
+            results = log.write(batch.stream().map(p -> p.write).toList());
+        } catch (SQLException e) {
+            batch.forEach(p -> {
+                p.error = e;
+                p.done.countDown();
+            });
+            return;
+        }
+        for (int i = 0; i < batch.size(); i++) {
+            Pending p = batch.get(i);
+            SqlLog.WriteResult r = results.get(i);
+            p.result = r;
+            if (r.revision() <= 0) {
+                p.done.countDown();
+                continue;
+            }
+            if (r.revision() == dispatched + 1) {
+                dispatched = r.revision();
+                dispatch(new StoredEvent(r.revision(), p.write.key(), p.write.data(), p.prevData));
+            } else {
+                try {
+                    catchUpLocked(r.revision());
+                } catch (SQLException e) {
+                    LOG.warn("{} storage: cannot read the writes up to revision {} for watchers: {}", dialect.name(),
+                            r.revision(), e.getMessage());
+                }
+            }
+            p.done.countDown();
         }
     }
 
@@ -143,12 +230,17 @@ final class SqlStore {
 
     /** The newest revision dispatched to watchers. */
     long dispatchedRevision() {
-        writeLock.lock();
-        try {
-            return dispatched;
-        } finally {
-            writeLock.unlock();
-        }
+        return dispatched;
+    }
+
+    /**
+     * The revision a consistent read observes now. A database of this server alone (SQLite, its
+     * file locked) changes only through {@link #write}, which dispatches each commit before it
+     * returns, so that is the dispatched revision, read without touching the database; a shared
+     * one is asked.
+     */
+    long currentRevision() throws SQLException {
+        return dialect.shared() ? log.read(c -> SqlLog.meta(c, SqlLog.REVISION)) : dispatched;
     }
 
     /** A BOOKMARK at the newest dispatched revision, behind every event already handed to the watcher. */

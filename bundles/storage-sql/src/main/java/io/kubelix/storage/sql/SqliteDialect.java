@@ -94,7 +94,7 @@ final class SqliteDialect implements Dialect {
 
     @Override
     public int readConnections() {
-        return 4;
+        return 8;
     }
 
     /** Moves the free pages a compaction left to the end of the file and truncates it, then the WAL. */

@@ -66,6 +66,42 @@ class SqliteBackendTest {
         assertTrue(e.getMessage().contains("is in use by another Kubelix server"), e.getMessage());
     }
 
+    @Test
+    void concurrentWritersLoseNoUpdateAndWatchersSeeEveryRevisionInOrder() throws Exception {
+        StorageInterface s = open().forResource(CONFIGMAPS);
+        long start = rv(s.create(key("counter"), configMap("counter")));
+        Watch w = s.watch("/configmaps", new ListOptions(Long.toString(start), ResourceVersionMatch.UNSET,
+                SelectionPredicate.EVERYTHING, true, 0, null, false));
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < 8; t++) {
+            int writer = t;
+            Thread thread = new Thread(() -> {
+                for (int i = 0; i < 25; i++) {
+                    s.create(key("w" + writer + "-" + i), configMap("w" + writer + "-" + i));
+                    s.guaranteedUpdate(key("counter"), false, io.kubelix.api.storage.Preconditions.NONE, (cur, rev) -> {
+                        ObjectNode data = cur.has("data") ? (ObjectNode) cur.get("data") : cur.putObject("data");
+                        data.put("n", data.path("n").asInt() + 1);
+                        return cur;
+                    });
+                }
+            });
+            thread.start();
+            threads.add(thread);
+        }
+        for (Thread thread : threads) {
+            thread.join();
+        }
+        assertEquals(200, s.get(key("counter"), GetOptions.DEFAULT).path("data").path("n").asInt());
+        long end = s.currentResourceVersion();
+        assertEquals(start + 400, end, "one revision per write");
+        for (long expected = start + 1; expected <= end; expected++) {
+            WatchEvent e = w.next(Duration.ofSeconds(5));
+            assertNotNull(e, "the event of revision " + expected);
+            assertEquals(expected, rv(e.object()), "events come once each, in revision order");
+        }
+        w.close();
+    }
+
     private SqliteStorageBackend open() {
         SqliteStorageBackend b = SqliteTestSupport.backend(dir.resolve("kubelix.db"));
         backends.add(b);

@@ -43,10 +43,9 @@ import java.util.function.Supplier;
  *       {@code k8s.io/initial-events-end} bookmark;</li>
  *   <li>GET and LIST at {@code "0"} are served from the cache, once it holds the writes made
  *       through this Cacher (no request to the backend); at N once the cache reached N; a
- *       consistent GET ({@code ""}) from the cache when it has caught up with the backend's
- *       current revision, else from the backend, without waiting; a consistent LIST waits for the
- *       cache to catch up; lists at a pinned revision (Exact, continue) from the cache while its
- *       window holds that revision (see {@link #getList}).</li>
+ *       consistent GET ({@code ""}) from the backend; a consistent LIST from the cache once it has
+ *       caught up with the backend's current revision; lists at a pinned revision (Exact,
+ *       continue) from the cache while its window holds that revision (see {@link #getList}).</li>
  * </ul>
  * Watchers are indexed by the namespace directory they watch, so an event reaches only the
  * watchers of its namespace and the cluster-wide ones, and by the resource's indexed field when it
@@ -378,10 +377,8 @@ public final class Cacher implements StorageInterface {
 
     @Override
     public ObjectNode get(String key, GetOptions opts) {
-        boolean fromCache = opts.resourceVersion().isEmpty()
-                ? ready && cache.resourceVersion() >= storage.currentResourceVersion()
-                : servableFromCache(opts.resourceVersion(), ResourceVersionMatch.UNSET);
-        if (!fromCache) {
+        // A consistent GET is one read of the backend, as kube's: asking its revision first costs as much.
+        if (opts.resourceVersion().isEmpty() || !servableFromCache(opts.resourceVersion(), ResourceVersionMatch.UNSET)) {
             readsFromStorage.increment();
             return storage.get(key, opts);
         }

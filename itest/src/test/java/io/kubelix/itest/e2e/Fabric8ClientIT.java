@@ -1,0 +1,142 @@
+package io.kubelix.itest.e2e;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import io.fabric8.kubernetes.client.http.HttpClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
+import io.fabric8.kubernetes.client.vertx5.Vertx5HttpClientFactory;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * fabric8's {@code kubernetes-client} with its default settings, as a new user runs it: every watch
+ * is opened as a WebSocket ({@code onlyHttpWatches} is false), over each of its HTTP clients
+ * (Vert.x 5, its default, and the JDK's). {@code watch()} gets ADDED, MODIFIED and DELETED as they
+ * happen, and {@code inform()} syncs, then sees adds, updates and deletes. Each wait is for an event
+ * that must come, bounded only so a broken server fails the test rather than hangs it.
+ */
+class Fabric8ClientIT extends KubectlSuite {
+    private static final long WAIT_SECONDS = 30;
+
+    Fabric8ClientIT() {
+        super("fabric8", "configmaps");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"vertx", "jdk"})
+    void watchGetsEveryChangeAsItHappens(String httpClient) throws Exception {
+        try (KubernetesClient client = client(httpClient)) {
+            String ns = namespace(client, "watch-" + httpClient);
+            BlockingQueue<String> events = new LinkedBlockingQueue<>();
+            BlockingQueue<WatcherException> closed = new LinkedBlockingQueue<>();
+            try (Watch ignored = client.configMaps().inNamespace(ns).watch(new Watcher<>() {
+                @Override
+                public void eventReceived(Action action, ConfigMap cm) {
+                    events.add(action + " " + cm.getMetadata().getName() + " " + cm.getData());
+                }
+
+                @Override
+                public void onClose(WatcherException cause) {
+                    closed.add(cause);
+                }
+            })) {
+                client.configMaps().inNamespace(ns).resource(configMap(ns, "a", "1")).create();
+                assertEquals("ADDED a {k=1}", events.poll(WAIT_SECONDS, TimeUnit.SECONDS));
+
+                client.configMaps().inNamespace(ns).withName("a").edit(cm -> {
+                    cm.setData(Map.of("k", "2"));
+                    return cm;
+                });
+                assertEquals("MODIFIED a {k=2}", events.poll(WAIT_SECONDS, TimeUnit.SECONDS));
+
+                client.configMaps().inNamespace(ns).withName("a").delete();
+                assertEquals("DELETED a {k=2}", events.poll(WAIT_SECONDS, TimeUnit.SECONDS));
+            }
+            assertTrue(closed.isEmpty(), "the watch did not fail: " + closed);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"vertx", "jdk"})
+    void informerSyncsThenSeesChanges(String httpClient) throws Exception {
+        try (KubernetesClient client = client(httpClient)) {
+            String ns = namespace(client, "inform-" + httpClient);
+            client.configMaps().inNamespace(ns).resource(configMap(ns, "before", "0")).create();
+            BlockingQueue<String> events = new LinkedBlockingQueue<>();
+            SharedIndexInformer<ConfigMap> informer = client.configMaps().inNamespace(ns).inform(
+                    new ResourceEventHandler<>() {
+                        @Override
+                        public void onAdd(ConfigMap cm) {
+                            events.add("add " + cm.getMetadata().getName());
+                        }
+
+                        @Override
+                        public void onUpdate(ConfigMap old, ConfigMap cm) {
+                            events.add("update " + cm.getMetadata().getName() + " " + cm.getData());
+                        }
+
+                        @Override
+                        public void onDelete(ConfigMap cm, boolean deletedFinalStateUnknown) {
+                            events.add("delete " + cm.getMetadata().getName() + " " + deletedFinalStateUnknown);
+                        }
+                    });
+            try {
+                // inform() returns once the informer has listed.
+                assertTrue(informer.hasSynced());
+                assertEquals("add before", events.poll(WAIT_SECONDS, TimeUnit.SECONDS));
+                assertEquals(1, informer.getStore().list().size());
+
+                client.configMaps().inNamespace(ns).resource(configMap(ns, "after", "1")).create();
+                assertEquals("add after", events.poll(WAIT_SECONDS, TimeUnit.SECONDS));
+                client.configMaps().inNamespace(ns).withName("after").edit(cm -> {
+                    cm.setData(Map.of("k", "2"));
+                    return cm;
+                });
+                assertEquals("update after {k=2}", events.poll(WAIT_SECONDS, TimeUnit.SECONDS));
+                client.configMaps().inNamespace(ns).withName("before").delete();
+                assertEquals("delete before false", events.poll(WAIT_SECONDS, TimeUnit.SECONDS));
+                assertEquals(1, informer.getStore().list().size());
+                assertTrue(informer.isWatching(), "the informer watches after its relist");
+            } finally {
+                informer.stop();
+            }
+        }
+    }
+
+    /** The server's admin kubeconfig, otherwise fabric8's defaults, over the named HTTP client. */
+    private KubernetesClient client(String httpClient) throws Exception {
+        Config config = Config.fromKubeconfig(java.nio.file.Files.readString(server.kubeconfig()));
+        assertFalse(config.isOnlyHttpWatches(), "fabric8 watches over WebSockets by default");
+        HttpClient.Factory factory = httpClient.equals("jdk") ? new JdkHttpClientFactory() : new Vertx5HttpClientFactory();
+        return new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(factory).build();
+    }
+
+    private static String namespace(KubernetesClient client, String name) {
+        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build())
+                .create();
+        return name;
+    }
+
+    private static ConfigMap configMap(String ns, String name, String value) {
+        return new ConfigMapBuilder().withNewMetadata().withName(name).withNamespace(ns).endMetadata()
+                .withData(Map.of("k", value)).build();
+    }
+}
