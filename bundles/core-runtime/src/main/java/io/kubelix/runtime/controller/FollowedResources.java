@@ -6,6 +6,7 @@ import io.kubelix.api.registry.RESTStorage;
 import io.kubelix.api.schema.GroupVersionResource;
 import io.kubelix.runtime.controller.informer.InformerFactory;
 
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -63,6 +64,25 @@ public final class FollowedResources {
             followed.values().forEach(ResourceEventHandlerRegistration::close);
             followed.clear();
         }
+    }
+
+    /**
+     * Waits until the handler of every resource followed now has been told of each change up to
+     * revision {@code rv} (see {@link InformerFactory#awaitObserved}), at most {@code timeout};
+     * false when it ran out first.
+     */
+    public boolean awaitObserved(long rv, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        List<ResourceEventHandlerRegistration> now;
+        synchronized (this) {
+            now = List.copyOf(followed.values());
+        }
+        for (ResourceEventHandlerRegistration r : now) {
+            if (!informers.awaitObserved(r, rv, deadline)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The resources followed now. */

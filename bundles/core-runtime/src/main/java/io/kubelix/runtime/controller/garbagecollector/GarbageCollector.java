@@ -60,6 +60,13 @@ import java.util.function.UnaryOperator;
  * the dependents and owners of an object that went. An idle server does no work. An owner absent
  * from the graph is read from storage before it is taken for gone, and a dependent is deleted only
  * while its references are still those the decision saw.
+ *
+ * <p>The informers run apart, so the graph may hold an owner's deletion before a dependent created
+ * just before it, in a resource whose informer is behind. A decision that rests on an object's
+ * dependents (removing the {@code orphan} or {@code foregroundDeletion} finalizer, or deleting a
+ * dependent in the foreground because it owns others) is therefore taken only once every followed
+ * informer has told the graph of each change up to that object's revision (storage revisions are
+ * global); an idle informer is asked for progress (a bookmark) to get there.
  */
 @Component(service = {})
 public final class GarbageCollector {
@@ -68,6 +75,8 @@ public final class GarbageCollector {
     private static final Logger LOG = LoggerFactory.getLogger(GarbageCollector.class);
     /** How long an object waits while the graph is still being built (at start, or as a resource arrives). */
     static final java.time.Duration GRAPH_SYNC_WAIT = java.time.Duration.ofMillis(200);
+    /** How long a decision waits for every informer to reach the revision it concerns before it is retried. */
+    static final java.time.Duration OBSERVE_WAIT = java.time.Duration.ofSeconds(5);
 
     /** What an owner reference of a dependent points at. */
     enum OwnerState { SOLID, GONE, WAITING, UNRESOLVABLE }
@@ -171,7 +180,7 @@ public final class GarbageCollector {
     }
 
     /** kube's attemptToDeleteItem / attemptToOrphan for one object. */
-    private void sync(String uid) {
+    private void sync(String uid) throws InterruptedException {
         if (!graphSynced()) {
             // kube's collector waits for its graph too: an owner's dependents may not all be in it yet.
             queue.addAfter(uid, GRAPH_SYNC_WAIT);
@@ -181,16 +190,43 @@ public final class GarbageCollector {
         if (node == null) {
             return;
         }
-        if (node.deleting()) {
+        boolean finalizing = node.hasFinalizer(FINALIZER_ORPHAN) || node.hasFinalizer(FINALIZER_FOREGROUND);
+        if (node.deleting() && finalizing) {
+            // Its dependents are those the graph holds once every informer has reached the revision
+            // at which it was marked: a dependent created just before, in a resource whose informer is
+            // behind, would otherwise be missed and the finalizer removed at once.
+            if (!graphObserved(node)) {
+                queue.addAfter(uid, GRAPH_SYNC_WAIT);
+                return;
+            }
+            node = graph.get(uid);
+            if (node == null || !node.deleting()) {
+                return;
+            }
             if (node.hasFinalizer(FINALIZER_ORPHAN)) {
                 orphanDependents(node);
             }
             if (node.hasFinalizer(FINALIZER_FOREGROUND)) {
                 finishForeground(node);
             }
-        } else if (!node.ownerReferences().isEmpty()) {
-            collect(node);
+        } else if (!node.deleting() && !node.ownerReferences().isEmpty()) {
+            if (!collect(node)) {
+                queue.addAfter(uid, GRAPH_SYNC_WAIT);
+            }
         }
+    }
+
+    /**
+     * Whether every followed informer has told the graph of each change up to the node's revision;
+     * waits for it at most {@link #OBSERVE_WAIT}, asking idle informers for progress.
+     */
+    private boolean graphObserved(Graph.Node node) throws InterruptedException {
+        long rv = node.resourceVersion();
+        if (followed.awaitObserved(rv, OBSERVE_WAIT)) {
+            return true;
+        }
+        LOG.debug("garbage collector: the informers have not all reached revision {} of {}; retrying", rv, node);
+        return false;
     }
 
     /** An owner going with the orphan finalizer: its dependents lose their references to it, then it loses the finalizer. */
@@ -225,15 +261,18 @@ public final class GarbageCollector {
         return true;
     }
 
-    /** kube's attemptToDeleteItem for a dependent that is not being deleted itself. */
-    private void collect(Graph.Node dependent) {
+    /**
+     * kube's attemptToDeleteItem for a dependent that is not being deleted itself; false when it must
+     * be tried again later (the informers have not reached its revision yet).
+     */
+    private boolean collect(Graph.Node dependent) throws InterruptedException {
         List<String> solid = new ArrayList<>();
         List<String> gone = new ArrayList<>();
         List<String> waiting = new ArrayList<>();
         for (JsonNode ref : dependent.ownerReferences()) {
             switch (owner(dependent, ref)) {
                 case UNRESOLVABLE -> {
-                    return;
+                    return true;
                 }
                 case SOLID -> solid.add(ref.path("uid").asText());
                 case GONE -> gone.add(ref.path("uid").asText());
@@ -241,7 +280,7 @@ public final class GarbageCollector {
             }
         }
         if (gone.isEmpty() && waiting.isEmpty()) {
-            return;
+            return true;
         }
         List<String> absent = new ArrayList<>(gone);
         absent.addAll(waiting);
@@ -249,7 +288,10 @@ public final class GarbageCollector {
             // A live owner keeps the dependent; references to the gone and the foreground-deleted ones go.
             update(dependent, current -> removeOwnerReferences(current, absent::contains));
             LOG.info("garbage collector: {} lost its references to owners {}", dependent, absent);
-            return;
+            return true;
+        }
+        if (!waiting.isEmpty() && !graphObserved(dependent)) {
+            return false; // whether it has dependents of its own decides how it goes
         }
         String policy;
         if (!waiting.isEmpty() && !graph.dependents(dependent.uid()).isEmpty()) {
@@ -262,6 +304,7 @@ public final class GarbageCollector {
             policy = DeleteOptions.PROPAGATION_BACKGROUND;
         }
         delete(dependent, policy, absent);
+        return true;
     }
 
     /** Resolves one owner reference: from the graph, else from storage before calling it gone. */

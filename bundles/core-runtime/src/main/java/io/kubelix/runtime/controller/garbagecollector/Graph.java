@@ -25,6 +25,15 @@ final class Graph {
             return metadata.path("uid").asText();
         }
 
+        long resourceVersion() {
+            String rv = metadata.path("resourceVersion").asText("");
+            try {
+                return rv.isEmpty() ? 0 : Long.parseLong(rv);
+            } catch (NumberFormatException e) {
+                return 0;
+            }
+        }
+
         JsonNode ownerReferences() {
             return metadata.path("ownerReferences");
         }

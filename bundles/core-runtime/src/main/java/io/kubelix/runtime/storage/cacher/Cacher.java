@@ -25,6 +25,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
@@ -64,6 +66,8 @@ public final class Cacher implements StorageInterface {
     /** Held while an event is applied and dispatched, and while a watcher starts, so none is missed or doubled. */
     private final Object dispatchLock = new Object();
     private final Map<String, IndexedWatchers> watchersByDir = new HashMap<>();
+    /** Watchers waiting for a BOOKMARK at the revision the backend's next progress notification gives. */
+    private final Queue<CacheWatcher> progressRequests = new ConcurrentLinkedQueue<>();
     /** The field watchers are indexed by, and how to read it from an object; null when none. Dispatch lock. */
     private IndexedTrigger trigger;
     private final Thread reflector;
@@ -155,6 +159,7 @@ public final class Cacher implements StorageInterface {
                     throw new IllegalStateException("the backend watch failed: " + e.error().getMessage());
                 } else if (e.type() == WatchEvent.Type.BOOKMARK) {
                     cache.bookmark(storage.versioner().objectResourceVersion(e.object()));
+                    answerProgressRequests();
                 } else {
                     dispatch(e);
                 }
@@ -183,6 +188,31 @@ public final class Cacher implements StorageInterface {
                     budget = Math.max(0, budget - spent);
                 }
             }
+        }
+    }
+
+    /**
+     * Answers the watchers that asked for progress ({@link CacheWatcher#requestProgress}) with a
+     * BOOKMARK at the cache's revision, behind every event dispatched up to it; called by the
+     * reflector's thread after the backend's progress notification moved that revision.
+     */
+    private void answerProgressRequests() {
+        if (progressRequests.isEmpty()) {
+            return;
+        }
+        long rv = cache.resourceVersion();
+        CacheWatcher w;
+        while ((w = progressRequests.poll()) != null) {
+            w.offerBookmark(rv);
+        }
+    }
+
+    /** A watcher asks for a BOOKMARK at the current revision: the backend is asked for its progress first. */
+    private void requestProgress(CacheWatcher w) {
+        progressRequests.add(w);
+        Watch backend = backendWatch;
+        if (backend != null) {
+            backend.requestProgress();
         }
     }
 
@@ -344,7 +374,8 @@ public final class Cacher implements StorageInterface {
                 start = requested;
             }
             CacheWatcher w = new CacheWatcher(key, opts.predicate(), opts.progressNotify(), start,
-                    options.watcherBufferSize(), opts.timeout(), options.bookmarkInterval(), this::remove);
+                    options.watcherBufferSize(), opts.timeout(), options.bookmarkInterval(), this::remove,
+                    this::requestProgress);
             initial.forEach(w::addInitial);
             if (!initialEvents) {
                 List<WatchCacheEvent> since = cache.eventsAfterIfRetained(requested);

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The collector on its dependency graph, over real Stores: cascades, and resources that arrive after it started. */
 class GarbageCollectorTest {
@@ -80,6 +81,62 @@ class GarbageCollectorTest {
         awaitGone(configMaps, "c");
         assertEquals("bystander", configMaps.get(RequestContext.system("default"), "bystander", "")
                 .path("metadata").path("name").asText());
+    }
+
+    /**
+     * The owner's deletion is handled while the dependents' informer has not delivered the dependent
+     * yet: the collector waits for that informer to reach the owner's revision before it decides
+     * there is no dependent to wait for.
+     */
+    @Test
+    void aForegroundOwnerWaitsForADependentItsInformerHasNotDeliveredYet() throws Exception {
+        GenericStore widgets = deleteOwnerOfALateDependent(DeleteOptions.PROPAGATION_FOREGROUND, true);
+        assertEquals(404, status(widgets, "dependent"), "the dependent went before its owner");
+    }
+
+    /** As above with the orphan finalizer: the late dependent loses its reference and stays. */
+    @Test
+    void anOrphaningOwnerWaitsForADependentItsInformerHasNotDeliveredYet() throws Exception {
+        GenericStore widgets = deleteOwnerOfALateDependent(DeleteOptions.PROPAGATION_ORPHAN, false);
+        ObjectNode kept = widgets.get(RequestContext.system("default"), "dependent", "");
+        assertTrue(kept.path("metadata").path("ownerReferences").isMissingNode(), kept.toString());
+        // Later events of the dependent change nothing: it is no one's dependent now.
+        Thread.sleep(1_000);
+        assertEquals(200, status(widgets, "dependent"));
+    }
+
+    /**
+     * A configmap owning a widget whose informer delivers every event 500 ms late, deleted with
+     * {@code policy}; returns the widgets' Store once the owner is gone.
+     */
+    private GenericStore deleteOwnerOfALateDependent(String policy, boolean blockOwnerDeletion) throws Exception {
+        GenericStore configMaps = served.serve(CONFIGMAPS, "ConfigMap", true);
+        GenericStore widgets = served.serveWithSlowWatches(WIDGETS, "Widget", true, Duration.ofMillis(500));
+        collector = new GarbageCollector(informers, served, 2);
+        ObjectNode owner = create(configMaps, object("ConfigMap", "owner", null));
+        create(widgets, widget("dependent", owner, blockOwnerDeletion));
+
+        configMaps.delete(RequestContext.system("default"), "owner", new DeleteOptions(false, null, null, policy));
+        awaitGone(configMaps, "owner");
+        return widgets;
+    }
+
+    private static ObjectNode widget(String name, ObjectNode owner, boolean blockOwnerDeletion) {
+        ObjectNode w = object("Widget", name, owner);
+        w.put("apiVersion", "example.com/v1");
+        if (blockOwnerDeletion) {
+            ((ObjectNode) w.path("metadata").path("ownerReferences").get(0)).put("blockOwnerDeletion", true);
+        }
+        return w;
+    }
+
+    private static int status(GenericStore store, String name) {
+        try {
+            store.get(RequestContext.system("default"), name, "");
+            return 200;
+        } catch (StatusException e) {
+            return e.code();
+        }
     }
 
     @Test

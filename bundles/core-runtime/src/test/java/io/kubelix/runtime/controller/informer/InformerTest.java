@@ -1,5 +1,6 @@
 package io.kubelix.runtime.controller.informer;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.informer.GenericLister;
@@ -246,6 +247,31 @@ class InformerTest {
         var secrets = new io.kubelix.api.schema.GroupVersionResource("", "v1", "secrets");
         assertFalse(fx.factory.waitForCacheSync(Duration.ofMillis(50), CONFIGMAPS_V1, secrets));
         assertFalse(fx.factory.forResource(secrets).hasSynced());
+    }
+
+    /**
+     * An informer of a resource nobody writes reaches a revision written elsewhere by asking its
+     * watch for progress, and its handler has then been told of every change of its own up to it.
+     */
+    @Test
+    void anIdleInformerIsObservedAtARevisionWrittenElsewhere() throws Exception {
+        ObjectNode a = fx.create("default", "a", Map.of());
+        InformerFixture.Recorder recorder = new InformerFixture.Recorder();
+        ResourceEventHandlerRegistration r = fx.factory.forResource(CONFIGMAPS_V1).addEventHandler(recorder);
+        assertTrue(r.waitForSync(PATIENCE));
+        ObjectNode b = fx.create("default", "b", Map.of());
+        var secrets = new io.kubelix.api.schema.GroupVersionResource("", "v1", "secrets");
+        GenericStore secretStore = fx.served.serve(secrets, "Secret", true);
+        ObjectNode s = JsonNodeFactory.instance.objectNode();
+        s.putObject("metadata").put("name", "s").put("namespace", "default");
+        long elsewhere = Long.parseLong(rv(secretStore.create(RequestContext.system("default"), s,
+                io.kubelix.api.registry.CreateOptions.DEFAULT)));
+
+        assertTrue(fx.factory.awaitObserved(r, elsewhere, System.nanoTime() + PATIENCE.toNanos()));
+        assertTrue(Long.parseLong(fx.factory.forResource(CONFIGMAPS_V1).lastSyncResourceVersion()) >= elsewhere);
+        assertEquals(List.of("add default/a " + rv(a) + " initial", "add default/b " + rv(b)), recorder.drained());
+        assertFalse(fx.factory.awaitObserved(r, elsewhere + 1_000, System.nanoTime() + 200_000_000L),
+                "a revision the storage has not reached is not observed");
     }
 
     private static List<String> keys(List<ObjectNode> objects) {

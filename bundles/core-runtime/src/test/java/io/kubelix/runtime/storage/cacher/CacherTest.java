@@ -8,6 +8,7 @@ import io.kubelix.api.storage.ListOptions;
 import io.kubelix.api.storage.Preconditions;
 import io.kubelix.api.storage.ResourceVersionMatch;
 import io.kubelix.api.storage.StorageConfig;
+import io.kubelix.api.storage.StorageInterface;
 import io.kubelix.api.storage.Watch;
 import io.kubelix.api.storage.WatchEvent;
 import io.kubelix.storage.memory.MemoryStorageBackend;
@@ -141,6 +142,32 @@ class CacherTest {
         }
         assertEquals(410, e.code());
         assertEquals("Expired", e.reason().wireName());
+    }
+
+    /**
+     * RequestWatchProgress on a cache watcher: a BOOKMARK at the backend's current revision, which
+     * writes to other resources moved beyond this resource's last event.
+     */
+    @Test
+    void aWatcherAskingForProgressGetsABookmarkAtTheBackendsRevision() throws Exception {
+        cacher(1000, 100, Duration.ofMinutes(10));
+        long last = create("default", "a");
+        Watch w = cacher.watch("/configmaps", new ListOptions(Long.toString(last), ResourceVersionMatch.UNSET, null,
+                true, 0, null, true));
+        StorageInterface secrets = memory.forResource(new StorageConfig(GroupResource.of("", "secrets"), "/secrets"));
+        ObjectNode secret = JsonNodeFactory.instance.objectNode();
+        secret.putObject("metadata").put("name", "s").put("namespace", "default");
+        long elsewhere = Long.parseLong(secrets.create("/secrets/default/s", secret)
+                .path("metadata").path("resourceVersion").asText());
+        assertTrue(elsewhere > last);
+
+        w.requestProgress();
+        WatchEvent e = w.next(WAIT);
+        assertNotNull(e, "a bookmark answers the request");
+        assertEquals(WatchEvent.Type.BOOKMARK, e.type());
+        assertTrue(Long.parseLong(e.object().path("metadata").path("resourceVersion").asText()) >= elsewhere,
+                e.object().toString());
+        w.close();
     }
 
     @Test
