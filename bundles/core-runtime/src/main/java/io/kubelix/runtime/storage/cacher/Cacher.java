@@ -168,25 +168,35 @@ public final class Cacher implements StorageInterface {
         }
     }
 
+    /**
+     * kube's dispatchEvent: the event enters the cache and the watchers it concerns are chosen under
+     * the dispatch lock (so a watcher starting meanwhile gets it either from the cache or from here,
+     * never both); it is offered to them after the lock is released, so a slow watcher waiting out
+     * its budget holds up neither new watches nor closing ones. Only the reflector's thread
+     * dispatches, so each watcher still gets events in order.
+     */
     private void dispatch(WatchEvent e) throws InterruptedException {
+        WatchCacheEvent ce;
+        List<CacheWatcher> targets;
         synchronized (dispatchLock) {
-            WatchCacheEvent ce = cache.process(e.type(), keyOf(e.object()), e.object());
+            ce = cache.process(e.type(), keyOf(e.object()), e.object());
             events.increment();
-            long budget = options.slowWatcherGrace().toNanos();
-            for (CacheWatcher w : interestedWatchers(ce)) {
-                WatchEvent converted = w.convert(ce);
-                if (converted == null) {
-                    continue;
-                }
-                long spent = w.offer(converted, budget);
-                if (spent < 0) {
-                    slowWatchersTerminated.increment();
-                    LOG.warn("watch cache {}: terminated a watcher of {} that fell {} events behind", groupResource,
-                            w.dir, options.watcherBufferSize());
-                    remove(w);
-                } else {
-                    budget = Math.max(0, budget - spent);
-                }
+            targets = interestedWatchers(ce);
+        }
+        long budget = options.slowWatcherGrace().toNanos();
+        for (CacheWatcher w : targets) {
+            WatchEvent converted = w.convert(ce);
+            if (converted == null) {
+                continue;
+            }
+            long spent = w.offer(converted, budget);
+            if (spent < 0) {
+                slowWatchersTerminated.increment();
+                LOG.warn("watch cache {}: terminated a watcher of {} that fell {} events behind", groupResource,
+                        w.dir, options.watcherBufferSize());
+                remove(w);
+            } else {
+                budget = Math.max(0, budget - spent);
             }
         }
     }

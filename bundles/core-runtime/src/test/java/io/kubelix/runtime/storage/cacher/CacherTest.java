@@ -19,6 +19,10 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -142,6 +146,37 @@ class CacherTest {
         }
         assertEquals(410, e.code());
         assertEquals("Expired", e.reason().wireName());
+    }
+
+    /**
+     * A slow watcher's offer waits out the grace budget outside the dispatch lock: meanwhile a new
+     * watch starts at once, and a watcher closes at once.
+     */
+    @Test
+    void aSlowWatcherWaitingOutItsBudgetBlocksNeitherNewWatchesNorClosingOnes() throws Exception {
+        cacher = new Cacher(memory.forResource(new StorageConfig(CONFIGMAPS, "/configmaps")), CONFIGMAPS, "/configmaps",
+                new CacherOptions(1000, 2, Duration.ofSeconds(30), Duration.ofSeconds(60), Duration.ofSeconds(3)));
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!cacher.ready() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        Watch slow = cacher.watch("/configmaps", from(Long.toString(create("default", "start"))));
+        Watch other = cacher.watch("/configmaps", from("0"));
+        for (int i = 0; i < 3; i++) {
+            create("default", "n" + i); // the third finds the slow watcher's buffer of 2 full: dispatch waits 30 s
+        }
+        Thread.sleep(200);
+        ExecutorService client = Executors.newSingleThreadExecutor();
+        try {
+            Future<Watch> started = client.submit(() -> cacher.watch("/configmaps", from("0")));
+            Watch late = started.get(10, TimeUnit.SECONDS);
+            assertNotNull(late.next(WAIT), "the new watch has its initial events");
+            late.close();
+            client.submit(other::close).get(10, TimeUnit.SECONDS);
+        } finally {
+            client.shutdownNow();
+            slow.close();
+        }
     }
 
     /**
