@@ -2,10 +2,13 @@ package io.kubelix.runtime.controller.informer;
 
 import io.kubelix.api.informer.RateLimiter;
 import io.kubelix.api.informer.RateLimitingQueue;
+import io.kubelix.api.informer.Reconciler;
+import io.kubelix.api.informer.Workers;
 import io.kubelix.api.informer.ResourceEventHandlerRegistration;
 import io.kubelix.api.informer.SharedIndexInformer;
 import io.kubelix.api.informer.SharedInformerFactory;
 import io.kubelix.api.schema.GroupVersionResource;
+import io.kubelix.runtime.controller.QueueWorkers;
 import io.kubelix.runtime.controller.ServedResources;
 import io.kubelix.runtime.controller.workqueue.MaxOfRateLimiter;
 import io.kubelix.runtime.controller.workqueue.Ticker;
@@ -110,6 +113,13 @@ public final class InformerFactory implements SharedInformerFactory {
     @Override
     public <T> RateLimitingQueue<T> newRateLimitingQueue(String name, RateLimiter<T> rateLimiter) {
         return new WorkQueue<>(name, rateLimiter, Ticker.SYSTEM);
+    }
+
+    @Override
+    public <T> Workers runWorkers(String name, RateLimitingQueue<T> queue, int workers, Reconciler<T> reconciler) {
+        QueueWorkers<T> w = new QueueWorkers<>(name, queue, workers, reconciler);
+        w.start();
+        return w;
     }
 
     private static java.util.concurrent.ThreadFactory daemon(String prefix) {

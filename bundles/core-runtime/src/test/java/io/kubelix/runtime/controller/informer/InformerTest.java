@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.informer.GenericLister;
+import io.kubelix.api.informer.RateLimitingQueue;
 import io.kubelix.api.informer.ResourceEventHandlerRegistration;
 import io.kubelix.api.informer.SharedIndexInformer;
 import io.kubelix.api.registry.Lister;
@@ -238,6 +239,54 @@ class InformerTest {
         BundleInformerFactory updated = new BundleInformerFactory(fx.factory, "plugin");
         updated.forResource(CONFIGMAPS_V1).addIndexers(Map.of("app", obj -> List.of("x")));
         assertEquals(List.of("default/a"), keys(informer.byIndex("app", "x")));
+    }
+
+    /**
+     * A plugin's controller with core-api alone: a queue, two workers reconciling it (a failure is
+     * retried), and, when the plugin's bundle releases the factory, the workers finish the keys
+     * running and queued and end before the release returns.
+     */
+    @Test
+    void aPluginsWorkersReconcileItsQueueAndEndDrainedWhenItsBundleReleasesTheFactory() throws Exception {
+        BundleInformerFactory plugin = new BundleInformerFactory(fx.factory, "plugin");
+        RateLimitingQueue<String> queue = plugin.newRateLimitingQueue("plugin-controller");
+        java.util.Set<String> reconciled = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        AtomicInteger flakyAttempts = new AtomicInteger();
+        java.util.concurrent.CountDownLatch gate = new java.util.concurrent.CountDownLatch(1);
+        plugin.runWorkers("plugin-controller", queue, 2, key -> {
+            if (key.equals("flaky") && flakyAttempts.getAndIncrement() == 0) {
+                throw new IllegalStateException("first attempt fails");
+            }
+            if (key.startsWith("slow")) {
+                gate.await();
+            }
+            reconciled.add(key);
+        });
+        queue.add("a");
+        queue.add("flaky");
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (!reconciled.containsAll(List.of("a", "flaky")) && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertEquals(java.util.Set.of("a", "flaky"), reconciled);
+        assertEquals(2, flakyAttempts.get(), "the failed key was retried");
+        assertEquals(0, queue.numRequeues("flaky"), "its failures were forgotten once it succeeded");
+
+        queue.add("slow-1");
+        queue.add("slow-2");
+        queue.add("b"); // both workers are held by the slow keys: b waits in the queue
+        Thread release = new Thread(plugin::deactivate);
+        release.start();
+        release.join(300);
+        assertTrue(release.isAlive(), "the release waits for the keys being reconciled");
+        gate.countDown();
+        release.join(PATIENCE.toMillis());
+        assertFalse(release.isAlive());
+        assertEquals(java.util.Set.of("a", "flaky", "slow-1", "slow-2", "b"), reconciled, "the queue was drained");
+        assertTrue(Thread.getAllStackTraces().keySet().stream()
+                .noneMatch(t -> t.getName().startsWith("kubelix-plugin-controller")), "the workers ended");
+        queue.add("c");
+        assertEquals(5, reconciled.size(), "nothing runs after the release");
     }
 
     @Test
