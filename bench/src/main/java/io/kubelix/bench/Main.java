@@ -10,6 +10,7 @@ public final class Main {
               idle-watchers  --watchers 10000 --rate 50 (GETs/s) --seconds 60 --server-pid PID
               list           --count 5000 --iterations 100 --warmup 30
               crud           --rate 50 (cycles/s) --seconds 60
+              gc-cascade     --dependents 10000 --idle-seconds 30 --concurrency 32 [--server-pid PID]
               writes         --count 2000 --in-flight 8 --rounds 3 --bytes 1024 [--etcd-metrics URL --etcd-pid PID] [--server-pid PID]
               authz          --roles 1000 --seconds 10 --rounds 3 --in-flight 16 [--user-token T --user NAME]
 
@@ -34,6 +35,7 @@ public final class Main {
             case "idle-watchers" -> new IdleWatchers(kube, o).run();
             case "list" -> new ListBench(kube, o).run();
             case "crud" -> new Crud(kube, o).run();
+            case "gc-cascade" -> new GcCascade(kube, o).run();
             case "writes" -> new Writes(kube, o).run();
             case "authz" -> new Authz(kube, o).run();
             default -> {

@@ -205,6 +205,66 @@ class KubectlAppsIT extends KubectlSuite {
         assertTrue(kubectl.ok("explain", "deployment.spec.strategy").stdout().contains("RollingUpdate"));
     }
 
+    /**
+     * A deployment owning a replica set owning a pod, as kube's controllers would have made them
+     * (no controller runs here, so the test writes the owner references), deleted with each
+     * propagation policy: background (kubectl's default), foreground and orphan.
+     */
+    @Test
+    @Order(9)
+    void aDeploymentReplicaSetPodChainIsDeletedWithEachPropagationPolicy() throws Exception {
+        // Background: the deployment goes at once, the garbage collector takes the replica set, then the pod.
+        chain("bg");
+        kubectl.ok("delete", "deployment", "bg");
+        await("the garbage collector deletes replica set bg-rs", () -> kubectl.run("get", "rs", "bg-rs"),
+                r -> r.stderr().contains("(NotFound)"));
+        await("the garbage collector deletes pod bg-pod", () -> kubectl.run("get", "pod", "bg-pod"),
+                r -> r.stderr().contains("(NotFound)"));
+
+        // Foreground: kubectl waits for the deployment, which goes only after its dependents.
+        chain("fg");
+        Result fg = kubectl.ok("delete", "deployment", "fg", "--cascade=foreground", "--timeout=30s");
+        assertEquals("deployment.apps \"fg\" deleted", fg.stdout().trim(), fg::toString);
+        assertTrue(kubectl.run("get", "rs", "fg-rs").stderr().contains("(NotFound)"), "the replica set went first");
+        assertTrue(kubectl.run("get", "pod", "fg-pod").stderr().contains("(NotFound)"), "the pod went first");
+
+        // Orphan: the deployment goes, the replica set stays without its reference, the pod keeps its own.
+        chain("or");
+        Result or = kubectl.ok("delete", "deployment", "or", "--cascade=orphan", "--timeout=30s");
+        assertEquals("deployment.apps \"or\" deleted", or.stdout().trim(), or::toString);
+        JsonNode rs = JSON.readTree(kubectl.ok("get", "rs", "or-rs", "-o", "json").stdout()).path("metadata");
+        assertTrue(rs.path("ownerReferences").isMissingNode(), rs::toString);
+        JsonNode pod = JSON.readTree(kubectl.ok("get", "pod", "or-pod", "-o", "json").stdout()).path("metadata");
+        assertEquals("or-rs", pod.path("ownerReferences").path(0).path("name").asText(), pod::toString);
+        kubectl.ok("delete", "rs", "or-rs", "--cascade=foreground", "--timeout=30s");
+        assertTrue(kubectl.run("get", "pod", "or-pod").stderr().contains("(NotFound)"), "the pod went with its owner");
+    }
+
+    /** Deployment {@code name}, replica set {@code name-rs} it controls, and pod {@code name-pod} that one controls. */
+    private void chain(String name) throws Exception {
+        kubectl.ok("create", "deployment", name, "--image=nginx");
+        JsonNode deployment = JSON.readTree(kubectl.ok("get", "deploy", name, "-o", "json").stdout());
+        String rs = workload("ReplicaSet", name + "-rs", "  replicas: 1\n").replace("metadata:\n  name: " + name + "-rs\n",
+                "metadata:\n  name: " + name + "-rs\n" + controlledBy(deployment));
+        kubectl.ok("create", "-f", write(name + "-rs.yaml", rs).toString());
+        JsonNode replicaSet = JSON.readTree(kubectl.ok("get", "rs", name + "-rs", "-o", "json").stdout());
+        String pod = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: " + name + "-pod\n" + controlledBy(replicaSet)
+                + "spec:\n  containers:\n  - name: c\n    image: nginx:1.27\n";
+        kubectl.ok("create", "-f", write(name + "-pod.yaml", pod).toString());
+    }
+
+    /** The owner reference kube's controllers put on what they create. */
+    private static String controlledBy(JsonNode owner) {
+        return "  ownerReferences:\n  - apiVersion: " + owner.path("apiVersion").asText() + "\n    kind: "
+                + owner.path("kind").asText() + "\n    name: " + owner.path("metadata").path("name").asText()
+                + "\n    uid: " + owner.path("metadata").path("uid").asText()
+                + "\n    controller: true\n    blockOwnerDeletion: true\n";
+    }
+
+    private Path write(String file, String content) throws java.io.IOException {
+        return Files.writeString(work.resolve(file), content, StandardCharsets.UTF_8);
+    }
+
     private JsonNode openAPIv3Paths() throws Exception {
         return JSON.readTree(kubectl.ok("get", "--raw", "/openapi/v3").stdout()).path("paths");
     }

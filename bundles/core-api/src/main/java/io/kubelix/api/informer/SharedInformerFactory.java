@@ -39,4 +39,12 @@ public interface SharedInformerFactory {
 
     /** A work queue whose rate-limited adds wait as {@code rateLimiter} says. */
     <T> RateLimitingQueue<T> newRateLimitingQueue(String name, RateLimiter<T> rateLimiter);
+
+    /**
+     * Starts {@code workers} threads reconciling the keys of {@code queue} (a queue of this factory)
+     * with {@code reconciler}, as kube-controller-manager's workers do ({@code processNextWorkItem});
+     * see {@link Workers}. The workers are stopped ({@link Workers#stop()}: queue drained, threads
+     * joined) when the bundle releases this service, if the controller has not stopped them itself.
+     */
+    <T> Workers runWorkers(String name, RateLimitingQueue<T> queue, int workers, Reconciler<T> reconciler);
 }

@@ -2,6 +2,8 @@ package io.kubelix.runtime.controller;
 
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.informer.RateLimitingQueue;
+import io.kubelix.api.informer.Reconciler;
+import io.kubelix.api.informer.Workers;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -10,25 +12,24 @@ import java.util.List;
 
 /**
  * The workers of a controller's queue, as kube-controller-manager runs them
- * ({@code processNextWorkItem}): each takes a key, syncs it, and on success forgets its failures;
- * a sync that throws puts the key back rate-limited. {@link #stop()} shuts the queue down, waits
- * for the syncs running, and joins the workers, so nothing of the controller runs after it returns.
+ * ({@code processNextWorkItem}): each takes a key, reconciles it, and on success forgets its
+ * failures; a reconcile that throws puts the key back rate-limited. {@link #stop()} shuts the queue
+ * down, lets the workers finish what is queued and running, and joins them, so nothing of the
+ * controller runs after it returns. The server's controllers use it directly, plugins through
+ * {@link io.kubelix.api.informer.SharedInformerFactory#runWorkers}.
  */
-public final class QueueWorkers<T> {
+public final class QueueWorkers<T> implements Workers {
     private static final Logger LOG = LoggerFactory.getLogger(QueueWorkers.class);
-
-    /** Brings one key's objects to what they should be. */
-    @FunctionalInterface
-    public interface Sync<T> {
-        void sync(T key) throws Exception;
-    }
 
     private final String name;
     private final RateLimitingQueue<T> queue;
-    private final Sync<T> sync;
+    private final Reconciler<T> sync;
     private final List<Thread> threads = new ArrayList<>();
 
-    public QueueWorkers(String name, RateLimitingQueue<T> queue, int workers, Sync<T> sync) {
+    public QueueWorkers(String name, RateLimitingQueue<T> queue, int workers, Reconciler<T> sync) {
+        if (workers < 1) {
+            throw new IllegalArgumentException(name + ": at least one worker, not " + workers);
+        }
         this.name = name;
         this.queue = queue;
         this.sync = sync;
@@ -43,11 +44,14 @@ public final class QueueWorkers<T> {
         threads.forEach(Thread::start);
     }
 
+    @Override
     public void stop() {
         try {
             queue.shutDownWithDrain();
             for (Thread t : threads) {
-                t.join();
+                if (t != Thread.currentThread()) {
+                    t.join();
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -66,7 +70,7 @@ public final class QueueWorkers<T> {
                 return;
             }
             try {
-                sync.sync(key);
+                sync.reconcile(key);
                 queue.forget(key);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

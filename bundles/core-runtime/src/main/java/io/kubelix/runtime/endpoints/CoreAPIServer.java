@@ -34,7 +34,6 @@ import org.osgi.service.component.annotations.ReferencePolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -47,9 +46,8 @@ import java.util.Map;
  * them. Providers are whiteboard services: one that appears is installed (routes and discovery)
  * at once, one that goes is removed at once (or, while its bundle is updated, replaced by its new
  * revision); when two serve the same group, version and resource, the higher
- * {@code service.ranking} wins and the shadowed one is logged. It also runs the
- * {@link GarbageCollector}, which follows owner references across every served resource, and
- * publishes what it serves to the server's controllers as {@link ServedResources}.
+ * {@code service.ranking} wins and the shadowed one is logged. It publishes what it serves to the
+ * server's controllers as {@link ServedResources}.
  */
 @Component(service = {DelegationTarget.class, OpenAPIProvider.class, ServedAPIs.class, ServedResources.class},
         property = Constants.SERVICE_RANKING + ":Integer=" + DelegationTarget.CORE_API_RANKING)
@@ -67,7 +65,6 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
             Math.max(2, Runtime.getRuntime().availableProcessors()), new WatchWriterThreads());
     private final WebSocketWatches webSockets = new WebSocketWatches();
     private final OpenAPIHandler openAPI = new OpenAPIHandler(new VersionInfo().gitVersion());
-    private final GarbageCollector garbageCollector;
     /** Registers a listener of the storage backend coming and going; none in tests. */
     private java.util.function.Function<Runnable, Runnable> backendChanges = listener -> () -> { };
 
@@ -82,8 +79,6 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
     CoreAPIServer(StoreFactory storeFactory, PluginSwaps swaps) {
         this.storeFactory = storeFactory;
         this.installer = new APIInstaller(swaps);
-        this.garbageCollector = new GarbageCollector(installer::routes, Duration.ofSeconds(1));
-        garbageCollector.start();
     }
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
@@ -106,7 +101,6 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
 
     @Deactivate
     void deactivate() {
-        garbageCollector.stop();
         watchWriters.shutdownNow();
     }
 

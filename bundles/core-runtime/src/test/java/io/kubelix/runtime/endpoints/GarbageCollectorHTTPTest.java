@@ -13,6 +13,8 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -35,7 +37,7 @@ class GarbageCollectorHTTPTest {
 
     @BeforeEach
     void start() throws Exception {
-        server = new InProcessAPIServer(true);
+        server = new InProcessAPIServer(true).withGarbageCollector();
     }
 
     @AfterEach
@@ -93,15 +95,43 @@ class GarbageCollectorHTTPTest {
     void foregroundPropagationDeletesDependentsBeforeTheOwner() throws Exception {
         JsonNode owner = create(CM, object("owner", List.of()));
         JsonNode middle = create(WIDGETS, object("middle", List.of(ref("v1", "ConfigMap", owner, true))));
-        create(CM, object("leaf", List.of(ref("example.com/v1", "Widget", middle, true))));
+        String rv = create(CM, object("leaf", List.of(ref("example.com/v1", "Widget", middle, true))))
+                .path("metadata").path("resourceVersion").asText();
+        CompletableFuture<List<JsonNode>> configMapsDeleted = deletions(CM, rv, 2);
+        CompletableFuture<List<JsonNode>> widgetsDeleted = deletions(WIDGETS, rv, 1);
 
-        send("DELETE", CM + "/owner", "{\"propagationPolicy\":\"Foreground\"}");
+        HttpResponse<String> deleted = send("DELETE", CM + "/owner", "{\"propagationPolicy\":\"Foreground\"}");
 
-        JsonNode marked = JSON.readTree(send("GET", CM + "/owner", null).body());
-        assertTrue(marked.path("metadata").has("deletionTimestamp"), "the owner waits for its dependents: " + marked);
-        awaitStatus(CM + "/leaf", 404);
-        awaitStatus(WIDGETS + "/middle", 404);
-        awaitStatus(CM + "/owner", 404);
+        // The answer is the owner marked: it waits for its dependents (the collector may be done by now).
+        JsonNode marked = JSON.readTree(deleted.body()).path("metadata");
+        assertTrue(marked.has("deletionTimestamp"), deleted.body());
+        assertEquals("foregroundDeletion", marked.path("finalizers").get(0).asText(), deleted.body());
+        List<JsonNode> cms = configMapsDeleted.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        List<JsonNode> widgets = widgetsDeleted.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        assertEquals(List.of("leaf", "owner"), cms.stream().map(o -> o.path("name").asText()).toList());
+        assertEquals("middle", widgets.get(0).path("name").asText());
+        // Revisions are the storage's, across resources: the leaf went first, then the middle, then the owner.
+        long leaf = cms.get(0).path("resourceVersion").asLong();
+        long mid = widgets.get(0).path("resourceVersion").asLong();
+        long top = cms.get(1).path("resourceVersion").asLong();
+        assertTrue(leaf < mid && mid < top, "deleted at " + leaf + ", " + mid + ", " + top);
+    }
+
+    /** The metadata of the next {@code count} objects of {@code collection} deleted after {@code rv}, in order. */
+    private CompletableFuture<List<JsonNode>> deletions(String collection, String rv, int count) {
+        return client.sendAsync(HttpRequest.newBuilder(server.base.resolve(collection + "?watch=true&timeoutSeconds="
+                        + WAIT.toSeconds() + "&resourceVersion=" + rv)).build(), HttpResponse.BodyHandlers.ofLines())
+                .thenApply(r -> r.body().map(GarbageCollectorHTTPTest::read)
+                        .filter(e -> e.path("type").asText().equals("DELETED"))
+                        .map(e -> e.path("object").path("metadata")).limit(count).toList());
+    }
+
+    private static JsonNode read(String line) {
+        try {
+            return JSON.readTree(line);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     @Test

@@ -17,6 +17,8 @@ import io.kubelix.api.schema.ResourceSchema;
 import io.kubelix.api.storage.StorageConfig;
 import io.kubelix.api.storage.StorageInterface;
 import io.kubelix.runtime.MemoryTestBackends;
+import io.kubelix.runtime.controller.garbagecollector.GarbageCollector;
+import io.kubelix.runtime.controller.informer.InformerFactory;
 import io.kubelix.runtime.registry.AdmissionChain;
 import io.kubelix.runtime.registry.StoreFactory;
 import io.kubelix.runtime.request.Requests;
@@ -57,6 +59,9 @@ final class InProcessAPIServer implements AutoCloseable {
     final Map<String, Cacher> cachers = new java.util.concurrent.ConcurrentHashMap<>();
     final URI base;
     final CoreAPIServer api;
+    /** The server's informers and the garbage collector on them, when a test asks for them. */
+    private InformerFactory informers;
+    private GarbageCollector garbageCollector;
     /** The admission chain of every Store and subresource served. */
     final AdmissionChain admission = new AdmissionChain();
 
@@ -120,9 +125,23 @@ final class InProcessAPIServer implements AutoCloseable {
         base = URI.create("http://127.0.0.1:" + connector.getLocalPort());
     }
 
+    /**
+     * Runs the garbage collector on informers over the served resources, as core-runtime runs it beside
+     * the core API; its informers are watchers of the watch cache like any other.
+     */
+    InProcessAPIServer withGarbageCollector() {
+        informers = new InformerFactory(api);
+        garbageCollector = new GarbageCollector(informers, api, 2);
+        return this;
+    }
+
     @Override
     public void close() throws Exception {
         server.stop();
+        if (garbageCollector != null) {
+            garbageCollector.deactivate();
+            informers.stop();
+        }
         api.deactivate();
         cachers.values().forEach(Cacher::stop);
         MemoryTestBackends.close(backend);

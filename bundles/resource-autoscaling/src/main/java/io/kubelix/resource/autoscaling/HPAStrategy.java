@@ -8,6 +8,8 @@ import io.kubelix.api.registry.RESTCreateStrategy;
 import io.kubelix.api.registry.RESTUpdateStrategy;
 import io.kubelix.api.registry.StatusStrategies;
 import io.kubelix.api.request.RequestContext;
+import io.kubelix.support.quantity.InvalidQuantityException;
+import io.kubelix.support.quantity.Quantity;
 
 import java.util.List;
 import java.util.Locale;
@@ -58,7 +60,33 @@ final class HPAStrategy implements RESTCreateStrategy, RESTUpdateStrategy {
                 throw undecodable(v, "HorizontalPodAutoscalerSpec.spec." + f, "int32");
             }
         }
+        requireQuantities(s.path("metrics"));
         return s;
+    }
+
+    /**
+     * The metric targets' {@code value} and {@code averageValue} are resource.Quantity fields: one
+     * that is no quantity is a 400 with the quantity's parse error, as kube's decoder answers it.
+     */
+    private static void requireQuantities(JsonNode metrics) {
+        for (JsonNode metric : metrics) {
+            for (JsonNode source : metric) {
+                JsonNode target = source.path("target");
+                for (String field : new String[] {"value", "averageValue"}) {
+                    JsonNode q = target.get(field);
+                    if (q == null || q.isNull()) {
+                        continue;
+                    }
+                    try {
+                        // As kube's UnmarshalJSON: a string's content, else the JSON text itself.
+                        Quantity.parseJson(q.isTextual() ? q.asText() : q.toString());
+                    } catch (InvalidQuantityException e) {
+                        throw StatusException.badRequest("HorizontalPodAutoscaler in version \"v2\" cannot be handled as a "
+                                + "HorizontalPodAutoscaler: " + e.getMessage());
+                    }
+                }
+            }
+        }
     }
 
     private static StatusException undecodable(JsonNode value, String goField, String goType) {

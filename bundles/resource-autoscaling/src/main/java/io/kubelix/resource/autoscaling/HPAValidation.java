@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.kubelix.api.errors.FieldError;
 import io.kubelix.api.validation.MetadataValidators;
 import io.kubelix.api.validation.NameValidators;
+import io.kubelix.support.quantity.InvalidQuantityException;
+import io.kubelix.support.quantity.Quantity;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -182,7 +184,7 @@ final class HPAValidation {
         }
         for (String quantity : new String[] {"value", "averageValue"}) {
             JsonNode q = target.get(quantity);
-            if (q != null && !q.isNull() && !Quantities.isPositive(q.asText())) {
+            if (q != null && !q.isNull() && !isPositive(q)) {
                 errs.add(FieldError.invalid(path + "." + quantity, q.asText(), "must be positive"));
             }
         }
@@ -191,6 +193,15 @@ final class HPAValidation {
             errs.add(FieldError.invalid(path + ".averageUtilization", utilization.asLong(), "must be greater than 0"));
         }
         return errs;
+    }
+
+    /** True for a quantity above zero (one that is no quantity was refused when it was decoded). */
+    private static boolean isPositive(JsonNode quantity) {
+        try {
+            return Quantity.parseJson(quantity.asText()).signum() > 0;
+        } catch (InvalidQuantityException e) {
+            return false;
+        }
     }
 
     private static List<FieldError> scalingRules(JsonNode rules, String path) {

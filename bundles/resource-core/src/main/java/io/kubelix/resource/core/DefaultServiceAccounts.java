@@ -9,6 +9,7 @@ import io.kubelix.api.informer.ResourceEventHandler;
 import io.kubelix.api.informer.ResourceEventHandlerRegistration;
 import io.kubelix.api.informer.SharedIndexInformer;
 import io.kubelix.api.informer.SharedInformerFactory;
+import io.kubelix.api.informer.Workers;
 import io.kubelix.api.object.Unstructured;
 import io.kubelix.api.registry.CreateOptions;
 import io.kubelix.api.registry.StandardStorage;
@@ -39,17 +40,17 @@ final class DefaultServiceAccounts {
     private final StandardStorage serviceAccounts;
     private final SharedIndexInformer namespaceInformer;
     private final SharedIndexInformer serviceAccountInformer;
+    private final SharedInformerFactory informers;
     private final RateLimitingQueue<String> queue;
-    private final Thread worker;
+    private Workers workers;
     private List<ResourceEventHandlerRegistration> registrations = List.of();
 
     DefaultServiceAccounts(StandardStorage serviceAccounts, SharedInformerFactory informers) {
         this.serviceAccounts = serviceAccounts;
+        this.informers = informers;
         this.namespaceInformer = informers.forResource(NAMESPACES);
         this.serviceAccountInformer = informers.forResource(SERVICE_ACCOUNTS);
         this.queue = informers.newRateLimitingQueue("serviceaccount-controller");
-        this.worker = new Thread(this::work, "kubelix-serviceaccount-controller");
-        worker.setDaemon(true);
     }
 
     synchronized void start() {
@@ -85,44 +86,14 @@ final class DefaultServiceAccounts {
                         }
                     }
                 }));
-        worker.start();
+        workers = informers.runWorkers("serviceaccount-controller", queue, 1, this::sync);
     }
 
-    /** Removes the handlers, lets a running sync finish, and ends the worker. */
+    /** Removes the handlers, lets the worker finish what is queued, and ends it. */
     synchronized void stop() {
         registrations.forEach(ResourceEventHandlerRegistration::close);
-        try {
-            queue.shutDownWithDrain();
-            worker.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private void work() {
-        while (true) {
-            String namespace;
-            try {
-                namespace = queue.get();
-            } catch (InterruptedException e) {
-                return;
-            }
-            if (namespace == null) {
-                return;
-            }
-            try {
-                sync(namespace);
-                queue.forget(namespace);
-            } catch (StatusException e) {
-                // Storage not there yet, or unreachable: the namespace waits its back-off.
-                LOG.info("default service account in {}: {}; retrying", namespace, e.getMessage());
-                queue.addRateLimited(namespace);
-            } catch (RuntimeException e) {
-                LOG.warn("default service account in {}: {}", namespace, e.toString(), e);
-                queue.addRateLimited(namespace);
-            } finally {
-                queue.done(namespace);
-            }
+        if (workers != null) {
+            workers.stop();
         }
     }
 

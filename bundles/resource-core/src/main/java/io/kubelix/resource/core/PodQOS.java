@@ -52,7 +52,7 @@ final class PodQOS {
     private static Set<String> add(JsonNode list, Map<String, BigDecimal> sums) {
         Set<String> found = new java.util.HashSet<>();
         for (String name : COMPUTE) {
-            BigDecimal q = Quantity.parse(list.get(name));
+            BigDecimal q = Quantities.parse(list.get(name));
             if (q != null && q.signum() > 0) {
                 found.add(name);
                 sums.merge(name, q, BigDecimal::add);

@@ -35,6 +35,7 @@ final class ServiceRepair {
     private final Map<Integer, Integer> leakedIPs = new HashMap<>();
     private final Map<Integer, Integer> leakedPorts = new HashMap<>();
     private ScheduledFuture<?> task;
+    private boolean stopped;
 
     ServiceRepair(Lister services, ServiceAllocators allocators) {
         this.services = services;
@@ -46,7 +47,13 @@ final class ServiceRepair {
         task = executor.scheduleWithFixedDelay(this::runLogged, 0, INTERVAL.toSeconds(), TimeUnit.SECONDS);
     }
 
+    /**
+     * Cancels the passes to come and waits for a running one: no pass runs after this returns, not
+     * even one the executor had already begun to run (the records belong to the next revision of
+     * the plugin then).
+     */
     synchronized void stop() {
+        stopped = true;
         if (task != null) {
             task.cancel(false);
             task = null;
@@ -67,6 +74,9 @@ final class ServiceRepair {
      * sees it).
      */
     synchronized void runOnce() {
+        if (stopped) {
+            return;
+        }
         RangeAllocator.Snapshot ipRecord = allocators.ipAllocator().snapshot();
         RangeAllocator.Snapshot portRecord = allocators.nodePortAllocator().snapshot();
         BitSet usedIPs = new BitSet();

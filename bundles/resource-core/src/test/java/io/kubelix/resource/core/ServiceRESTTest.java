@@ -232,6 +232,58 @@ class ServiceRESTTest {
     }
 
     @Test
+    void stoppingTheRepairWaitsForItsRunningPassAndNoPassRunsAfterIt() throws Exception {
+        create("a", "{'clusterIP':'10.0.0.10','ports':[{'port':80}]}");
+        java.util.concurrent.CountDownLatch inPass = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicInteger passes = new java.util.concurrent.atomic.AtomicInteger();
+        io.kubelix.api.registry.Lister services = new io.kubelix.api.registry.Lister() {
+            @Override
+            public io.kubelix.api.storage.ListResult list(io.kubelix.api.request.RequestContext ctx,
+                                                          io.kubelix.api.storage.ListOptions options) {
+                passes.incrementAndGet();
+                inPass.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return store.list(ctx, options);
+            }
+
+            @Override
+            public String kind() {
+                return store.kind();
+            }
+
+            @Override
+            public boolean namespaced() {
+                return store.namespaced();
+            }
+
+            @Override
+            public String singularName() {
+                return store.singularName();
+            }
+        };
+        ServiceRepair repair = new ServiceRepair(services, allocators);
+        Thread pass = new Thread(repair::runOnce);
+        pass.start();
+        inPass.await();
+        Thread stopping = new Thread(repair::stop);
+        stopping.start();
+        stopping.join(300);
+        assertTrue(stopping.isAlive(), "stop waits for the running pass");
+        release.countDown();
+        stopping.join(10_000);
+        pass.join(10_000);
+        assertFalse(stopping.isAlive());
+
+        repair.runOnce(); // a pass the executor had begun before stop(): it must not run
+        assertEquals(1, passes.get());
+    }
+
+    @Test
     void repairRecordsWhatServicesHoldAndReleasesLeaksAfterThreePasses() {
         create("a", "{'clusterIP':'10.0.0.10','ports':[{'port':80}]}");
         // A range change (or a lost record) leaves the new record without a.

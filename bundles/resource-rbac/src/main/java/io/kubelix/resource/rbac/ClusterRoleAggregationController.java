@@ -10,6 +10,7 @@ import io.kubelix.api.informer.ResourceEventHandler;
 import io.kubelix.api.informer.ResourceEventHandlerRegistration;
 import io.kubelix.api.informer.SharedIndexInformer;
 import io.kubelix.api.informer.SharedInformerFactory;
+import io.kubelix.api.informer.Workers;
 import io.kubelix.api.object.LabelSelectors;
 import io.kubelix.api.registry.Updater;
 import io.kubelix.api.registry.UpdateOptions;
@@ -39,7 +40,7 @@ final class ClusterRoleAggregationController {
     private final Updater clusterRoles;
     private final RateLimitingQueue<String> queue;
     private final ResourceEventHandlerRegistration registration;
-    private final Thread worker;
+    private final Workers workers;
 
     ClusterRoleAggregationController(SharedInformerFactory informers, Updater clusterRoles) {
         this.informer = informers.forResource(CLUSTER_ROLES);
@@ -61,50 +62,19 @@ final class ClusterRoleAggregationController {
                 enqueueAggregated();
             }
         });
-        this.worker = new Thread(this::work, "kubelix-clusterrole-aggregation");
-        worker.setDaemon(true);
-        worker.start();
+        this.workers = informers.runWorkers("clusterrole-aggregation", queue, 1, this::sync);
     }
 
-    /** Stops the worker after the item it is on; queued items are dropped (they are recomputed at the next start). */
+    /** Stops the worker once it has recomputed the roles still queued. */
     void stop() {
         registration.close();
-        queue.shutDown();
-        try {
-            worker.join(10_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        workers.stop();
     }
 
     private void enqueueAggregated() {
         for (ObjectNode role : informer.lister().list()) {
             if (role.path("aggregationRule").isObject()) {
                 queue.add(role.path("metadata").path("name").asText());
-            }
-        }
-    }
-
-    private void work() {
-        while (true) {
-            String name;
-            try {
-                name = queue.get();
-            } catch (InterruptedException e) {
-                return;
-            }
-            if (name == null) {
-                return;
-            }
-            try {
-                sync(name);
-                queue.forget(name);
-            } catch (RuntimeException e) {
-                LOG.warn("aggregating cluster role \"{}\" failed (retry {}): {}", name, queue.numRequeues(name),
-                        e.getMessage());
-                queue.addRateLimited(name);
-            } finally {
-                queue.done(name);
             }
         }
     }

@@ -5,10 +5,12 @@ import io.kubelix.api.informer.GenericLister;
 import io.kubelix.api.informer.IndexFunc;
 import io.kubelix.api.informer.RateLimiter;
 import io.kubelix.api.informer.RateLimitingQueue;
+import io.kubelix.api.informer.Reconciler;
 import io.kubelix.api.informer.ResourceEventHandler;
 import io.kubelix.api.informer.ResourceEventHandlerRegistration;
 import io.kubelix.api.informer.SharedIndexInformer;
 import io.kubelix.api.informer.SharedInformerFactory;
+import io.kubelix.api.informer.Workers;
 import io.kubelix.api.schema.GroupVersionResource;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
@@ -41,6 +43,7 @@ public final class BundleInformerFactory implements SharedInformerFactory {
     private final String consumer;
     private final Set<ResourceEventHandlerRegistration> registrations = ConcurrentHashMap.newKeySet();
     private final Set<RateLimitingQueue<?>> queues = ConcurrentHashMap.newKeySet();
+    private final Set<Workers> workers = ConcurrentHashMap.newKeySet();
     /** The indexers this bundle added, by informer. */
     private final Map<Informer, Set<String>> indexers = new ConcurrentHashMap<>();
 
@@ -60,7 +63,10 @@ public final class BundleInformerFactory implements SharedInformerFactory {
             LOG.info("informers: {} released; removing its {} handlers and shutting down its {} work queues", consumer,
                     registrations.size(), queues.size());
         }
+        // 1. no handler adds keys any more; 2. the workers finish what is queued and end; 3. the queues go.
         List.copyOf(registrations).forEach(ResourceEventHandlerRegistration::close);
+        List.copyOf(workers).forEach(Workers::stop);
+        workers.clear();
         queues.forEach(RateLimitingQueue::shutDown);
         queues.clear();
         // Indexers run the bundle's code; a new revision of it adds them again under the same names.
@@ -90,6 +96,20 @@ public final class BundleInformerFactory implements SharedInformerFactory {
         RateLimitingQueue<T> queue = shared.newRateLimitingQueue(name, rateLimiter);
         queues.add(queue);
         return queue;
+    }
+
+    @Override
+    public <T> Workers runWorkers(String name, RateLimitingQueue<T> queue, int count, Reconciler<T> reconciler) {
+        Workers started = shared.runWorkers(name, queue, count, reconciler);
+        Workers owned = new Workers() {
+            @Override
+            public void stop() {
+                workers.remove(this);
+                started.stop();
+            }
+        };
+        workers.add(owned);
+        return owned;
     }
 
     private static String name(Bundle bundle) {

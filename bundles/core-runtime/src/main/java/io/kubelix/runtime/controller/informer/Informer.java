@@ -42,6 +42,11 @@ final class Informer implements SharedIndexInformer {
     private final CountDownLatch synced = new CountDownLatch(1);
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile String lastSyncResourceVersion = "";
+    /** Notified when {@link #lastSyncResourceVersion} moves, for {@link #awaitObserved}. */
+    private final Object progress = new Object();
+    private volatile int progressWaiters;
+    /** How often a wait for a revision asks the watch for progress again (a bookmark may be dropped). */
+    private static final long PROGRESS_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
 
     Informer(GroupVersionResource resource, ServedResources served, Executor handlerThreads,
              ScheduledExecutorService timers) {
@@ -101,31 +106,96 @@ final class Informer implements SharedIndexInformer {
         }
         ScheduledFuture<?> resync = resyncPeriod.isZero() ? null : timers.scheduleAtFixedRate(() -> resync(listener),
                 resyncPeriod.toNanos(), resyncPeriod.toNanos(), TimeUnit.NANOSECONDS);
-        return new ResourceEventHandlerRegistration() {
-            @Override
-            public boolean hasSynced() {
-                return listener.hasSynced();
-            }
+        return new Registration(listener, resync);
+    }
 
-            @Override
-            public boolean waitForSync(Duration timeout) throws InterruptedException {
-                return listener.waitForSync(timeout);
-            }
+    /** One handler's registration; it can also say when the handler has been told of a revision. */
+    final class Registration implements ResourceEventHandlerRegistration {
+        private final ProcessorListener listener;
+        private final ScheduledFuture<?> resync;
 
-            @Override
-            public void close() {
-                if (resync != null) {
-                    resync.cancel(false);
-                }
-                lock.writeLock().lock();
+        private Registration(ProcessorListener listener, ScheduledFuture<?> resync) {
+            this.listener = listener;
+            this.resync = resync;
+        }
+
+        @Override
+        public boolean hasSynced() {
+            return listener.hasSynced();
+        }
+
+        @Override
+        public boolean waitForSync(Duration timeout) throws InterruptedException {
+            return listener.waitForSync(timeout);
+        }
+
+        /**
+         * Waits until this handler has been told of every change of the resource up to revision
+         * {@code rv} (the storage's revisions are global: this says nothing of the resource changed
+         * between its last change and rv was missed), until {@code deadline} (System.nanoTime()).
+         */
+        boolean awaitObserved(long rv, long deadline) throws InterruptedException {
+            return Informer.this.awaitObserved(rv, deadline) && listener.awaitDelivered(deadline);
+        }
+
+        @Override
+        public void close() {
+            if (resync != null) {
+                resync.cancel(false);
+            }
+            lock.writeLock().lock();
+            try {
+                listeners.remove(listener);
+            } finally {
+                lock.writeLock().unlock();
+            }
+            listener.close();
+        }
+    }
+
+    /**
+     * Waits until the cache has applied every change up to revision {@code rv}, asking the watch for
+     * progress (a BOOKMARK) while it has not, until {@code deadline}; false when it passed first.
+     * Every change applied is queued to the handlers by then.
+     */
+    boolean awaitObserved(long rv, long deadline) throws InterruptedException {
+        while (observed() < rv) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0 || stopped.getCount() == 0) {
+                return false;
+            }
+            reflector.requestProgress();
+            synchronized (progress) {
+                progressWaiters++;
                 try {
-                    listeners.remove(listener);
+                    if (observed() < rv) {
+                        TimeUnit.NANOSECONDS.timedWait(progress, Math.min(left, PROGRESS_RETRY_NANOS));
+                    }
                 } finally {
-                    lock.writeLock().unlock();
+                    progressWaiters--;
                 }
-                listener.close();
             }
-        };
+        }
+        return true;
+    }
+
+    private long observed() {
+        try {
+            String rv = lastSyncResourceVersion;
+            return rv.isEmpty() ? 0 : Long.parseLong(rv);
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    /** Sets the revision applied last, and wakes those waiting for it. */
+    private void observedAt(String resourceVersion) {
+        lastSyncResourceVersion = resourceVersion;
+        if (progressWaiters > 0) {
+            synchronized (progress) {
+                progress.notifyAll();
+            }
+        }
     }
 
     /** Tells one handler of every cached object again, as an update to itself. */
@@ -267,7 +337,7 @@ final class Informer implements SharedIndexInformer {
                     listeners.forEach(l -> l.delete(old));
                 }
             }
-            lastSyncResourceVersion = resourceVersion;
+            observedAt(resourceVersion);
             listeners.forEach(ProcessorListener::initialListQueued);
             synced.countDown();
         } finally {
@@ -294,7 +364,7 @@ final class Informer implements SharedIndexInformer {
                     listeners.forEach(l -> l.update(old, obj));
                 }
             }
-            lastSyncResourceVersion = resourceVersion(obj);
+            observedAt(resourceVersion(obj));
         } finally {
             lock.writeLock().unlock();
         }
@@ -302,7 +372,7 @@ final class Informer implements SharedIndexInformer {
 
     /** Records the revision of a bookmark. */
     void bookmark(String resourceVersion) {
-        lastSyncResourceVersion = resourceVersion;
+        observedAt(resourceVersion);
     }
 
     int size() {

@@ -2,9 +2,13 @@ package io.kubelix.runtime.controller.informer;
 
 import io.kubelix.api.informer.RateLimiter;
 import io.kubelix.api.informer.RateLimitingQueue;
+import io.kubelix.api.informer.Reconciler;
+import io.kubelix.api.informer.Workers;
+import io.kubelix.api.informer.ResourceEventHandlerRegistration;
 import io.kubelix.api.informer.SharedIndexInformer;
 import io.kubelix.api.informer.SharedInformerFactory;
 import io.kubelix.api.schema.GroupVersionResource;
+import io.kubelix.runtime.controller.QueueWorkers;
 import io.kubelix.runtime.controller.ServedResources;
 import io.kubelix.runtime.controller.workqueue.MaxOfRateLimiter;
 import io.kubelix.runtime.controller.workqueue.Ticker;
@@ -86,6 +90,21 @@ public final class InformerFactory implements SharedInformerFactory {
         return true;
     }
 
+    /**
+     * Waits until the handler of {@code registration} (made by an informer of this factory) has been
+     * told of every change of its resource up to revision {@code rv}, asking the informer's watch for
+     * progress when the resource is idle; false when {@code deadline} (System.nanoTime()) passed first.
+     * A controller that decides from several informers' state (the garbage collector deciding that
+     * an owner has no dependents left) waits so for the revision its decision concerns.
+     */
+    public boolean awaitObserved(ResourceEventHandlerRegistration registration, long rv, long deadline)
+            throws InterruptedException {
+        if (!(registration instanceof Informer.Registration r)) {
+            throw new IllegalArgumentException("not a registration of this factory's informers: " + registration);
+        }
+        return r.awaitObserved(rv, deadline);
+    }
+
     @Override
     public <T> RateLimitingQueue<T> newRateLimitingQueue(String name) {
         return newRateLimitingQueue(name, MaxOfRateLimiter.defaultControllerRateLimiter(Ticker.SYSTEM));
@@ -94,6 +113,13 @@ public final class InformerFactory implements SharedInformerFactory {
     @Override
     public <T> RateLimitingQueue<T> newRateLimitingQueue(String name, RateLimiter<T> rateLimiter) {
         return new WorkQueue<>(name, rateLimiter, Ticker.SYSTEM);
+    }
+
+    @Override
+    public <T> Workers runWorkers(String name, RateLimitingQueue<T> queue, int workers, Reconciler<T> reconciler) {
+        QueueWorkers<T> w = new QueueWorkers<>(name, queue, workers, reconciler);
+        w.start();
+        return w;
     }
 
     private static java.util.concurrent.ThreadFactory daemon(String prefix) {

@@ -31,6 +31,9 @@ final class ProcessorListener {
     private final Executor executor;
     private final ArrayDeque<Notification> pending = new ArrayDeque<>();
     private boolean scheduled;
+    /** Notifications queued, and those delivered (or dropped on close), since the listener was made. */
+    private long queued;
+    private long delivered;
     private boolean closed;
     private boolean synced;
     /** Whether the informer has queued the end of this handler's initial objects. */
@@ -85,6 +88,22 @@ final class ProcessorListener {
         return synced;
     }
 
+    /**
+     * Waits until the handler has been told of everything queued to it before this call (or the
+     * listener was closed), until {@code deadline} (System.nanoTime()); false when it passed first.
+     */
+    synchronized boolean awaitDelivered(long deadline) throws InterruptedException {
+        long target = queued;
+        while (delivered < target && !closed) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            TimeUnit.NANOSECONDS.timedWait(this, left);
+        }
+        return true;
+    }
+
     /** Drops what is pending; nothing is delivered after this returns but a notification already running. */
     synchronized void close() {
         closed = true;
@@ -96,6 +115,7 @@ final class ProcessorListener {
         if (closed) {
             return;
         }
+        queued++;
         pending.add(n);
         if (!scheduled) {
             scheduled = true;
@@ -108,9 +128,14 @@ final class ProcessorListener {
     }
 
     private void drain() {
+        boolean deliveredOne = false;
         while (true) {
             Notification n;
             synchronized (this) {
+                if (deliveredOne) {
+                    delivered++;
+                    notifyAll();
+                }
                 n = closed ? null : pending.poll();
                 if (n == null) {
                     scheduled = false;
@@ -118,11 +143,14 @@ final class ProcessorListener {
                 }
                 if (n.kind == Kind.SYNCED) {
                     synced = true;
+                    delivered++;
                     notifyAll();
+                    deliveredOne = false;
                     continue;
                 }
             }
             deliver(n);
+            deliveredOne = true;
         }
     }
 

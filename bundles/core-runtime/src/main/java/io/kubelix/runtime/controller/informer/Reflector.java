@@ -83,6 +83,17 @@ final class Reflector {
     }
 
     /**
+     * Asks the open watch for a BOOKMARK at its storage's current revision (RequestWatchProgress), so
+     * an informer of a resource nobody writes learns it is up to date; nothing while none is open.
+     */
+    void requestProgress() {
+        Watch w = current;
+        if (w != null) {
+            w.requestProgress();
+        }
+    }
+
+    /**
      * What is served changed: wakes the loop when it waits, and ends the open watch when another
      * storage (or none) serves the resource now.
      */

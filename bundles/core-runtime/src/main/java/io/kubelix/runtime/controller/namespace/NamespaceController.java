@@ -7,12 +7,12 @@ import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.errors.StatusReason;
 import io.kubelix.api.informer.ResourceEventHandlerRegistration;
 import io.kubelix.api.informer.SharedIndexInformer;
-import io.kubelix.api.registry.RESTStorage;
 import io.kubelix.api.registry.UpdateOptions;
 import io.kubelix.api.registry.Updater;
 import io.kubelix.api.request.RequestContext;
 import io.kubelix.api.schema.GroupVersionResource;
 import io.kubelix.runtime.controller.EventHandlers;
+import io.kubelix.runtime.controller.FollowedResources;
 import io.kubelix.runtime.controller.QueueWorkers;
 import io.kubelix.runtime.controller.ServedResources;
 import io.kubelix.runtime.controller.informer.InformerFactory;
@@ -25,10 +25,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
-import java.util.HashMap;
-import java.util.IdentityHashMap;
-import java.util.List;
-import java.util.Map;
 
 /**
  * kube-controller-manager's namespace controller, in the server: a namespace being deleted
@@ -51,16 +47,13 @@ public final class NamespaceController {
     private static final Logger LOG = LoggerFactory.getLogger(NamespaceController.class);
 
     private final ServedResources served;
-    private final InformerFactory informers;
     private final SharedIndexInformer namespaces;
     private final NamespacedResourcesDeleter deleter;
     private final WorkQueue<String> queue = WorkQueue.withDefaultRateLimiter("namespace-controller");
     private final QueueWorkers<String> workers;
     private final ResourceEventHandlerRegistration namespaceRegistration;
-    /** The content informers' handlers, by resource; changed by {@link #resourcesChanged()} only. */
-    private final Map<GroupVersionResource, ResourceEventHandlerRegistration> content = new HashMap<>();
-    private final Runnable unsubscribe;
-    private boolean stopped;
+    /** Every served namespaced resource the controller can empty, one version per storage. */
+    private final FollowedResources content;
 
     @Activate
     public NamespaceController(@Reference InformerFactory informers, @Reference ServedResources served) {
@@ -69,24 +62,20 @@ public final class NamespaceController {
 
     NamespaceController(InformerFactory informers, ServedResources served, Clock clock, int workers) {
         this.served = served;
-        this.informers = informers;
         this.namespaces = informers.forResource(NAMESPACES);
         this.deleter = new NamespacedResourcesDeleter(served, clock);
         this.workers = new QueueWorkers<>("namespace-controller", queue, workers, this::sync);
         this.namespaceRegistration = namespaces.addEventHandler(EventHandlers.onAnyChange(this::enqueueIfDeleting, false));
-        this.unsubscribe = served.onChange(this::resourcesChanged);
-        resourcesChanged();
+        this.content = new FollowedResources(served, informers,
+                s -> s.namespaced() && NamespacedResourcesDeleter.deletable(s),
+                r -> EventHandlers.onAnyChange(this::contentChanged, true), r -> { }, this::enqueueTerminating);
+        content.start();
         this.workers.start();
     }
 
     @Deactivate
     public void deactivate() {
-        unsubscribe.run();
-        synchronized (this) {
-            stopped = true;
-            content.values().forEach(ResourceEventHandlerRegistration::close);
-            content.clear();
-        }
+        content.stop();
         namespaceRegistration.close();
         workers.stop();
     }
@@ -97,31 +86,8 @@ public final class NamespaceController {
         }
     }
 
-    /** Follows the served namespaced resources: one handler per storage, on the informer of one version serving it. */
-    private synchronized void resourcesChanged() {
-        if (stopped) {
-            return;
-        }
-        Map<RESTStorage, GroupVersionResource> wanted = new IdentityHashMap<>();
-        for (GroupVersionResource r : served.resources()) {
-            RESTStorage s = served.storage(r);
-            if (s != null && s.namespaced() && NamespacedResourcesDeleter.deletable(s)) {
-                wanted.putIfAbsent(s, r);
-            }
-        }
-        List<GroupVersionResource> keep = List.copyOf(wanted.values());
-        content.entrySet().removeIf(e -> {
-            if (!keep.contains(e.getKey())) {
-                e.getValue().close();
-                return true;
-            }
-            return false;
-        });
-        for (GroupVersionResource r : keep) {
-            content.computeIfAbsent(r, k -> informers.forResource(k)
-                    .addEventHandler(EventHandlers.onAnyChange(this::contentChanged, true)));
-        }
-        // A resource that appeared may hold content of a terminating namespace.
+    /** Queues every terminating namespace: a resource that appeared may hold some of its content. */
+    private void enqueueTerminating() {
         for (ObjectNode ns : namespaces.lister().list()) {
             enqueueIfDeleting(ns);
         }

@@ -38,6 +38,7 @@ final class CacheWatcher implements Watch {
     private final AtomicReference<Runnable> readyListener = new AtomicReference<>();
     private final AtomicReference<Runnable> endListener = new AtomicReference<>();
     private final Consumer<CacheWatcher> onClose;
+    private final Consumer<CacheWatcher> onProgressRequest;
     private volatile boolean stopped;
     private volatile boolean terminated;
     /** Whether the server said when it ends this watch, and when (System.nanoTime()). */
@@ -49,13 +50,15 @@ final class CacheWatcher implements Watch {
 
     /** @param timeout how long the server streams this watch from now, or null when not bounded */
     CacheWatcher(String dir, SelectionPredicate predicate, boolean bookmarks, long startResourceVersion, int bufferSize,
-                 Duration timeout, Duration bookmarkInterval, Consumer<CacheWatcher> onClose) {
+                 Duration timeout, Duration bookmarkInterval, Consumer<CacheWatcher> onClose,
+                 Consumer<CacheWatcher> onProgressRequest) {
         this.dir = dir;
         this.predicate = predicate;
         this.bookmarks = bookmarks;
         this.startResourceVersion = startResourceVersion;
         this.buffer = new EventBuffer(bufferSize);
         this.onClose = onClose;
+        this.onProgressRequest = onProgressRequest;
         long now = System.nanoTime();
         this.hasDeadline = timeout != null;
         this.deadline = timeout == null ? 0 : now + timeout.toNanos();
@@ -160,6 +163,17 @@ final class CacheWatcher implements Watch {
         ObjectNode o = F.objectNode();
         o.putObject("metadata").put("resourceVersion", Long.toString(rv));
         return o;
+    }
+
+    /**
+     * RequestWatchProgress: a BOOKMARK at the revision the cache reaches with the backend's next
+     * progress notification, behind every event up to it (for a watcher that asked for bookmarks).
+     */
+    @Override
+    public void requestProgress() {
+        if (!stopped && bookmarks) {
+            onProgressRequest.accept(this);
+        }
     }
 
     @Override

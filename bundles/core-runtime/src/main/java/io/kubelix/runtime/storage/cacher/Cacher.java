@@ -25,6 +25,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
@@ -64,6 +66,8 @@ public final class Cacher implements StorageInterface {
     /** Held while an event is applied and dispatched, and while a watcher starts, so none is missed or doubled. */
     private final Object dispatchLock = new Object();
     private final Map<String, IndexedWatchers> watchersByDir = new HashMap<>();
+    /** Watchers waiting for a BOOKMARK at the revision the backend's next progress notification gives. */
+    private final Queue<CacheWatcher> progressRequests = new ConcurrentLinkedQueue<>();
     /** The field watchers are indexed by, and how to read it from an object; null when none. Dispatch lock. */
     private IndexedTrigger trigger;
     private final Thread reflector;
@@ -155,6 +159,7 @@ public final class Cacher implements StorageInterface {
                     throw new IllegalStateException("the backend watch failed: " + e.error().getMessage());
                 } else if (e.type() == WatchEvent.Type.BOOKMARK) {
                     cache.bookmark(storage.versioner().objectResourceVersion(e.object()));
+                    answerProgressRequests();
                 } else {
                     dispatch(e);
                 }
@@ -163,26 +168,61 @@ public final class Cacher implements StorageInterface {
         }
     }
 
+    /**
+     * kube's dispatchEvent: the event enters the cache and the watchers it concerns are chosen under
+     * the dispatch lock (so a watcher starting meanwhile gets it either from the cache or from here,
+     * never both); it is offered to them after the lock is released, so a slow watcher waiting out
+     * its budget holds up neither new watches nor closing ones. Only the reflector's thread
+     * dispatches, so each watcher still gets events in order.
+     */
     private void dispatch(WatchEvent e) throws InterruptedException {
+        WatchCacheEvent ce;
+        List<CacheWatcher> targets;
         synchronized (dispatchLock) {
-            WatchCacheEvent ce = cache.process(e.type(), keyOf(e.object()), e.object());
+            ce = cache.process(e.type(), keyOf(e.object()), e.object());
             events.increment();
-            long budget = options.slowWatcherGrace().toNanos();
-            for (CacheWatcher w : interestedWatchers(ce)) {
-                WatchEvent converted = w.convert(ce);
-                if (converted == null) {
-                    continue;
-                }
-                long spent = w.offer(converted, budget);
-                if (spent < 0) {
-                    slowWatchersTerminated.increment();
-                    LOG.warn("watch cache {}: terminated a watcher of {} that fell {} events behind", groupResource,
-                            w.dir, options.watcherBufferSize());
-                    remove(w);
-                } else {
-                    budget = Math.max(0, budget - spent);
-                }
+            targets = interestedWatchers(ce);
+        }
+        long budget = options.slowWatcherGrace().toNanos();
+        for (CacheWatcher w : targets) {
+            WatchEvent converted = w.convert(ce);
+            if (converted == null) {
+                continue;
             }
+            long spent = w.offer(converted, budget);
+            if (spent < 0) {
+                slowWatchersTerminated.increment();
+                LOG.warn("watch cache {}: terminated a watcher of {} that fell {} events behind", groupResource,
+                        w.dir, options.watcherBufferSize());
+                remove(w);
+            } else {
+                budget = Math.max(0, budget - spent);
+            }
+        }
+    }
+
+    /**
+     * Answers the watchers that asked for progress ({@link CacheWatcher#requestProgress}) with a
+     * BOOKMARK at the cache's revision, behind every event dispatched up to it; called by the
+     * reflector's thread after the backend's progress notification moved that revision.
+     */
+    private void answerProgressRequests() {
+        if (progressRequests.isEmpty()) {
+            return;
+        }
+        long rv = cache.resourceVersion();
+        CacheWatcher w;
+        while ((w = progressRequests.poll()) != null) {
+            w.offerBookmark(rv);
+        }
+    }
+
+    /** A watcher asks for a BOOKMARK at the current revision: the backend is asked for its progress first. */
+    private void requestProgress(CacheWatcher w) {
+        progressRequests.add(w);
+        Watch backend = backendWatch;
+        if (backend != null) {
+            backend.requestProgress();
         }
     }
 
@@ -344,7 +384,8 @@ public final class Cacher implements StorageInterface {
                 start = requested;
             }
             CacheWatcher w = new CacheWatcher(key, opts.predicate(), opts.progressNotify(), start,
-                    options.watcherBufferSize(), opts.timeout(), options.bookmarkInterval(), this::remove);
+                    options.watcherBufferSize(), opts.timeout(), options.bookmarkInterval(), this::remove,
+                    this::requestProgress);
             initial.forEach(w::addInitial);
             if (!initialEvents) {
                 List<WatchCacheEvent> since = cache.eventsAfterIfRetained(requested);

@@ -116,6 +116,13 @@ final class InformerFixture implements AutoCloseable {
             events.add("delete " + Informer.keyOf(obj) + " " + rv(obj));
         }
 
+        /** The notifications received and not yet taken, without waiting. */
+        List<String> drained() {
+            List<String> got = new ArrayList<>();
+            events.drainTo(got);
+            return got;
+        }
+
         /** The next {@code n} notifications; fails when they do not come. */
         List<String> next(int n) throws InterruptedException {
             List<String> got = new ArrayList<>();

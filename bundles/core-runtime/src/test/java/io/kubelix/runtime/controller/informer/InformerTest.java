@@ -1,8 +1,10 @@
 package io.kubelix.runtime.controller.informer;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.informer.GenericLister;
+import io.kubelix.api.informer.RateLimitingQueue;
 import io.kubelix.api.informer.ResourceEventHandlerRegistration;
 import io.kubelix.api.informer.SharedIndexInformer;
 import io.kubelix.api.registry.Lister;
@@ -239,6 +241,54 @@ class InformerTest {
         assertEquals(List.of("default/a"), keys(informer.byIndex("app", "x")));
     }
 
+    /**
+     * A plugin's controller with core-api alone: a queue, two workers reconciling it (a failure is
+     * retried), and, when the plugin's bundle releases the factory, the workers finish the keys
+     * running and queued and end before the release returns.
+     */
+    @Test
+    void aPluginsWorkersReconcileItsQueueAndEndDrainedWhenItsBundleReleasesTheFactory() throws Exception {
+        BundleInformerFactory plugin = new BundleInformerFactory(fx.factory, "plugin");
+        RateLimitingQueue<String> queue = plugin.newRateLimitingQueue("plugin-controller");
+        java.util.Set<String> reconciled = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        AtomicInteger flakyAttempts = new AtomicInteger();
+        java.util.concurrent.CountDownLatch gate = new java.util.concurrent.CountDownLatch(1);
+        plugin.runWorkers("plugin-controller", queue, 2, key -> {
+            if (key.equals("flaky") && flakyAttempts.getAndIncrement() == 0) {
+                throw new IllegalStateException("first attempt fails");
+            }
+            if (key.startsWith("slow")) {
+                gate.await();
+            }
+            reconciled.add(key);
+        });
+        queue.add("a");
+        queue.add("flaky");
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (!reconciled.containsAll(List.of("a", "flaky")) && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertEquals(java.util.Set.of("a", "flaky"), reconciled);
+        assertEquals(2, flakyAttempts.get(), "the failed key was retried");
+        assertEquals(0, queue.numRequeues("flaky"), "its failures were forgotten once it succeeded");
+
+        queue.add("slow-1");
+        queue.add("slow-2");
+        queue.add("b"); // both workers are held by the slow keys: b waits in the queue
+        Thread release = new Thread(plugin::deactivate);
+        release.start();
+        release.join(300);
+        assertTrue(release.isAlive(), "the release waits for the keys being reconciled");
+        gate.countDown();
+        release.join(PATIENCE.toMillis());
+        assertFalse(release.isAlive());
+        assertEquals(java.util.Set.of("a", "flaky", "slow-1", "slow-2", "b"), reconciled, "the queue was drained");
+        assertTrue(Thread.getAllStackTraces().keySet().stream()
+                .noneMatch(t -> t.getName().startsWith("kubelix-plugin-controller")), "the workers ended");
+        queue.add("c");
+        assertEquals(5, reconciled.size(), "nothing runs after the release");
+    }
+
     @Test
     void waitForCacheSyncWaitsForEveryResourceAndGivesUpOnOneNotServed() throws Exception {
         fx.create("default", "a", Map.of());
@@ -246,6 +296,31 @@ class InformerTest {
         var secrets = new io.kubelix.api.schema.GroupVersionResource("", "v1", "secrets");
         assertFalse(fx.factory.waitForCacheSync(Duration.ofMillis(50), CONFIGMAPS_V1, secrets));
         assertFalse(fx.factory.forResource(secrets).hasSynced());
+    }
+
+    /**
+     * An informer of a resource nobody writes reaches a revision written elsewhere by asking its
+     * watch for progress, and its handler has then been told of every change of its own up to it.
+     */
+    @Test
+    void anIdleInformerIsObservedAtARevisionWrittenElsewhere() throws Exception {
+        ObjectNode a = fx.create("default", "a", Map.of());
+        InformerFixture.Recorder recorder = new InformerFixture.Recorder();
+        ResourceEventHandlerRegistration r = fx.factory.forResource(CONFIGMAPS_V1).addEventHandler(recorder);
+        assertTrue(r.waitForSync(PATIENCE));
+        ObjectNode b = fx.create("default", "b", Map.of());
+        var secrets = new io.kubelix.api.schema.GroupVersionResource("", "v1", "secrets");
+        GenericStore secretStore = fx.served.serve(secrets, "Secret", true);
+        ObjectNode s = JsonNodeFactory.instance.objectNode();
+        s.putObject("metadata").put("name", "s").put("namespace", "default");
+        long elsewhere = Long.parseLong(rv(secretStore.create(RequestContext.system("default"), s,
+                io.kubelix.api.registry.CreateOptions.DEFAULT)));
+
+        assertTrue(fx.factory.awaitObserved(r, elsewhere, System.nanoTime() + PATIENCE.toNanos()));
+        assertTrue(Long.parseLong(fx.factory.forResource(CONFIGMAPS_V1).lastSyncResourceVersion()) >= elsewhere);
+        assertEquals(List.of("add default/a " + rv(a) + " initial", "add default/b " + rv(b)), recorder.drained());
+        assertFalse(fx.factory.awaitObserved(r, elsewhere + 1_000, System.nanoTime() + 200_000_000L),
+                "a revision the storage has not reached is not observed");
     }
 
     private static List<String> keys(List<ObjectNode> objects) {

@@ -8,6 +8,7 @@ import io.kubelix.api.storage.ListOptions;
 import io.kubelix.api.storage.Preconditions;
 import io.kubelix.api.storage.ResourceVersionMatch;
 import io.kubelix.api.storage.StorageConfig;
+import io.kubelix.api.storage.StorageInterface;
 import io.kubelix.api.storage.Watch;
 import io.kubelix.api.storage.WatchEvent;
 import io.kubelix.storage.memory.MemoryStorageBackend;
@@ -18,6 +19,10 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -141,6 +146,63 @@ class CacherTest {
         }
         assertEquals(410, e.code());
         assertEquals("Expired", e.reason().wireName());
+    }
+
+    /**
+     * A slow watcher's offer waits out the grace budget outside the dispatch lock: meanwhile a new
+     * watch starts at once, and a watcher closes at once.
+     */
+    @Test
+    void aSlowWatcherWaitingOutItsBudgetBlocksNeitherNewWatchesNorClosingOnes() throws Exception {
+        cacher = new Cacher(memory.forResource(new StorageConfig(CONFIGMAPS, "/configmaps")), CONFIGMAPS, "/configmaps",
+                new CacherOptions(1000, 2, Duration.ofSeconds(30), Duration.ofSeconds(60), Duration.ofSeconds(3)));
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!cacher.ready() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        Watch slow = cacher.watch("/configmaps", from(Long.toString(create("default", "start"))));
+        Watch other = cacher.watch("/configmaps", from("0"));
+        for (int i = 0; i < 3; i++) {
+            create("default", "n" + i); // the third finds the slow watcher's buffer of 2 full: dispatch waits 30 s
+        }
+        Thread.sleep(200);
+        ExecutorService client = Executors.newSingleThreadExecutor();
+        try {
+            Future<Watch> started = client.submit(() -> cacher.watch("/configmaps", from("0")));
+            Watch late = started.get(10, TimeUnit.SECONDS);
+            assertNotNull(late.next(WAIT), "the new watch has its initial events");
+            late.close();
+            client.submit(other::close).get(10, TimeUnit.SECONDS);
+        } finally {
+            client.shutdownNow();
+            slow.close();
+        }
+    }
+
+    /**
+     * RequestWatchProgress on a cache watcher: a BOOKMARK at the backend's current revision, which
+     * writes to other resources moved beyond this resource's last event.
+     */
+    @Test
+    void aWatcherAskingForProgressGetsABookmarkAtTheBackendsRevision() throws Exception {
+        cacher(1000, 100, Duration.ofMinutes(10));
+        long last = create("default", "a");
+        Watch w = cacher.watch("/configmaps", new ListOptions(Long.toString(last), ResourceVersionMatch.UNSET, null,
+                true, 0, null, true));
+        StorageInterface secrets = memory.forResource(new StorageConfig(GroupResource.of("", "secrets"), "/secrets"));
+        ObjectNode secret = JsonNodeFactory.instance.objectNode();
+        secret.putObject("metadata").put("name", "s").put("namespace", "default");
+        long elsewhere = Long.parseLong(secrets.create("/secrets/default/s", secret)
+                .path("metadata").path("resourceVersion").asText());
+        assertTrue(elsewhere > last);
+
+        w.requestProgress();
+        WatchEvent e = w.next(WAIT);
+        assertNotNull(e, "a bookmark answers the request");
+        assertEquals(WatchEvent.Type.BOOKMARK, e.type());
+        assertTrue(Long.parseLong(e.object().path("metadata").path("resourceVersion").asText()) >= elsewhere,
+                e.object().toString());
+        w.close();
     }
 
     @Test
