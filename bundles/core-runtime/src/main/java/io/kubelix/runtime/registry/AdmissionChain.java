@@ -1,6 +1,7 @@
 package io.kubelix.runtime.registry;
 
 import io.kubelix.api.admission.AdmissionAttributes;
+import io.kubelix.api.admission.AdmissionPlugin;
 import io.kubelix.api.admission.MutatingAdmissionPlugin;
 import io.kubelix.api.admission.ValidatingAdmissionPlugin;
 import io.kubelix.runtime.server.PluginSwaps;
@@ -13,11 +14,13 @@ import org.osgi.service.component.annotations.ReferencePolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The admission chain: every mutating plugin, then every validating plugin, each in
- * {@code service.ranking} order. Plugins are whiteboard services; a write sees the set installed
+ * The admission chain: every mutating plugin, then every validating plugin, each in kube's order
+ * ({@link AdmissionOrder}; {@code service.ranking} among plugins of the same place). Plugins are whiteboard services; a write sees the set installed
  * when its step runs, and a plugin being updated keeps its place until its new revision arrives.
  */
 @Component(service = AdmissionChain.class)
@@ -26,6 +29,8 @@ public final class AdmissionChain {
 
     private final RankedServices<MutatingAdmissionPlugin> mutating;
     private final RankedServices<ValidatingAdmissionPlugin> validating;
+    private final AtomicReference<Ordered<MutatingAdmissionPlugin>> orderedMutating = new AtomicReference<>();
+    private final AtomicReference<Ordered<ValidatingAdmissionPlugin>> orderedValidating = new AtomicReference<>();
 
     /** A plugin being updated keeps admitting until its new revision takes over. */
     @Activate
@@ -39,9 +44,22 @@ public final class AdmissionChain {
         this(PluginSwaps.none());
     }
 
-    /** Runs the mutating plugins, which may change {@code attributes.object()} in place. */
+    /**
+     * Runs the mutating plugins, which may change {@code attributes.object()} in place; when one of
+     * them asks for it (a webhook with {@code reinvocationPolicy: IfNeeded} whose object changed
+     * after it ran), runs them all once more, as kube's reinvoker does.
+     */
     public void admit(AdmissionAttributes attributes) {
-        for (MutatingAdmissionPlugin p : mutating.get()) {
+        List<MutatingAdmissionPlugin> plugins = ordered(mutating.get(), orderedMutating);
+        admitOnce(plugins, attributes);
+        if (attributes.reinvocation().shouldReinvoke()) {
+            attributes.reinvocation().setIsReinvoke();
+            admitOnce(plugins, attributes);
+        }
+    }
+
+    private static void admitOnce(List<MutatingAdmissionPlugin> plugins, AdmissionAttributes attributes) {
+        for (MutatingAdmissionPlugin p : plugins) {
             if (p.handles(attributes.operation())) {
                 p.admit(attributes);
             }
@@ -50,11 +68,24 @@ public final class AdmissionChain {
 
     /** Runs the validating plugins; the first that throws rejects the request. */
     public void validate(AdmissionAttributes attributes) {
-        for (ValidatingAdmissionPlugin p : validating.get()) {
+        for (ValidatingAdmissionPlugin p : ordered(validating.get(), orderedValidating)) {
             if (p.handles(attributes.operation())) {
                 p.validate(attributes);
             }
         }
+    }
+
+    /** The plugins in kube's order, sorted once per set of plugins. */
+    private static <T extends AdmissionPlugin> List<T> ordered(List<T> ranked, AtomicReference<Ordered<T>> cache) {
+        Ordered<T> o = cache.get();
+        if (o == null || o.ranked() != ranked) {
+            o = new Ordered<>(ranked, AdmissionOrder.sorted(ranked));
+            cache.set(o);
+        }
+        return o.sorted();
+    }
+
+    private record Ordered<T>(List<T> ranked, List<T> sorted) {
     }
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
