@@ -22,8 +22,6 @@ import java.security.spec.RSAPublicKeySpec;
 import java.util.Base64;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -195,12 +193,12 @@ class KubectlRbacIT extends KubectlSuite {
     void aCertificateOfAnotherCAIsUnauthorized() throws Exception {
         Path pki = work.resolve("other-ca");
         Files.createDirectories(pki);
-        openssl(pki, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1",
+        Openssl.run(pki, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1",
                 "-subj", "/CN=other-ca", "-keyout", "ca.key", "-out", "ca.crt");
-        openssl(pki, "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+        Openssl.run(pki, "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
                 "-subj", "/O=system:masters/CN=mallory", "-keyout", "client.key", "-out", "client.csr");
         Files.writeString(pki.resolve("ext.cnf"), "extendedKeyUsage=clientAuth\n");
-        openssl(pki, "x509", "-req", "-in", "client.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",
+        Openssl.run(pki, "x509", "-req", "-in", "client.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",
                 "-days", "1", "-extfile", "ext.cnf", "-out", "client.crt");
 
         Path kubeconfig = pki.resolve("mallory.kubeconfig");
@@ -325,14 +323,5 @@ class KubectlRbacIT extends KubectlSuite {
 
     private static String b64(String s) {
         return Base64.getUrlEncoder().withoutPadding().encodeToString(s.getBytes(StandardCharsets.UTF_8));
-    }
-
-    private static void openssl(Path dir, String... args) throws Exception {
-        List<String> command = new ArrayList<>();
-        command.add("openssl");
-        command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        assertEquals(0, p.waitFor(), () -> "openssl " + String.join(" ", args) + ": " + out);
     }
 }
