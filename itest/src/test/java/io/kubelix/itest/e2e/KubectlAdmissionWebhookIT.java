@@ -21,7 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * webhooks this test serves over HTTPS with a CA of its own: a mutating webhook's label on the
  * created object, a validating webhook's denial as kubectl prints it, a webhook reached through a
  * service, {@code failurePolicy} both ways with the webhook's server stopped, namespace and object
- * selectors, a dry run sent to the webhooks as one, and reinvocation. The methods run in order on one server.
+ * selectors, a dry run sent to the webhooks as one, reinvocation, and the plugins switched off
+ * ({@code --disable-admission-plugins}) or refused by name ({@code --enable-admission-plugins}). The methods run in order on one server.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class KubectlAdmissionWebhookIT extends KubectlSuite {
@@ -292,6 +293,49 @@ class KubectlAdmissionWebhookIT extends KubectlSuite {
 
         assertEquals("true", labels.path("first-saw-second").asText(), labels::toString);
         assertEquals("true", labels.path(MUTATED).asText(), "the labeler ran too: " + labels);
+    }
+
+    @Test
+    @Order(7)
+    void admissionPluginsAreSwitchedWithKubesFlags() throws Exception {
+        Path distribution = Path.of(KubelixServer.property("kubelix.itest.distribution"));
+        AssertionError unknown = org.junit.jupiter.api.Assertions.assertThrows(AssertionError.class,
+                () -> KubelixServer.start(distribution, KubelixServer.workDirectory("admission-unknown"), READY_TIMEOUT,
+                        "--enable-admission-plugins=NamespaceLifecycle,Foo"));
+        assertTrue(unknown.getMessage().contains("enable-admission-plugins plugin \"Foo\" is unknown"),
+                unknown::getMessage);
+
+        Path other = KubelixServer.workDirectory("admission-disabled");
+        try (KubelixServer disabled = KubelixServer.start(distribution, other, READY_TIMEOUT,
+                "--disable-admission-plugins=MutatingAdmissionWebhook")) {
+            Kubectl k = disabled.kubectl(other);
+            disabled.awaitServed(k, READY_TIMEOUT, "mutatingwebhookconfigurations");
+            Path labeler = other.resolve("labeler.yaml");
+            Files.copy(work.resolve("labeler.yaml"), labeler);
+            k.ok("apply", "-f", labeler.toString());
+            Path deny = other.resolve("deny.yaml");
+            Files.writeString(deny, """
+                    apiVersion: admissionregistration.k8s.io/v1
+                    kind: ValidatingWebhookConfiguration
+                    metadata: {name: deny-forbidden}
+                    webhooks:
+                    - name: deny.kubelix.io
+                      clientConfig: {url: "https://127.0.0.1:%d/deny", caBundle: %s}
+                      rules: [{operations: [CREATE], apiGroups: [""], apiVersions: [v1], resources: [configmaps]}]
+                      sideEffects: None
+                      admissionReviewVersions: [v1]
+                    """.formatted(webhook.port(), webhook.caBundle()));
+            k.ok("apply", "-f", deny.toString());
+
+            // The validating webhook is called, so the configurations are read; the mutating one is not.
+            disabled.await("the validating webhook", READY_TIMEOUT,
+                    () -> k.run("create", "configmap", "bad", "--from-literal=forbidden=yes"), r -> r.exitCode() != 0);
+            int labelled = webhook.reviews("/label").size();
+            k.ok("create", "configmap", "plain", "--from-literal=k=v");
+            assertEquals("", k.ok("get", "configmap", "plain", "-o",
+                    "jsonpath={.metadata.labels.webhook\\.kubelix\\.io/mutated}").stdout());
+            assertEquals(labelled, webhook.reviews("/label").size());
+        }
     }
 
     /** The labels of a configmap created now, as stored. */

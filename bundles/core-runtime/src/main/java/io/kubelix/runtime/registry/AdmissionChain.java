@@ -4,8 +4,10 @@ import io.kubelix.api.admission.AdmissionAttributes;
 import io.kubelix.api.admission.AdmissionPlugin;
 import io.kubelix.api.admission.MutatingAdmissionPlugin;
 import io.kubelix.api.admission.ValidatingAdmissionPlugin;
+import io.kubelix.runtime.server.GenericAPIServer;
 import io.kubelix.runtime.server.PluginSwaps;
 import io.kubelix.runtime.server.RankedServices;
+import org.osgi.framework.BundleContext;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -17,6 +19,7 @@ import org.slf4j.LoggerFactory;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 
 /**
  * The admission chain: every mutating plugin, then every validating plugin, each in kube's order
@@ -29,19 +32,39 @@ public final class AdmissionChain {
 
     private final RankedServices<MutatingAdmissionPlugin> mutating;
     private final RankedServices<ValidatingAdmissionPlugin> validating;
+    private final Predicate<String> enabled;
     private final AtomicReference<Ordered<MutatingAdmissionPlugin>> orderedMutating = new AtomicReference<>();
     private final AtomicReference<Ordered<ValidatingAdmissionPlugin>> orderedValidating = new AtomicReference<>();
 
-    /** A plugin being updated keeps admitting until its new revision takes over. */
+    /**
+     * A plugin being updated keeps admitting until its new revision takes over. Which plugins run
+     * is read from the framework properties {@code bin/kubelix} sets from
+     * {@code --enable-admission-plugins} and {@code --disable-admission-plugins}.
+     */
     @Activate
-    public AdmissionChain(@Reference PluginSwaps swaps) {
-        mutating = new RankedServices<>(swaps);
-        validating = new RankedServices<>(swaps);
+    public AdmissionChain(@Reference PluginSwaps swaps, BundleContext context) {
+        this(swaps, enabled(context));
     }
 
-    /** For tests: a chain whose plugins leave at once. */
+    /** For tests: a chain whose plugins leave at once, with kube's default plugins enabled. */
     public AdmissionChain() {
-        this(PluginSwaps.none());
+        this(PluginSwaps.none(), AdmissionOrder.enabled("", ""));
+    }
+
+    AdmissionChain(PluginSwaps swaps, Predicate<String> enabled) {
+        mutating = new RankedServices<>(swaps);
+        validating = new RankedServices<>(swaps);
+        this.enabled = enabled;
+    }
+
+    private static Predicate<String> enabled(BundleContext context) {
+        try {
+            return AdmissionOrder.enabled(context.getProperty("kubelix.enable-admission-plugins"),
+                    context.getProperty("kubelix.disable-admission-plugins"));
+        } catch (IllegalArgumentException e) {
+            GenericAPIServer.failed(context, e);
+            throw e;
+        }
     }
 
     /**
@@ -75,11 +98,11 @@ public final class AdmissionChain {
         }
     }
 
-    /** The plugins in kube's order, sorted once per set of plugins. */
-    private static <T extends AdmissionPlugin> List<T> ordered(List<T> ranked, AtomicReference<Ordered<T>> cache) {
+    /** The enabled plugins in kube's order, sorted once per set of plugins. */
+    private <T extends AdmissionPlugin> List<T> ordered(List<T> ranked, AtomicReference<Ordered<T>> cache) {
         Ordered<T> o = cache.get();
         if (o == null || o.ranked() != ranked) {
-            o = new Ordered<>(ranked, AdmissionOrder.sorted(ranked));
+            o = new Ordered<>(ranked, AdmissionOrder.sorted(ranked.stream().filter(p -> enabled.test(p.name())).toList()));
             cache.set(o);
         }
         return o.sorted();
@@ -91,7 +114,8 @@ public final class AdmissionChain {
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
     void addMutating(MutatingAdmissionPlugin p, Map<String, Object> props) {
         mutating.add(p, props);
-        LOG.info("admission plugin added: {} (mutating)", p.name());
+        LOG.info("admission plugin added: {} (mutating){}", p.name(), enabled.test(p.name()) ? ""
+                : ", not run: not in enable-admission-plugins, or in disable-admission-plugins");
     }
 
     void removeMutating(MutatingAdmissionPlugin p, Map<String, Object> props) {
@@ -102,7 +126,8 @@ public final class AdmissionChain {
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
     void addValidating(ValidatingAdmissionPlugin p, Map<String, Object> props) {
         validating.add(p, props);
-        LOG.info("admission plugin added: {} (validating)", p.name());
+        LOG.info("admission plugin added: {} (validating){}", p.name(), enabled.test(p.name()) ? ""
+                : ", not run: not in enable-admission-plugins, or in disable-admission-plugins");
     }
 
     void removeValidating(ValidatingAdmissionPlugin p, Map<String, Object> props) {
