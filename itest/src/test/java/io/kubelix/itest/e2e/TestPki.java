@@ -13,11 +13,7 @@ import java.security.PrivateKey;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
 import java.security.spec.PKCS8EncodedKeySpec;
-import java.util.ArrayList;
 import java.util.Base64;
-import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** Certificates for the end-to-end tests, made with the openssl command in a directory of their own. */
 final class TestPki {
@@ -75,11 +71,6 @@ final class TestPki {
     }
 
     private void openssl(String... args) throws Exception {
-        List<String> command = new ArrayList<>();
-        command.add("openssl");
-        command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, p.waitFor(), () -> "openssl " + String.join(" ", args) + ": " + out);
+        Openssl.run(dir, args);
     }
 }

@@ -5,6 +5,11 @@ package io.kubelix.api.errors;
  * kube-apiserver answers it with.
  */
 public enum StatusReason {
+    /**
+     * metav1.StatusReasonUnknown: no reason given (the Status carries no {@code reason}), as in a
+     * denial an admission webhook answered without one; the code says what kind of failure it is.
+     */
+    UNKNOWN("", 500),
     BAD_REQUEST("BadRequest", 400),
     UNAUTHORIZED("Unauthorized", 401),
     FORBIDDEN("Forbidden", 403),
@@ -32,7 +37,7 @@ public enum StatusReason {
         this.code = code;
     }
 
-    /** The reason as it appears in a Status object's {@code reason} field. */
+    /** The reason as it appears in a Status object's {@code reason} field (empty: none). */
     public String wireName() {
         return wireName;
     }
@@ -40,5 +45,15 @@ public enum StatusReason {
     /** The HTTP status code kube-apiserver uses for this reason. */
     public int code() {
         return code;
+    }
+
+    /** The reason of this wire name, or {@link #UNKNOWN} for a name kube does not define here. */
+    public static StatusReason fromWireName(String name) {
+        for (StatusReason r : values()) {
+            if (r.wireName.equals(name)) {
+                return r;
+            }
+        }
+        return UNKNOWN;
     }
 }

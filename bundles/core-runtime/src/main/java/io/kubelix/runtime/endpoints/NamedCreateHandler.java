@@ -7,6 +7,7 @@ import io.kubelix.api.registry.CreateOptions;
 import io.kubelix.api.registry.NamedCreater;
 import io.kubelix.api.schema.GroupVersionResource;
 import io.kubelix.runtime.registry.AdmissionChain;
+import io.kubelix.runtime.registry.AdmissionOptions;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
@@ -29,12 +30,13 @@ final class NamedCreateHandler {
         NamedCreater creater = (NamedCreater) s.storage;
         ObjectNode body = s.bodyObject(FieldValidation.decodeObject(s));
         boolean dryRun = s.dryRun();
+        CreateOptions options = new CreateOptions(dryRun, ResourceHandlers.fieldManager(s));
         AdmissionAttributes attributes = new AdmissionAttributes(Operation.CREATE, s.kind(),
                 GroupVersionResource.of(s.groupVersion, s.info.resource()), s.info.subresource(), s.ctx.namespace(),
-                s.info.name(), body, null, dryRun, s.ctx);
+                s.info.name(), body, null, dryRun, s.ctx, AdmissionOptions.of(options), null);
         admission.admit(attributes);
         admission.validate(attributes);
-        ObjectNode result = creater.create(s.ctx, s.info.name(), body, new CreateOptions(dryRun, ResourceHandlers.fieldManager(s)));
+        ObjectNode result = creater.create(s.ctx, s.info.name(), body, options);
         Responses.addWarnings(response, s.ctx.warnings());
         if ("Status".equals(result.path("kind").asText()) || !result.has("kind")) {
             if (result.path("code").asInt(0) == 0) {

@@ -20,7 +20,7 @@ public final class StatusObjects {
             ((ObjectNode) s.get("metadata")).put("continue", e.continueToken());
         }
         s.put("message", e.getMessage());
-        s.put("reason", e.reason().wireName());
+        putIfSet(s, "reason", e.reason().wireName());
         StatusException.Details d = e.details();
         if (d != null) {
             ObjectNode details = F.objectNode();

@@ -1,10 +1,13 @@
 package io.kubelix.runtime.registry;
 
 import io.kubelix.api.admission.AdmissionAttributes;
+import io.kubelix.api.admission.AdmissionPlugin;
 import io.kubelix.api.admission.MutatingAdmissionPlugin;
 import io.kubelix.api.admission.ValidatingAdmissionPlugin;
+import io.kubelix.runtime.server.GenericAPIServer;
 import io.kubelix.runtime.server.PluginSwaps;
 import io.kubelix.runtime.server.RankedServices;
+import org.osgi.framework.BundleContext;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -13,11 +16,14 @@ import org.osgi.service.component.annotations.ReferencePolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 
 /**
- * The admission chain: every mutating plugin, then every validating plugin, each in
- * {@code service.ranking} order. Plugins are whiteboard services; a write sees the set installed
+ * The admission chain: every mutating plugin, then every validating plugin, each in kube's order
+ * ({@link AdmissionOrder}; {@code service.ranking} among plugins of the same place). Plugins are whiteboard services; a write sees the set installed
  * when its step runs, and a plugin being updated keeps its place until its new revision arrives.
  */
 @Component(service = AdmissionChain.class)
@@ -26,22 +32,57 @@ public final class AdmissionChain {
 
     private final RankedServices<MutatingAdmissionPlugin> mutating;
     private final RankedServices<ValidatingAdmissionPlugin> validating;
+    private final Predicate<String> enabled;
+    private final AtomicReference<Ordered<MutatingAdmissionPlugin>> orderedMutating = new AtomicReference<>();
+    private final AtomicReference<Ordered<ValidatingAdmissionPlugin>> orderedValidating = new AtomicReference<>();
 
-    /** A plugin being updated keeps admitting until its new revision takes over. */
+    /**
+     * A plugin being updated keeps admitting until its new revision takes over. Which plugins run
+     * is read from the framework properties {@code bin/kubelix} sets from
+     * {@code --enable-admission-plugins} and {@code --disable-admission-plugins}.
+     */
     @Activate
-    public AdmissionChain(@Reference PluginSwaps swaps) {
+    public AdmissionChain(@Reference PluginSwaps swaps, BundleContext context) {
+        this(swaps, enabled(context));
+    }
+
+    /** For tests: a chain whose plugins leave at once, with kube's default plugins enabled. */
+    public AdmissionChain() {
+        this(PluginSwaps.none(), AdmissionOrder.enabled("", ""));
+    }
+
+    AdmissionChain(PluginSwaps swaps, Predicate<String> enabled) {
         mutating = new RankedServices<>(swaps);
         validating = new RankedServices<>(swaps);
+        this.enabled = enabled;
     }
 
-    /** For tests: a chain whose plugins leave at once. */
-    public AdmissionChain() {
-        this(PluginSwaps.none());
+    private static Predicate<String> enabled(BundleContext context) {
+        try {
+            return AdmissionOrder.enabled(context.getProperty("kubelix.enable-admission-plugins"),
+                    context.getProperty("kubelix.disable-admission-plugins"));
+        } catch (IllegalArgumentException e) {
+            GenericAPIServer.failed(context, e);
+            throw e;
+        }
     }
 
-    /** Runs the mutating plugins, which may change {@code attributes.object()} in place. */
+    /**
+     * Runs the mutating plugins, which may change {@code attributes.object()} in place; when one of
+     * them asks for it (a webhook with {@code reinvocationPolicy: IfNeeded} whose object changed
+     * after it ran), runs them all once more, as kube's reinvoker does.
+     */
     public void admit(AdmissionAttributes attributes) {
-        for (MutatingAdmissionPlugin p : mutating.get()) {
+        List<MutatingAdmissionPlugin> plugins = ordered(mutating.get(), orderedMutating);
+        admitOnce(plugins, attributes);
+        if (attributes.reinvocation().shouldReinvoke()) {
+            attributes.reinvocation().setIsReinvoke();
+            admitOnce(plugins, attributes);
+        }
+    }
+
+    private static void admitOnce(List<MutatingAdmissionPlugin> plugins, AdmissionAttributes attributes) {
+        for (MutatingAdmissionPlugin p : plugins) {
             if (p.handles(attributes.operation())) {
                 p.admit(attributes);
             }
@@ -50,17 +91,31 @@ public final class AdmissionChain {
 
     /** Runs the validating plugins; the first that throws rejects the request. */
     public void validate(AdmissionAttributes attributes) {
-        for (ValidatingAdmissionPlugin p : validating.get()) {
+        for (ValidatingAdmissionPlugin p : ordered(validating.get(), orderedValidating)) {
             if (p.handles(attributes.operation())) {
                 p.validate(attributes);
             }
         }
     }
 
+    /** The enabled plugins in kube's order, sorted once per set of plugins. */
+    private <T extends AdmissionPlugin> List<T> ordered(List<T> ranked, AtomicReference<Ordered<T>> cache) {
+        Ordered<T> o = cache.get();
+        if (o == null || o.ranked() != ranked) {
+            o = new Ordered<>(ranked, AdmissionOrder.sorted(ranked.stream().filter(p -> enabled.test(p.name())).toList()));
+            cache.set(o);
+        }
+        return o.sorted();
+    }
+
+    private record Ordered<T>(List<T> ranked, List<T> sorted) {
+    }
+
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
     void addMutating(MutatingAdmissionPlugin p, Map<String, Object> props) {
         mutating.add(p, props);
-        LOG.info("admission plugin added: {} (mutating)", p.name());
+        LOG.info("admission plugin added: {} (mutating){}", p.name(), enabled.test(p.name()) ? ""
+                : ", not run: not in enable-admission-plugins, or in disable-admission-plugins");
     }
 
     void removeMutating(MutatingAdmissionPlugin p, Map<String, Object> props) {
@@ -71,7 +126,8 @@ public final class AdmissionChain {
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
     void addValidating(ValidatingAdmissionPlugin p, Map<String, Object> props) {
         validating.add(p, props);
-        LOG.info("admission plugin added: {} (validating)", p.name());
+        LOG.info("admission plugin added: {} (validating){}", p.name(), enabled.test(p.name()) ? ""
+                : ", not run: not in enable-admission-plugins, or in disable-admission-plugins");
     }
 
     void removeValidating(ValidatingAdmissionPlugin p, Map<String, Object> props) {

@@ -177,13 +177,14 @@ public final class GenericStore implements StandardStorage {
             throw StatusException.badRequest("resourceVersion should not be set on objects to be created");
         }
         setNamespace(ctx, meta);
-        admission.admit(attributes(Operation.CREATE, ctx, obj, null, options.dryRun()));
+        ObjectNode admissionOptions = AdmissionOptions.of(options);
+        admission.admit(attributes(Operation.CREATE, ctx, obj, null, options.dryRun(), admissionOptions));
         prepareForCreate(ctx, obj);
         boolean generated = meta.name() == null || meta.name().isEmpty();
         if (generated) {
             meta.name(NameGenerator.generate(meta.generateName() == null ? "" : meta.generateName()));
         }
-        admission.validate(attributes(Operation.CREATE, ctx, obj, null, options.dryRun()));
+        admission.validate(attributes(Operation.CREATE, ctx, obj, null, options.dryRun(), admissionOptions));
         spec.createStrategy().canonicalize(obj);
         omitEmpty(Unstructured.wrap(obj).metadata());
         if (options.dryRun()) {
@@ -222,8 +223,8 @@ public final class GenericStore implements StandardStorage {
             }
             created[0] = existing == null;
             return existing == null
-                    ? createdByUpdate(ctx, name, objInfo, options.dryRun())
-                    : updated(ctx, name, objInfo, existing, revision, options.dryRun());
+                    ? createdByUpdate(ctx, name, objInfo, options)
+                    : updated(ctx, name, objInfo, existing, revision, options);
         };
         try {
             if (options.dryRun()) {
@@ -302,7 +303,7 @@ public final class GenericStore implements StandardStorage {
                 || spec.deleteStrategy().hasPendingFinalizers(existing);
         if (before == Deletion.Before.GRACEFUL || hasFinalizers || deletion.finalizersForGC(existing) != null) {
             UpdateFunction mark = (current, revision) -> {
-                admission.validate(attributes(Operation.DELETE, ctx, null, current, options.dryRun()));
+                admission.validate(attributes(Operation.DELETE, ctx, null, current, options.dryRun(), AdmissionOptions.of(options)));
                 return deletion.markForDeletion(current);
             };
             ObjectNode marked;
@@ -337,11 +338,12 @@ public final class GenericStore implements StandardStorage {
         try {
             if (options.dryRun()) {
                 options.preconditions().check(key, existing, storage.versioner().objectResourceVersion(existing));
-                admission.validate(attributes(Operation.DELETE, ctx, null, existing, true));
+                admission.validate(attributes(Operation.DELETE, ctx, null, existing, true, AdmissionOptions.of(options)));
                 return deleted(existing);
             }
             ObjectNode deleted = storage.delete(key, preconditions,
-                    current -> admission.validate(attributes(Operation.DELETE, ctx, null, current, false)));
+                    current -> admission.validate(attributes(Operation.DELETE, ctx, null, current, false,
+                            AdmissionOptions.of(options))));
             return deleted(deleted);
         } catch (StorageException e) {
             throw interpret(e, name);
@@ -386,22 +388,27 @@ public final class GenericStore implements StandardStorage {
         return new GenericStore(spec, storage, admission, view, NOTHING);
     }
 
-    private ObjectNode createdByUpdate(RequestContext ctx, String name, UpdatedObjectInfo objInfo, boolean dryRun) {
+    private ObjectNode createdByUpdate(RequestContext ctx, String name, UpdatedObjectInfo objInfo, UpdateOptions options) {
+        boolean dryRun = options.dryRun();
+        // As kube's update handler admits a create through PUT or PATCH: with the update's options as CreateOptions.
+        ObjectNode admissionOptions = AdmissionOptions.of(new CreateOptions(dryRun, options.fieldManager()));
         ObjectNode obj = objInfo.updatedObject(ctx, null).deepCopy();
         ObjectMeta meta = Unstructured.wrap(obj).metadata();
         checkName(meta, name);
         meta.resourceVersion(null);
         setNamespace(ctx, meta);
-        admission.admit(attributes(Operation.CREATE, ctx, obj, null, dryRun));
+        admission.admit(attributes(Operation.CREATE, ctx, obj, null, dryRun, admissionOptions));
         prepareForCreate(ctx, obj);
-        admission.validate(attributes(Operation.CREATE, ctx, obj, null, dryRun));
+        admission.validate(attributes(Operation.CREATE, ctx, obj, null, dryRun, admissionOptions));
         spec.createStrategy().canonicalize(obj);
         omitEmpty(Unstructured.wrap(obj).metadata());
         return obj;
     }
 
     private ObjectNode updated(RequestContext ctx, String name, UpdatedObjectInfo objInfo, ObjectNode existing,
-                               long revision, boolean dryRun) {
+                               long revision, UpdateOptions options) {
+        boolean dryRun = options.dryRun();
+        ObjectNode admissionOptions = AdmissionOptions.of(options);
         ObjectNode obj = objInfo.updatedObject(ctx, existing.deepCopy()).deepCopy();
         ObjectMeta meta = Unstructured.wrap(obj).metadata();
         ObjectMeta oldMeta = Unstructured.wrap(existing).metadata();
@@ -439,7 +446,7 @@ public final class GenericStore implements StandardStorage {
         if (oldMeta.node().hasNonNull("deletionGracePeriodSeconds") && !meta.node().hasNonNull("deletionGracePeriodSeconds")) {
             meta.node().set("deletionGracePeriodSeconds", oldMeta.node().get("deletionGracePeriodSeconds").deepCopy());
         }
-        admitUpdate(ctx, obj, existing, dryRun);
+        admitUpdate(ctx, obj, existing, dryRun, admissionOptions);
         spec.updateStrategy().prepareForUpdate(ctx, obj, existing);
         // The handler worked out managedFields for this very write; a status strategy resetting metadata
         // keeps them, as kube's ResetObjectMetaForStatus does.
@@ -459,7 +466,7 @@ public final class GenericStore implements StandardStorage {
             throw invalid(meta.name(), errs);
         }
         spec.updateStrategy().warningsOnUpdate(ctx, obj, existing).forEach(ctx::addWarning);
-        validateUpdate(ctx, obj, existing, dryRun);
+        validateUpdate(ctx, obj, existing, dryRun, admissionOptions);
         spec.createStrategy().canonicalize(obj);
         omitEmpty(Unstructured.wrap(obj).metadata());
         if (Deletion.shouldDeleteDuringUpdate(spec, obj, existing)) {
@@ -556,38 +563,40 @@ public final class GenericStore implements StandardStorage {
     }
 
     /** Mutating admission of an update, through the admission view when this Store has one. */
-    private void admitUpdate(RequestContext ctx, ObjectNode obj, ObjectNode existing, boolean dryRun) {
+    private void admitUpdate(RequestContext ctx, ObjectNode obj, ObjectNode existing, boolean dryRun,
+                             ObjectNode options) {
         if (admissionView == null) {
-            admission.admit(attributes(Operation.UPDATE, ctx, obj, existing, dryRun));
+            admission.admit(attributes(Operation.UPDATE, ctx, obj, existing, dryRun, options));
             return;
         }
         ObjectNode viewed = admissionView.of(obj);
         ObjectNode before = viewed.deepCopy();
-        admission.admit(viewAttributes(ctx, viewed, obj, existing, dryRun));
+        admission.admit(viewAttributes(ctx, viewed, obj, existing, dryRun, options));
         if (!viewed.equals(before)) {
             admissionView.applyTo(viewed, obj);
         }
     }
 
     /** Validating admission of an update, through the admission view when this Store has one. */
-    private void validateUpdate(RequestContext ctx, ObjectNode obj, ObjectNode existing, boolean dryRun) {
+    private void validateUpdate(RequestContext ctx, ObjectNode obj, ObjectNode existing, boolean dryRun,
+                                ObjectNode options) {
         if (admissionView == null) {
-            admission.validate(attributes(Operation.UPDATE, ctx, obj, existing, dryRun));
+            admission.validate(attributes(Operation.UPDATE, ctx, obj, existing, dryRun, options));
         } else {
-            admission.validate(viewAttributes(ctx, admissionView.of(obj), obj, existing, dryRun));
+            admission.validate(viewAttributes(ctx, admissionView.of(obj), obj, existing, dryRun, options));
         }
     }
 
     /** The UPDATE attributes of the admission view {@code viewed} of {@code parent}, the parent replacing {@code existing}. */
     private AdmissionAttributes viewAttributes(RequestContext ctx, ObjectNode viewed, ObjectNode parent,
-                                               ObjectNode existing, boolean dryRun) {
-        AdmissionAttributes a = attributes(Operation.UPDATE, ctx, parent, existing, dryRun);
+                                               ObjectNode existing, boolean dryRun, ObjectNode options) {
+        AdmissionAttributes a = attributes(Operation.UPDATE, ctx, parent, existing, dryRun, options);
         return new AdmissionAttributes(a.operation(), admissionView.kind(), a.resource(), a.subresource(), a.namespace(),
-                a.name(), viewed, admissionView.of(existing), dryRun, ctx);
+                a.name(), viewed, admissionView.of(existing), dryRun, ctx, options, null);
     }
 
     private AdmissionAttributes attributes(Operation op, RequestContext ctx, ObjectNode obj, ObjectNode old,
-                                           boolean dryRun) {
+                                           boolean dryRun, ObjectNode options) {
         ObjectNode any = obj != null ? obj : old;
         GroupVersion gv = groupVersion(ctx, any);
         RequestInfo info = ctx.requestInfo();
@@ -596,7 +605,7 @@ public final class GenericStore implements StandardStorage {
                 GroupVersionResource.of(gv, spec.groupResource().resource()),
                 info == null ? "" : info.subresource(),
                 spec.namespaced() && meta.namespace() != null ? meta.namespace() : "",
-                meta.name() == null ? "" : meta.name(), obj, old, dryRun, ctx);
+                meta.name() == null ? "" : meta.name(), obj, old, dryRun, ctx, options, null);
     }
 
     private GroupVersion groupVersion(RequestContext ctx, ObjectNode obj) {

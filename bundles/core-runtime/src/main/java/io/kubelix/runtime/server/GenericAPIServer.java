@@ -120,7 +120,8 @@ public final class GenericAPIServer {
         }
     }
 
-    private static void failed(BundleContext context, Throwable e) {
+    /** Logs why the server cannot start and, under {@code bin/kubelix}, ends the process. */
+    public static void failed(BundleContext context, Throwable e) {
         LOG.error("Kubelix API server cannot start: {}", e.getMessage());
         // Under bin/kubelix a server that cannot serve is a failed process, as kube-apiserver exits.
         if (Boolean.parseBoolean(context.getProperty("kubelix.exit-on-start-failure"))) {

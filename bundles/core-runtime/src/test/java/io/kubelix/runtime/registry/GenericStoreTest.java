@@ -589,6 +589,55 @@ class GenericStoreTest {
     }
 
     @Test
+    void admissionPluginsRunInKubesOrderWhateverTheirRanking() {
+        List<String> order = new ArrayList<>();
+        admission.addMutating(recorder("MutatingAdmissionWebhook", order), Map.of("service.ranking", 100, "service.id", 1L));
+        admission.addMutating(recorder("Mine", order), Map.of("service.ranking", 50, "service.id", 2L));
+        admission.addMutating(recorder("LimitRanger", order), Map.of("service.id", 3L));
+        admission.addMutating(recorder("NamespaceLifecycle", order), Map.of("service.id", 4L));
+
+        store.create(DEFAULT, configMap("a"), CreateOptions.DEFAULT);
+
+        assertEquals(List.of("NamespaceLifecycle", "LimitRanger", "Mine", "MutatingAdmissionWebhook"), order);
+    }
+
+    @Test
+    void aPluginAskingForReinvocationRunsEveryMutatingPluginOnceMore() {
+        List<String> order = new ArrayList<>();
+        admission.addMutating(TestAdmissionPlugins.mutating("First", a -> order.add("First"
+                + (a.reinvocation().isReinvoke() ? "-again" : ""))), Map.of("service.id", 1L));
+        admission.addMutating(TestAdmissionPlugins.mutating("Second", a -> {
+            order.add("Second" + (a.reinvocation().isReinvoke() ? "-again" : ""));
+            a.reinvocation().setShouldReinvoke();
+        }), Map.of("service.id", 2L));
+
+        store.create(DEFAULT, configMap("a"), CreateOptions.DEFAULT);
+
+        assertEquals(List.of("First", "Second", "First-again", "Second-again"), order);
+    }
+
+    @Test
+    void admissionSeesTheOptionsAsKubeHandsThemOver() {
+        List<String> options = new ArrayList<>();
+        admission.addValidating(TestAdmissionPlugins.validating("Record", a -> options.add(a.operation() + " "
+                + a.options())), Map.of());
+
+        store.create(DEFAULT, configMap("a"), new CreateOptions(true, "kubectl-create"));
+        store.create(DEFAULT, configMap("b"), CreateOptions.DEFAULT);
+        ObjectNode b = store.get(DEFAULT, "b", "");
+        store.update(DEFAULT, "b", (ctx, old) -> b, new UpdateOptions(false, "kubectl-edit"));
+        store.delete(DEFAULT, "b", new DeleteOptions(false, 0L, null, "Background"));
+
+        assertEquals(List.of(
+                "CREATE {\"kind\":\"CreateOptions\",\"apiVersion\":\"meta.k8s.io/v1\",\"dryRun\":[\"All\"],"
+                        + "\"fieldManager\":\"kubectl-create\"}",
+                "CREATE {\"kind\":\"CreateOptions\",\"apiVersion\":\"meta.k8s.io/v1\"}",
+                "UPDATE {\"kind\":\"UpdateOptions\",\"apiVersion\":\"meta.k8s.io/v1\",\"fieldManager\":\"kubectl-edit\"}",
+                "DELETE {\"kind\":\"DeleteOptions\",\"apiVersion\":\"meta.k8s.io/v1\",\"gracePeriodSeconds\":0,"
+                        + "\"propagationPolicy\":\"Background\"}"), options);
+    }
+
+    @Test
     void clusterScopedResourceHasNoNamespace() {
         GenericStore nodes = new GenericStore(StoreSpec.builder(GroupResource.of("", "nodes"), "Node").namespaced(false)
                 .strategy(strategy).build(), backend.forResource(new StorageConfig(GroupResource.of("", "nodes"),

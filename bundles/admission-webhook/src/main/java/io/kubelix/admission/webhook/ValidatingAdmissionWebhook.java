@@ -1,0 +1,68 @@
+package io.kubelix.admission.webhook;
+
+import io.kubelix.api.admission.AdmissionAttributes;
+import io.kubelix.api.admission.ValidatingAdmissionPlugin;
+import io.kubelix.api.informer.SharedInformerFactory;
+import io.kubelix.api.schema.GroupVersionResource;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The ValidatingAdmissionWebhook admission plugin (webhook/validating): the webhooks of every
+ * {@code ValidatingWebhookConfiguration} that match the request, all called at once, as kube calls
+ * them; the request goes on when each has allowed it (or failed with {@code failurePolicy: Ignore}).
+ * When several refuse, the first in configuration order is the answer.
+ */
+@Component(service = ValidatingAdmissionPlugin.class)
+public final class ValidatingAdmissionWebhook implements ValidatingAdmissionPlugin {
+    static final String PLUGIN_NAME = "ValidatingAdmissionWebhook";
+    static final GroupVersionResource CONFIGURATIONS = new GroupVersionResource("admissionregistration.k8s.io", "v1",
+            "validatingwebhookconfigurations");
+
+    private final WebhookPlugin webhooks;
+
+    @Activate
+    public ValidatingAdmissionWebhook(@Reference SharedInformerFactory informers) {
+        this(new WebhookPlugin(informers, CONFIGURATIONS));
+    }
+
+    ValidatingAdmissionWebhook(WebhookPlugin webhooks) {
+        this.webhooks = webhooks;
+    }
+
+    @Override
+    public String name() {
+        return PLUGIN_NAME;
+    }
+
+    @Override
+    public void validate(AdmissionAttributes a) {
+        List<Webhook> hooks = webhooks.hooksFor(a);
+        if (hooks.isEmpty()) {
+            return;
+        }
+        hooks.forEach(hook -> WebhookPlugin.checkDryRun(hook, a));
+        List<CompletableFuture<WebhookPlugin.Outcome>> calls = new ArrayList<>();
+        for (Webhook hook : hooks) {
+            calls.add(webhooks.call(hook, a, false));
+        }
+        RuntimeException first = null;
+        for (int i = 0; i < hooks.size(); i++) {
+            try {
+                WebhookPlugin.answer(hooks.get(i), a, WebhookPlugin.await(calls.get(i)));
+            } catch (RuntimeException e) {
+                if (first == null) {
+                    first = e;
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+}

@@ -1,0 +1,157 @@
+package io.kubelix.admission.webhook;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubelix.support.webhook.CABundleTrust;
+
+import javax.net.ssl.SSLException;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.security.GeneralSecurityException;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * POSTs AdmissionReviews to webhooks (kube's {@code webhook.ClientManager}): to
+ * {@code clientConfig.url}, or to an endpoint of {@code clientConfig.service} with its
+ * {@code path}, over HTTPS verified with {@code caBundle} (the JDK's CAs without one), with
+ * kube's {@code ?timeout=<n>s} and the webhook's {@code timeoutSeconds} as the deadline. One HTTP
+ * client per CA bundle and server name is kept, so connections are reused across requests.
+ */
+final class WebhookClient {
+    private static final int CLIENTS = 64;
+
+    private record ClientKey(String caBundle, String serverName) {
+    }
+
+    /** Where a call goes: the address connected to, the URL kube would name in errors, the TLS name. */
+    record Target(URI connect, String shownUrl, String serverName) {
+    }
+
+    private final ServiceResolver services;
+    private final ObjectMapper json;
+    private final Map<ClientKey, HttpClient> clients = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<ClientKey, HttpClient> eldest) {
+            return size() > CLIENTS;
+        }
+    };
+
+    WebhookClient(ServiceResolver services, ObjectMapper json) {
+        this.services = services;
+        this.json = json;
+    }
+
+    /** Sends {@code review} to {@code hook}; completes with the AdmissionReview answered, or a {@link CallingWebhookException}. */
+    CompletableFuture<JsonNode> call(Webhook hook, ObjectNode review) {
+        Target target;
+        HttpClient client;
+        byte[] body;
+        try {
+            target = target(hook);
+            client = client(hook.name(), hook.clientConfig().path("caBundle").asText(""), target.serverName());
+            body = json.writeValueAsBytes(review);
+        } catch (CallingWebhookException e) {
+            return CompletableFuture.failedFuture(e);
+        } catch (IOException | RuntimeException e) {
+            return CompletableFuture.failedFuture(new CallingWebhookException(hook.name(), e.getMessage()));
+        }
+        String timeout = "?timeout=" + hook.timeoutSeconds() + "s";
+        String shown = target.shownUrl() + timeout;
+        HttpRequest request = HttpRequest.newBuilder(URI.create(target.connect() + timeout))
+                .timeout(Duration.ofSeconds(hook.timeoutSeconds()))
+                .header("Content-Type", "application/json").header("Accept", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
+        return client.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()).handle((response, failure) -> {
+            if (failure != null) {
+                throw new CompletionException(new CallingWebhookException(hook.name(),
+                        "failed to call webhook: Post \"" + shown + "\": " + describe(failure, target)));
+            }
+            try {
+                if (response.statusCode() / 100 != 2) {
+                    throw new CallingWebhookException(hook.name(), "failed to call webhook: the server responded with the "
+                            + "status code " + response.statusCode() + " but did not return more information");
+                }
+                return json.readTree(response.body());
+            } catch (CallingWebhookException e) {
+                throw new CompletionException(e);
+            } catch (IOException e) {
+                throw new CompletionException(new CallingWebhookException(hook.name(),
+                        "failed to call webhook: " + e.getMessage()));
+            }
+        });
+    }
+
+    /** The webhook's address: its URL, or its service resolved to one ready endpoint. */
+    Target target(Webhook hook) throws CallingWebhookException {
+        JsonNode cc = hook.clientConfig();
+        if (cc.hasNonNull("url")) {
+            URI url = URI.create(cc.get("url").asText());
+            return new Target(url, url.toString(), url.getHost().replaceAll("^\\[|]$", ""));
+        }
+        JsonNode svc = cc.path("service");
+        String namespace = svc.path("namespace").asText();
+        String name = svc.path("name").asText();
+        int port = svc.path("port").asInt(443);
+        String path = svc.path("path").asText("");
+        String serverName = name + "." + namespace + ".svc";
+        String shown = "https://" + serverName + ":" + port + path;
+        URI endpoint;
+        try {
+            endpoint = services.resolve(namespace, name, port);
+        } catch (IllegalStateException e) {
+            throw new CallingWebhookException(hook.name(), "failed to call webhook: Post \"" + shown + "?timeout="
+                    + hook.timeoutSeconds() + "s\": " + e.getMessage());
+        }
+        return new Target(URI.create(endpoint + path), shown, serverName);
+    }
+
+    private HttpClient client(String webhook, String caBundle, String serverName) throws CallingWebhookException {
+        ClientKey key = new ClientKey(caBundle, serverName);
+        synchronized (clients) {
+            HttpClient c = clients.get(key);
+            if (c != null) {
+                return c;
+            }
+        }
+        HttpClient c;
+        try {
+            byte[] ca = caBundle.isEmpty() ? null : Base64.getDecoder().decode(caBundle);
+            c = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10))
+                    .sslContext(CABundleTrust.sslContext(ca, serverName)).build();
+        } catch (GeneralSecurityException | IllegalArgumentException e) {
+            throw new CallingWebhookException(webhook, "invalid caBundle: " + e.getMessage());
+        }
+        synchronized (clients) {
+            clients.put(key, c);
+        }
+        return c;
+    }
+
+    /** The failure as kube's Go client words the common ones. */
+    private static String describe(Throwable failure, Target target) {
+        Throwable t = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        if (t instanceof HttpTimeoutException) {
+            return "context deadline exceeded";
+        }
+        if (t instanceof ConnectException) {
+            return "dial tcp " + target.connect().getHost() + ":" + target.connect().getPort() + ": connect: connection refused";
+        }
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof SSLException || c instanceof java.security.cert.CertificateException) {
+                return "tls: failed to verify certificate: " + c.getMessage();
+            }
+        }
+        return t.getMessage() == null ? t.toString() : t.getMessage();
+    }
+}

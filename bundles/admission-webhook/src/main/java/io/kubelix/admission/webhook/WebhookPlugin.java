@@ -1,0 +1,163 @@
+package io.kubelix.admission.webhook;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubelix.api.admission.AdmissionAttributes;
+import io.kubelix.api.errors.StatusException;
+import io.kubelix.api.informer.SharedIndexInformer;
+import io.kubelix.api.informer.SharedInformerFactory;
+import io.kubelix.api.schema.GroupVersionResource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What both webhook admission plugins share (kube's generic {@code Webhook}): their
+ * configurations, the namespaces, services and EndpointSlices they need, all read through the
+ * server's informers, the matcher and the client.
+ */
+final class WebhookPlugin {
+    private static final Logger LOG = LoggerFactory.getLogger(WebhookPlugin.class);
+    static final GroupVersionResource NAMESPACES = new GroupVersionResource("", "v1", "namespaces");
+    static final GroupVersionResource SERVICES = new GroupVersionResource("", "v1", "services");
+    static final GroupVersionResource ENDPOINT_SLICES = new GroupVersionResource("discovery.k8s.io", "v1", "endpointslices");
+    /** How long a namespace the cache does not have yet is waited for, before the request is a 404. */
+    private static final long NAMESPACE_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+
+    private final WebhookConfigurations configurations;
+    private final SharedIndexInformer namespaces;
+    private final WebhookMatcher matcher;
+    private final WebhookClient client;
+    final ObjectMapper json = new ObjectMapper();
+
+    WebhookPlugin(SharedInformerFactory informers, GroupVersionResource configurationResource) {
+        this.configurations = new WebhookConfigurations(informers.forResource(configurationResource));
+        this.namespaces = informers.forResource(NAMESPACES);
+        this.matcher = new WebhookMatcher(this::namespace);
+        this.client = new WebhookClient(new ServiceResolver(informers.forResource(SERVICES).lister(),
+                informers.forResource(ENDPOINT_SLICES).lister()), json);
+    }
+
+    /** For tests: the parts given. */
+    WebhookPlugin(WebhookConfigurations configurations, SharedIndexInformer namespaces, WebhookClient client) {
+        this.configurations = configurations;
+        this.namespaces = namespaces;
+        this.matcher = new WebhookMatcher(this::namespace);
+        this.client = client;
+    }
+
+    /** The webhooks called for this request, in order. */
+    List<Webhook> hooksFor(AdmissionAttributes a) {
+        if (WebhookMatcher.exempt(a)) {
+            return List.of();
+        }
+        List<Webhook> all;
+        try {
+            all = configurations.webhooks();
+        } catch (IllegalStateException e) {
+            throw StatusException.forbidden(a.resource().groupResource(), a.name(), e.getMessage());
+        }
+        if (all.isEmpty()) {
+            return List.of();
+        }
+        return all.stream().filter(h -> matcher.shouldCall(h, a)).toList();
+    }
+
+    /**
+     * kube's dry-run check: a webhook that may have side effects cannot be asked about a dry run,
+     * and the request is refused (400), whatever its failure policy.
+     */
+    static void checkDryRun(Webhook hook, AdmissionAttributes a) {
+        if (a.dryRun() && !hook.supportsDryRun()) {
+            throw StatusException.badRequest("admission webhook \"" + hook.name() + "\" does not support dry run");
+        }
+    }
+
+    /** Starts the call of {@code hook} with a review of the request as it is now. */
+    CompletableFuture<Outcome> call(Webhook hook, AdmissionAttributes a, boolean mutating) {
+        ObjectNode review = AdmissionReviews.request(a);
+        return client.call(hook, review).thenApply(answer -> {
+            try {
+                return new Outcome(AdmissionReviews.response(hook, review, answer, mutating, json), null);
+            } catch (CallingWebhookException e) {
+                throw new CompletionException(e);
+            }
+        }).exceptionally(failure -> {
+            Throwable t = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+            if (t instanceof CallingWebhookException c) {
+                return new Outcome(null, c);
+            }
+            if (t instanceof StatusException s) {
+                throw s;
+            }
+            return new Outcome(null, new CallingWebhookException(hook.name(), String.valueOf(t.getMessage())));
+        });
+    }
+
+    /**
+     * What a call came to: an answer, or a failure to call. A failure of a webhook whose policy is
+     * {@code Ignore} is logged and forgotten; otherwise it is kube's 500.
+     */
+    record Outcome(AdmissionReviews.Response response, CallingWebhookException failure) {
+    }
+
+    /** The answer of a finished call, or null when it failed and its webhook ignores failures. */
+    static AdmissionReviews.Response answer(Webhook hook, AdmissionAttributes a, Outcome outcome) {
+        if (outcome.failure() == null) {
+            AdmissionReviews.Response r = outcome.response();
+            r.warnings().forEach(a.context()::addWarning);
+            if (!r.allowed()) {
+                throw AdmissionReviews.denied(hook, r.status());
+            }
+            return r;
+        }
+        if (hook.ignoresFailures()) {
+            LOG.warn("Failed calling webhook, failing open {}: {} ({} {} {})", hook.name(), outcome.failure().getMessage(),
+                    a.operation(), a.resource(), a.name());
+            return null;
+        }
+        LOG.warn("Failed calling webhook, failing closed {}: {} ({} {} {})", hook.name(), outcome.failure().getMessage(),
+                a.operation(), a.resource(), a.name());
+        throw StatusException.internalError(outcome.failure().getMessage(), outcome.failure());
+    }
+
+    static Outcome await(CompletableFuture<Outcome> call) {
+        try {
+            return call.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw e;
+        }
+    }
+
+    /** A namespace from the informer's cache, waiting briefly for one the cache has not seen yet. */
+    private ObjectNode namespace(String name) {
+        try {
+            if (!namespaces.hasSynced() && !namespaces.waitForSync(java.time.Duration.ofSeconds(10))) {
+                throw StatusException.internalError("the namespaces are not read yet", null);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+        long deadline = System.nanoTime() + NAMESPACE_WAIT_NANOS;
+        while (true) {
+            ObjectNode ns = namespaces.lister().get(name).orElse(null);
+            if (ns != null || System.nanoTime() - deadline > 0) {
+                return ns;
+            }
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
+        }
+    }
+}
