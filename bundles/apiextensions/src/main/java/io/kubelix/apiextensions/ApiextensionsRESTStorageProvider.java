@@ -17,6 +17,7 @@ import io.kubelix.api.registry.StoreSpec;
 import io.kubelix.api.registry.TableColumn;
 import io.kubelix.api.schema.GroupResource;
 import io.kubelix.api.schema.GroupVersionResource;
+import io.kubelix.api.schema.ResourceSchema;
 import org.osgi.framework.BundleContext;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -94,6 +95,11 @@ public final class ApiextensionsRESTStorageProvider implements RESTStorageProvid
         }
     }
 
+    /**
+     * The Store of CRDs, with the OpenAPI schema the build generates from the Kubernetes Java client
+     * (the {@code openapi-schemas} execution in this bundle's POM), for {@code kubectl explain crd},
+     * unknown fields and server-side apply.
+     */
     static StoreSpec spec() {
         return StoreSpec.builder(CRDS, "CustomResourceDefinition")
                 .namespaced(false)
@@ -103,6 +109,8 @@ public final class ApiextensionsRESTStorageProvider implements RESTStorageProvid
                 .nameValidation(NameValidation.DNS1123_SUBDOMAIN)
                 .strategy(new CrdStrategy())
                 .generation(true)
+                .schema(ResourceSchema.load(ApiextensionsRESTStorageProvider.class, "/openapi/schemas.json",
+                        "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition"))
                 .tableColumns(TableColumn.nameColumn(), new TableColumn("Created At", "date", "",
                         "CreationTimestamp is a timestamp representing the server time when this object was created. "
                                 + "It is not guaranteed to be set in happens-before order across separate operations. "

@@ -222,6 +222,55 @@ class KubectlCrdIT extends KubectlSuite {
 
     @Test
     @Order(5)
+    void namespaceDeletionAndTheGarbageCollectorSeeCustomObjects() throws Exception {
+        kubectl.ok("create", "namespace", "tmp");
+        kubectl.ok("apply", "-n", "tmp", "-f", work.resolve("nightly.yaml").toString());
+        kubectl.ok("delete", "namespace", "tmp", "--timeout=60s");
+        Result gone = kubectl.run("get", "ct", "-n", "tmp");
+        assertTrue(gone.stdout().isEmpty() && gone.stderr().contains("No resources found"), gone::toString);
+
+        String uid = kubectl.ok("create", "configmap", "owner", "-o", "jsonpath={.metadata.uid}").stdout();
+        kubectl.ok("apply", "-f", write("owned.yaml", "apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n"
+                + "  name: owned\n  ownerReferences:\n  - apiVersion: v1\n    kind: ConfigMap\n    name: owner\n    uid: "
+                + uid + "\nspec:\n  image: x\n").toString());
+        kubectl.ok("delete", "configmap", "owner");
+        await("the garbage collector deletes the owned crontab", () -> kubectl.run("get", "ct", "owned"),
+                r -> r.exitCode() != 0 && r.stderr().contains("NotFound"));
+    }
+
+    @Test
+    @Order(6)
+    void explainWatchAndServerSideApply() throws Exception {
+        String explain = kubectl.ok("explain", "crontabs.spec.replicas").stdout();
+        assertTrue(explain.contains("KIND:       CronTab") && explain.contains("GROUP:      stable.example.com"), explain);
+        assertTrue(explain.contains("FIELD: replicas <integer>"), explain);
+        String crdExplain = kubectl.ok("explain", "crd.spec.names").stdout();
+        assertTrue(crdExplain.contains("shortNames\t<[]string>"), crdExplain);
+
+        Path out = work.resolve("watch.out");
+        Process watch = kubectl.background(out, "get", "ct", "--watch", "--output-watch-events", "-o",
+                "custom-columns=EVENT:.type,NAME:.object.metadata.name");
+        try {
+            await("the watch lists nightly", () -> Files.readString(out), s -> s.contains("nightly"));
+            kubectl.ok("apply", "--server-side", "--field-manager=ops", "-f", write("weekly.yaml",
+                    cronTab("weekly", "  cronSpec: \"0 0 * * 0\"\n  image: report:1\n")).toString());
+            await("the watch sees weekly added", () -> Files.readString(out),
+                    s -> s.lines().anyMatch(l -> l.matches("ADDED\\s+weekly")));
+        } finally {
+            watch.destroy();
+        }
+        JsonNode weekly = JSON.readTree(kubectl.ok("get", "ct", "weekly", "-o", "json", "--show-managed-fields").stdout());
+        assertEquals("ops", weekly.path("metadata").path("managedFields").path(0).path("manager").asText(), weekly::toString);
+        assertEquals("Apply", weekly.path("metadata").path("managedFields").path(0).path("operation").asText(), weekly::toString);
+        Result conflict = kubectl.run("apply", "--server-side", "--field-manager=other", "-f", write("weekly2.yaml",
+                cronTab("weekly", "  cronSpec: \"0 0 * * 0\"\n  image: report:2\n")).toString());
+        assertNotEquals(0, conflict.exitCode(), conflict::toString);
+        assertTrue(conflict.stderr().contains("Apply failed with 1 conflict"), conflict::toString);
+        assertTrue(conflict.stderr().contains(".spec.image"), conflict::toString);
+    }
+
+    @Test
+    @Order(7)
     void kubeValidatesCrdsAndReportsNameConflicts() throws Exception {
         Result r = kubectl.run("apply", "-f", write("twostorage.yaml", """
                 apiVersion: apiextensions.k8s.io/v1
@@ -286,7 +335,7 @@ class KubectlCrdIT extends KubectlSuite {
     }
 
     @Test
-    @Order(6)
+    @Order(8)
     void deletingTheCrdDeletesItsObjectsAndItsApi() throws Exception {
         kubectl.ok("delete", "crd", "crontabs.stable.example.com", "--timeout=60s");
         Result r = kubectl.run("get", "crontabs.stable.example.com");
