@@ -28,7 +28,7 @@ class DistributionsIT {
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
 
     /** The API group plugins of the default and full distributions. */
-    private static final String GROUP_PLUGINS = "resource-admissionregistration resource-apps resource-authentication resource-authorization resource-autoscaling "
+    private static final String GROUP_PLUGINS = "apiextensions resource-admissionregistration resource-apps resource-authentication resource-authorization resource-autoscaling "
             + "resource-batch resource-coordination resource-core resource-discovery resource-events resource-networking "
             + "resource-policy resource-rbac resource-scheduling resource-storage";
 

@@ -328,6 +328,10 @@ final class SchemaGenerator {
         if (special != null) {
             return s.put("$ref", REF_PREFIX + special);
         }
+        if (type == Object.class) {
+            // Any JSON (a JSONSchemaProps' default, a CRD's status subresource): kube publishes it this way.
+            return s.put("x-kubernetes-preserve-unknown-fields", true);
+        }
         if (type instanceof Class<?> c && c.getName().startsWith(MODELS)) {
             String proto = protoNameOfModel(c);
             if (proto != null) {

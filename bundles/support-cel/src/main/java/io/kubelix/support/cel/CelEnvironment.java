@@ -1,0 +1,124 @@
+package io.kubelix.support.cel;
+
+import dev.cel.bundle.Cel;
+import dev.cel.bundle.CelFactory;
+import dev.cel.common.CelAbstractSyntaxTree;
+import dev.cel.common.CelOptions;
+import dev.cel.common.CelValidationException;
+import dev.cel.common.types.CelType;
+import dev.cel.common.types.ListType;
+import dev.cel.common.types.MapType;
+import dev.cel.common.types.SimpleType;
+import dev.cel.extensions.CelExtensions;
+import dev.cel.parser.CelStandardMacro;
+import dev.cel.runtime.CelEvaluationException;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A CEL environment (cel-go's {@code cel.Env}, as kube's {@code environment.EnvSet} builds it):
+ * the variables expressions may use, each with its type, the standard macros ({@code has},
+ * {@code all}, {@code exists}, {@code exists_one}, {@code map}, {@code filter}), and the extension
+ * libraries kube enables that cel-java has (strings, math, sets, encoders, optional values). One
+ * environment compiles any number of expressions; it and the expressions are safe to share between
+ * threads.
+ *
+ * <pre>{@code
+ * CelEnvironment env = CelEnvironment.builder().variable("self", CelEnvironment.Type.DYN).build();
+ * CelExpression rule = env.compile("self.replicas <= self.maxReplicas");
+ * boolean ok = rule.evaluateBoolean(Map.of("self", jsonNode), CelEnvironment.PER_CALL_COST_LIMIT);
+ * }</pre>
+ */
+public final class CelEnvironment {
+    /** kube's per-expression runtime cost limit (celconfig.PerCallLimit). */
+    public static final long PER_CALL_COST_LIMIT = 1_000_000L;
+    /** kube's runtime cost budget for all the rules of one object (celconfig.RuntimeCELCostBudget). */
+    public static final long RUNTIME_COST_BUDGET = 10_000_000L;
+    /** kube's limit on the iterations of one comprehension, well under the cost limit. */
+    private static final int MAX_ITERATIONS = 1_000_000;
+
+    /** The types a variable may be declared with. */
+    public enum Type {
+        /** Any JSON value, checked when evaluated (kube declares unstructured objects this way when no schema says more). */
+        DYN(SimpleType.DYN),
+        BOOL(SimpleType.BOOL),
+        INT(SimpleType.INT),
+        DOUBLE(SimpleType.DOUBLE),
+        STRING(SimpleType.STRING),
+        /** A list of any values. */
+        LIST(ListType.create(SimpleType.DYN)),
+        /** A map from strings to any values (a JSON object). */
+        MAP(MapType.create(SimpleType.STRING, SimpleType.DYN));
+
+        final CelType celType;
+
+        Type(CelType celType) {
+            this.celType = celType;
+        }
+    }
+
+    private final Cel cel;
+    private final Map<String, Type> variables;
+
+    private CelEnvironment(Cel cel, Map<String, Type> variables) {
+        this.cel = cel;
+        this.variables = Map.copyOf(variables);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The declared variables and their types. */
+    public Map<String, Type> variables() {
+        return variables;
+    }
+
+    /**
+     * Parses and type-checks {@code source} against the declared variables.
+     *
+     * @throws CelCompileException with cel-java's message (positions and all) when it does not compile
+     */
+    public CelExpression compile(String source) throws CelCompileException {
+        Objects.requireNonNull(source, "source");
+        try {
+            CelAbstractSyntaxTree ast = cel.compile(source).getAst();
+            return new CelExpression(source, ast, cel.createProgram(ast));
+        } catch (CelValidationException e) {
+            throw new CelCompileException(e.getMessage(), e);
+        } catch (CelEvaluationException e) {
+            throw new CelCompileException(e.getMessage(), e);
+        }
+    }
+
+    /** Declares variables, then builds the environment. */
+    public static final class Builder {
+        private final Map<String, Type> variables = new LinkedHashMap<>();
+
+        private Builder() {
+        }
+
+        public Builder variable(String name, Type type) {
+            variables.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(type, "type"));
+            return this;
+        }
+
+        public CelEnvironment build() {
+            CelOptions options = CelOptions.current()
+                    .comprehensionMaxIterations(MAX_ITERATIONS)
+                    .enableRegexPartialMatch(true)
+                    .build();
+            var builder = CelFactory.standardCelBuilder()
+                    .setOptions(options)
+                    .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
+                    .addCompilerLibraries(CelExtensions.strings(), CelExtensions.math(options), CelExtensions.encoders(),
+                            CelExtensions.sets(options), CelExtensions.optional())
+                    .addRuntimeLibraries(CelExtensions.strings(), CelExtensions.math(options), CelExtensions.encoders(),
+                            CelExtensions.sets(options), CelExtensions.optional());
+            variables.forEach((name, type) -> builder.addVar(name, type.celType));
+            return new CelEnvironment(builder.build(), variables);
+        }
+    }
+}

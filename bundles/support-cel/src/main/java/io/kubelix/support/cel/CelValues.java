@@ -1,0 +1,101 @@
+package io.kubelix.support.cel;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cel.common.values.NullValue;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * JSON as CEL sees it, as kube's unstructured values are: objects are maps from strings, arrays
+ * lists, integers {@code int} ({@link Long}), other numbers {@code double}, strings, booleans, and
+ * {@code null}. Results come back the same way (maps, lists, {@link Long}, {@link Double},
+ * {@link String}, {@link Boolean}, or null).
+ */
+public final class CelValues {
+    private CelValues() {
+    }
+
+    /** The CEL value of a JSON node. */
+    public static Object fromJson(JsonNode node) {
+        if (node == null || node.isNull() || node.isMissingNode()) {
+            return NullValue.NULL_VALUE;
+        }
+        if (node.isObject()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> f = it.next();
+                m.put(f.getKey(), fromJson(f.getValue()));
+            }
+            return m;
+        }
+        if (node.isArray()) {
+            List<Object> l = new ArrayList<>(node.size());
+            node.forEach(n -> l.add(fromJson(n)));
+            return l;
+        }
+        if (node.isIntegralNumber()) {
+            return node.asLong();
+        }
+        if (node.isNumber()) {
+            return node.asDouble();
+        }
+        if (node.isBoolean()) {
+            return node.asBoolean();
+        }
+        return node.asText();
+    }
+
+    /** A binding as CEL takes it: JSON nodes are converted, Java values (already CEL's) pass. */
+    static Object fromJava(Object v) {
+        if (v instanceof JsonNode n) {
+            return fromJson(n);
+        }
+        if (v == null) {
+            return NullValue.NULL_VALUE;
+        }
+        if (v instanceof Integer i) {
+            return i.longValue();
+        }
+        return v;
+    }
+
+    /** A result as plain Java: null for CEL's null. */
+    static Object toJava(Object v) {
+        return v instanceof NullValue ? null : v;
+    }
+
+    /** A result as JSON. */
+    public static JsonNode toJson(Object v) {
+        JsonNodeFactory f = JsonNodeFactory.instance;
+        if (v == null || v instanceof NullValue) {
+            return f.nullNode();
+        }
+        if (v instanceof Map<?, ?> m) {
+            ObjectNode o = f.objectNode();
+            m.forEach((k, val) -> o.set(String.valueOf(k), toJson(val)));
+            return o;
+        }
+        if (v instanceof Iterable<?> l) {
+            ArrayNode a = f.arrayNode();
+            l.forEach(x -> a.add(toJson(x)));
+            return a;
+        }
+        if (v instanceof Long l) {
+            return f.numberNode(l);
+        }
+        if (v instanceof Double d) {
+            return f.numberNode(d);
+        }
+        if (v instanceof Boolean b) {
+            return f.booleanNode(b);
+        }
+        return f.textNode(String.valueOf(v));
+    }
+}

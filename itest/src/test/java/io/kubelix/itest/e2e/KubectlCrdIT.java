@@ -1,0 +1,351 @@
+package io.kubelix.itest.e2e;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.kubelix.itest.e2e.Kubectl.Result;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * CustomResourceDefinitions (the apiextensions plugin) in the built distribution, driven by the
+ * real kubectl: a CRD applied and waited for ({@code kubectl wait --for condition=established}),
+ * its accepted names and stored versions, custom objects created, listed with printer columns and
+ * short names, selected by label and field, patched, pruned, defaulted, refused with kube's 422s
+ * from the schema, their {@code status} and {@code scale} subresources, {@code get all}, a second
+ * served version, a CRD refused by kube's validation, a name conflict, and deleting the CRD, which
+ * deletes its objects and its API. The methods run in order on one server.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class KubectlCrdIT extends KubectlSuite {
+    private static final String CRD = """
+            apiVersion: apiextensions.k8s.io/v1
+            kind: CustomResourceDefinition
+            metadata:
+              name: crontabs.stable.example.com
+            spec:
+              group: stable.example.com
+              scope: Namespaced
+              names:
+                plural: crontabs
+                singular: crontab
+                kind: CronTab
+                shortNames: [ct]
+                categories: [all]
+              versions:
+              - name: v1
+                served: true
+                storage: true
+                subresources:
+                  status: {}
+                  scale:
+                    specReplicasPath: .spec.replicas
+                    statusReplicasPath: .status.replicas
+                additionalPrinterColumns:
+                - name: Spec
+                  type: string
+                  jsonPath: .spec.cronSpec
+                - name: Replicas
+                  type: integer
+                  jsonPath: .spec.replicas
+                - name: Age
+                  type: date
+                  jsonPath: .metadata.creationTimestamp
+                schema:
+                  openAPIV3Schema:
+                    type: object
+                    properties:
+                      spec:
+                        type: object
+                        properties:
+                          cronSpec:
+                            type: string
+                            pattern: '^(\\d+|\\*)(/\\d+)?(\\s+(\\d+|\\*)(/\\d+)?){4}$'
+                          image:
+                            type: string
+                          replicas:
+                            type: integer
+                            minimum: 1
+                            maximum: 10
+                            default: 1
+                          color:
+                            type: string
+                            enum: [red, green]
+                      status:
+                        type: object
+                        properties:
+                          replicas:
+                            type: integer
+              - name: v1beta1
+                served: true
+                storage: false
+                schema:
+                  openAPIV3Schema:
+                    type: object
+                    x-kubernetes-preserve-unknown-fields: true
+            """;
+
+    KubectlCrdIT() {
+        super("crd", "customresourcedefinitions");
+    }
+
+    private Path write(String name, String content) throws Exception {
+        Path file = work.resolve(name);
+        Files.writeString(file, content, StandardCharsets.UTF_8);
+        return file;
+    }
+
+    private static String cronTab(String name, String spec) {
+        return "apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: " + name
+                + "\n  labels:\n    app: " + name + "\nspec:\n" + spec;
+    }
+
+    @Test
+    @Order(1)
+    void applyACrdAndWaitUntilItIsEstablished() throws Exception {
+        assertEquals("customresourcedefinition.apiextensions.k8s.io/crontabs.stable.example.com created",
+                kubectl.ok("apply", "-f", write("crd.yaml", CRD).toString()).stdout().trim());
+        assertEquals("customresourcedefinition.apiextensions.k8s.io/crontabs.stable.example.com condition met",
+                kubectl.ok("wait", "--for", "condition=established", "--timeout=30s",
+                        "crd/crontabs.stable.example.com").stdout().trim());
+
+        JsonNode crd = JSON.readTree(kubectl.ok("get", "crd", "crontabs.stable.example.com", "-o", "json").stdout());
+        JsonNode status = crd.path("status");
+        assertEquals("CronTab", status.path("acceptedNames").path("kind").asText(), crd::toString);
+        assertEquals("CronTabList", status.path("acceptedNames").path("listKind").asText(), crd::toString);
+        assertEquals("[\"ct\"]", status.path("acceptedNames").path("shortNames").toString(), crd::toString);
+        assertEquals("[\"v1\"]", status.path("storedVersions").toString(), crd::toString);
+        assertEquals("None", crd.path("spec").path("conversion").path("strategy").asText(), crd::toString);
+        for (JsonNode c : status.path("conditions")) {
+            if (c.path("type").asText().equals("NamesAccepted")) {
+                assertEquals("True", c.path("status").asText(), crd::toString);
+                assertEquals("NoConflicts", c.path("reason").asText(), crd::toString);
+            }
+        }
+
+        List<String> lines = kubectl.ok("get", "crds").stdout().lines().toList();
+        assertTrue(lines.get(0).matches("NAME\\s+CREATED AT"), lines::toString);
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("crontabs.stable.example.com ")), lines::toString);
+        String resources = kubectl.ok("api-resources", "--api-group=stable.example.com").stdout();
+        assertTrue(resources.lines().anyMatch(l -> l.matches("crontabs\\s+ct\\s+stable.example.com/v1\\s+true\\s+CronTab")),
+                resources);
+    }
+
+    @Test
+    @Order(2)
+    void customObjectsAreServedWithPrinterColumnsShortNamesAndDefaults() throws Exception {
+        assertEquals("crontab.stable.example.com/nightly created", kubectl.ok("apply", "-f", write("nightly.yaml",
+                cronTab("nightly", "  cronSpec: \"0 3 * * *\"\n  image: backup:1\n")).toString()).stdout().trim());
+        assertEquals("crontab.stable.example.com/hourly created", kubectl.ok("apply", "-f", write("hourly.yaml",
+                cronTab("hourly", "  cronSpec: \"0 * * * *\"\n  image: sync:2\n  replicas: 3\n")).toString()).stdout().trim());
+
+        List<String> lines = kubectl.ok("get", "ct").stdout().lines().toList();
+        assertTrue(lines.get(0).matches("NAME\\s+SPEC\\s+REPLICAS\\s+AGE"), lines::toString);
+        assertTrue(lines.get(1).matches("hourly\\s+0 \\* \\* \\* \\*\\s+3\\s+\\d+s"), lines::toString);
+        assertTrue(lines.get(2).matches("nightly\\s+0 3 \\* \\* \\*\\s+1\\s+\\d+s"), lines::toString);
+
+        JsonNode nightly = JSON.readTree(kubectl.ok("get", "crontab", "nightly", "-o", "json").stdout());
+        assertEquals(1, nightly.path("spec").path("replicas").asInt(), "defaulted: " + nightly);
+        assertEquals(1, nightly.path("metadata").path("generation").asInt(), nightly::toString);
+
+        assertEquals("hourly", kubectl.ok("get", "crontabs.stable.example.com", "-l", "app=hourly", "-o",
+                "jsonpath={.items[*].metadata.name}").stdout().trim());
+        assertEquals("nightly", kubectl.ok("get", "crontabs", "--field-selector", "metadata.name=nightly", "-o",
+                "jsonpath={.items[*].metadata.name}").stdout().trim());
+
+        String all = kubectl.ok("get", "all").stdout();
+        assertTrue(all.lines().anyMatch(l -> l.startsWith("crontab.stable.example.com/nightly ")), all);
+
+        JsonNode beta = JSON.readTree(kubectl.ok("get", "crontabs.v1beta1.stable.example.com", "hourly", "-o", "json").stdout());
+        assertEquals("stable.example.com/v1beta1", beta.path("apiVersion").asText(), beta::toString);
+        assertEquals("sync:2", beta.path("spec").path("image").asText(), beta::toString);
+    }
+
+    @Test
+    @Order(3)
+    void theSchemaRefusesInvalidObjectsAndPrunesUnknownFields() throws Exception {
+        Result r = kubectl.run("apply", "-f", write("bad.yaml",
+                cronTab("bad", "  cronSpec: \"every minute\"\n  replicas: 20\n  color: blue\n")).toString());
+        assertNotEquals(0, r.exitCode(), r::toString);
+        assertTrue(r.stderr().contains("The CronTab \"bad\" is invalid: "), r::toString);
+        assertTrue(r.stderr().contains("spec.replicas: Invalid value: 20: spec.replicas in body should be less than "
+                + "or equal to 10"), r::toString);
+        assertTrue(r.stderr().contains("spec.color: Unsupported value: \"blue\": supported values: \"red\", \"green\""),
+                r::toString);
+        assertTrue(r.stderr().contains("spec.cronSpec: Invalid value: \"every minute\": spec.cronSpec in body should match"),
+                r::toString);
+
+        r = kubectl.run("apply", "-f", write("typed.yaml", cronTab("typed", "  replicas: \"two\"\n")).toString());
+        assertTrue(r.stderr().contains("spec.replicas: Invalid value: \"string\": spec.replicas in body must be of type "
+                + "integer: \"string\""), r::toString);
+
+        r = kubectl.run("apply", "-f", write("unknown.yaml", cronTab("unknown", "  image: x\n  extra: 1\n")).toString());
+        assertNotEquals(0, r.exitCode(), r::toString);
+        assertTrue(r.stderr().contains("unknown field \"spec.extra\""), r::toString);
+        kubectl.ok("apply", "--validate=false", "-f", work.resolve("unknown.yaml").toString());
+        JsonNode pruned = JSON.readTree(kubectl.ok("get", "ct", "unknown", "-o", "json").stdout());
+        assertFalse(pruned.path("spec").has("extra"), pruned::toString);
+        kubectl.ok("delete", "ct", "unknown");
+    }
+
+    @Test
+    @Order(4)
+    void patchStatusAndScaleSubresources() throws Exception {
+        kubectl.ok("patch", "ct", "nightly", "--type=merge", "-p", "{\"spec\":{\"image\":\"backup:2\"},\"status\":{\"replicas\":9}}");
+        JsonNode patched = JSON.readTree(kubectl.ok("get", "ct", "nightly", "-o", "json").stdout());
+        assertEquals("backup:2", patched.path("spec").path("image").asText(), patched::toString);
+        assertFalse(patched.has("status"), "status is the subresource's: " + patched);
+        assertEquals(2, patched.path("metadata").path("generation").asInt(), patched::toString);
+
+        kubectl.ok("patch", "ct", "nightly", "--subresource=status", "--type=merge", "-p", "{\"status\":{\"replicas\":1}}");
+        JsonNode withStatus = JSON.readTree(kubectl.ok("get", "ct", "nightly", "-o", "json").stdout());
+        assertEquals(1, withStatus.path("status").path("replicas").asInt(), withStatus::toString);
+        assertEquals(2, withStatus.path("metadata").path("generation").asInt(), withStatus::toString);
+
+        assertEquals("crontab.stable.example.com/nightly scaled", kubectl.ok("scale", "ct", "nightly", "--replicas=4")
+                .stdout().trim());
+        JsonNode scale = JSON.readTree(kubectl.ok("get", "--raw",
+                "/apis/stable.example.com/v1/namespaces/default/crontabs/nightly/scale").stdout());
+        assertEquals(4, scale.path("spec").path("replicas").asInt(), scale::toString);
+        assertEquals(1, scale.path("status").path("replicas").asInt(), scale::toString);
+    }
+
+    @Test
+    @Order(5)
+    void namespaceDeletionAndTheGarbageCollectorSeeCustomObjects() throws Exception {
+        kubectl.ok("create", "namespace", "tmp");
+        kubectl.ok("apply", "-n", "tmp", "-f", work.resolve("nightly.yaml").toString());
+        kubectl.ok("delete", "namespace", "tmp", "--timeout=60s");
+        Result gone = kubectl.run("get", "ct", "-n", "tmp");
+        assertTrue(gone.stdout().isEmpty() && gone.stderr().contains("No resources found"), gone::toString);
+
+        String uid = kubectl.ok("create", "configmap", "owner", "-o", "jsonpath={.metadata.uid}").stdout();
+        kubectl.ok("apply", "-f", write("owned.yaml", "apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n"
+                + "  name: owned\n  ownerReferences:\n  - apiVersion: v1\n    kind: ConfigMap\n    name: owner\n    uid: "
+                + uid + "\nspec:\n  image: x\n").toString());
+        kubectl.ok("delete", "configmap", "owner");
+        await("the garbage collector deletes the owned crontab", () -> kubectl.run("get", "ct", "owned"),
+                r -> r.exitCode() != 0 && r.stderr().contains("NotFound"));
+    }
+
+    @Test
+    @Order(6)
+    void explainWatchAndServerSideApply() throws Exception {
+        String explain = kubectl.ok("explain", "crontabs.spec.replicas").stdout();
+        assertTrue(explain.contains("KIND:       CronTab") && explain.contains("GROUP:      stable.example.com"), explain);
+        assertTrue(explain.contains("FIELD: replicas <integer>"), explain);
+        String crdExplain = kubectl.ok("explain", "crd.spec.names").stdout();
+        assertTrue(crdExplain.contains("shortNames\t<[]string>"), crdExplain);
+
+        Path out = work.resolve("watch.out");
+        Process watch = kubectl.background(out, "get", "ct", "--watch", "--output-watch-events", "-o",
+                "custom-columns=EVENT:.type,NAME:.object.metadata.name");
+        try {
+            await("the watch lists nightly", () -> Files.readString(out), s -> s.contains("nightly"));
+            kubectl.ok("apply", "--server-side", "--field-manager=ops", "-f", write("weekly.yaml",
+                    cronTab("weekly", "  cronSpec: \"0 0 * * 0\"\n  image: report:1\n")).toString());
+            await("the watch sees weekly added", () -> Files.readString(out),
+                    s -> s.lines().anyMatch(l -> l.matches("ADDED\\s+weekly")));
+        } finally {
+            watch.destroy();
+        }
+        JsonNode weekly = JSON.readTree(kubectl.ok("get", "ct", "weekly", "-o", "json", "--show-managed-fields").stdout());
+        assertEquals("ops", weekly.path("metadata").path("managedFields").path(0).path("manager").asText(), weekly::toString);
+        assertEquals("Apply", weekly.path("metadata").path("managedFields").path(0).path("operation").asText(), weekly::toString);
+        Result conflict = kubectl.run("apply", "--server-side", "--field-manager=other", "-f", write("weekly2.yaml",
+                cronTab("weekly", "  cronSpec: \"0 0 * * 0\"\n  image: report:2\n")).toString());
+        assertNotEquals(0, conflict.exitCode(), conflict::toString);
+        assertTrue(conflict.stderr().contains("Apply failed with 1 conflict"), conflict::toString);
+        assertTrue(conflict.stderr().contains(".spec.image"), conflict::toString);
+    }
+
+    @Test
+    @Order(7)
+    void kubeValidatesCrdsAndReportsNameConflicts() throws Exception {
+        Result r = kubectl.run("apply", "-f", write("twostorage.yaml", """
+                apiVersion: apiextensions.k8s.io/v1
+                kind: CustomResourceDefinition
+                metadata:
+                  name: widgets.stable.example.com
+                spec:
+                  group: stable.example.com
+                  scope: Cluster
+                  names: {plural: widgets, kind: Widget}
+                  versions:
+                  - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}
+                  - {name: v2, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}
+                """).toString());
+        assertNotEquals(0, r.exitCode(), r::toString);
+        assertTrue(r.stderr().contains("The CustomResourceDefinition \"widgets.stable.example.com\" is invalid"), r::toString);
+        assertTrue(r.stderr().contains("must have exactly one version marked as storage version"), r::toString);
+
+        r = kubectl.run("apply", "-f", write("badname.yaml", """
+                apiVersion: apiextensions.k8s.io/v1
+                kind: CustomResourceDefinition
+                metadata:
+                  name: gadgets.example.com
+                spec:
+                  group: stable.example.com
+                  scope: Everywhere
+                  names: {plural: gadgets, kind: Gadget}
+                  versions:
+                  - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object, properties: {spec: {}}}}}
+                """).toString());
+        assertTrue(r.stderr().contains("metadata.name: Invalid value: \"gadgets.example.com\": must be "
+                + "spec.names.plural+\".\"+spec.group"), r::toString);
+        assertTrue(r.stderr().contains("spec.scope: Unsupported value: \"Everywhere\": supported values: \"Cluster\", "
+                + "\"Namespaced\""), r::toString);
+        assertTrue(r.stderr().contains("spec.versions[0].schema.openAPIV3Schema.properties[spec].type: Required value: "
+                + "must not be empty for specified object fields"), r::toString);
+
+        kubectl.ok("apply", "-f", write("conflict.yaml", """
+                apiVersion: apiextensions.k8s.io/v1
+                kind: CustomResourceDefinition
+                metadata:
+                  name: cronjobs.stable.example.com
+                spec:
+                  group: stable.example.com
+                  scope: Namespaced
+                  names: {plural: cronjobs, kind: CronJob, shortNames: [ct]}
+                  versions:
+                  - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}
+                """).toString());
+        JsonNode condition = await("NamesAccepted=False", () -> {
+            JsonNode crd = JSON.readTree(kubectl.ok("get", "crd", "cronjobs.stable.example.com", "-o", "json").stdout());
+            for (JsonNode c : crd.path("status").path("conditions")) {
+                if (c.path("type").asText().equals("NamesAccepted")) {
+                    return c;
+                }
+            }
+            return null;
+        }, c -> c != null && c.path("status").asText().equals("False"));
+        assertEquals("ShortNamesConflict", condition.path("reason").asText(), condition::toString);
+        assertEquals("\"ct\" is already in use", condition.path("message").asText(), condition::toString);
+        kubectl.ok("delete", "crd", "cronjobs.stable.example.com");
+    }
+
+    @Test
+    @Order(8)
+    void deletingTheCrdDeletesItsObjectsAndItsApi() throws Exception {
+        kubectl.ok("delete", "crd", "crontabs.stable.example.com", "--timeout=60s");
+        Result r = kubectl.run("get", "crontabs.stable.example.com");
+        assertNotEquals(0, r.exitCode(), r::toString);
+        assertTrue(r.stderr().contains("the server doesn't have a resource type \"crontabs\""), r::toString);
+
+        // The same CRD again finds none of the old objects.
+        kubectl.ok("apply", "-f", work.resolve("crd.yaml").toString());
+        kubectl.ok("wait", "--for", "condition=established", "--timeout=30s", "crd/crontabs.stable.example.com");
+        Result empty = await("crontabs served again", () -> kubectl.run("get", "ct"), x -> x.exitCode() == 0);
+        assertTrue(empty.stderr().contains("No resources found in default namespace."), empty::toString);
+    }
+}
