@@ -5,7 +5,9 @@ import io.kubelix.api.authz.AuthorizationChain;
 import io.kubelix.runtime.server.filters.WithAuthentication;
 import io.kubelix.runtime.server.filters.WithAuthorization;
 import io.kubelix.runtime.server.filters.WithImpersonation;
+import io.kubelix.runtime.metrics.RequestMetrics;
 import io.kubelix.runtime.server.filters.WithPanicRecovery;
+import io.kubelix.runtime.server.filters.WithRequestMetrics;
 import io.kubelix.runtime.server.filters.WithRequestInfo;
 import org.eclipse.jetty.server.Handler;
 
@@ -20,7 +22,8 @@ import java.util.function.Supplier;
  *     └ WithAuthentication      (authenticators: whiteboard, by ranking; no credentials: system:anonymous)
  *        └ WithImpersonation    (Impersonate-* headers: act as another user when allowed to)
  *           └ WithAuthorization (system:masters, then the authorization modes' authorizers)
- *              └ Director     (API paths → server chain; others → non-API mux)
+ *              └ WithRequestMetrics (apiserver_request_total, _duration_seconds, _response_sizes, long-running)
+ *                 └ Director     (API paths → server chain; others → non-API mux)
  * </pre>
  */
 final class HandlerChain {
@@ -29,8 +32,9 @@ final class HandlerChain {
     }
 
     static Handler build(Handler director, Supplier<List<Authenticator>> authenticators,
-                         AuthorizationChain authorization, boolean anonymous) {
-        Handler h = new WithAuthorization(director, authorization, anonymous);
+                         AuthorizationChain authorization, boolean anonymous, RequestMetrics metrics) {
+        Handler h = new WithRequestMetrics(director, metrics);
+        h = new WithAuthorization(h, authorization, anonymous);
         h = new WithImpersonation(h, authorization);
         h = new WithAuthentication(h, authenticators, anonymous);
         h = new WithRequestInfo(h);

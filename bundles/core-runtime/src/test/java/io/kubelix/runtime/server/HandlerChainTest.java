@@ -10,6 +10,8 @@ import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.request.RequestInfo;
 import io.kubelix.api.request.UserInfo;
 import io.kubelix.api.schema.GroupResource;
+import io.kubelix.runtime.metrics.RequestMetrics;
+import io.kubelix.runtime.metrics.ServerMetrics;
 import io.kubelix.runtime.request.Requests;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -48,6 +50,7 @@ class HandlerChainTest {
     private final List<String> seenHeaders = new CopyOnWriteArrayList<>();
     private final HttpClient client = HttpClient.newHttpClient();
     private Server server;
+    private final ServerMetrics metrics = new ServerMetrics();
     private URI base;
 
     @BeforeEach
@@ -75,7 +78,7 @@ class HandlerChainTest {
         connector.setPort(0);
         server.addConnector(connector);
         server.setHandler(HandlerChain.build(new Echo(), () -> authenticators,
-                new UnionAuthorizer(() -> authorizers), anonymous));
+                new UnionAuthorizer(() -> authorizers), anonymous, new RequestMetrics(metrics)));
         server.start();
         base = URI.create("http://127.0.0.1:" + connector.getLocalPort());
     }
