@@ -127,15 +127,49 @@ class KubectlMetricsIT extends KubectlSuite {
         Map<String, String> watching = with(CONFIGMAPS, "verb", "WATCH", "scope", "namespace");
         Process watch = kubectl.background(work.resolve("watch.out"), "get", "configmaps", "-n", "metrics-watch",
                 "--watch-only", "-o", "name");
+        Map<String, String> configMapKind = Map.of("group", "", "version", "v1", "kind", "ConfigMap");
         try {
             server.await("the watch counted as long-running", POLL_TIMEOUT, this::scrape,
                     s -> s.sum("apiserver_longrunning_requests", watching) == 1);
+            PrometheusScrape before = scrape();
+            kubectl.ok("create", "configmap", "watched", "-n", "metrics-watch", "--from-literal=k=v");
+            server.await("the event sent counted", POLL_TIMEOUT, () -> Files.readString(work.resolve("watch.out")),
+                    out -> out.contains("configmap/watched"));
+            PrometheusScrape after = scrape();
+            assertEquals(1, after.sum("apiserver_watch_events_total", configMapKind)
+                    - before.sum("apiserver_watch_events_total", configMapKind));
+            double bytes = after.sum("apiserver_watch_events_sizes_sum", configMapKind)
+                    - before.sum("apiserver_watch_events_sizes_sum", configMapKind);
+            assertTrue(bytes > 200 && bytes < 2000, "one ADDED event of a small configmap: " + bytes);
+            assertTrue(after.sum("apiserver_watch_cache_watchers", Map.of("resource", "configmaps")) >= 1);
         } finally {
             watch.destroy();
             watch.waitFor();
         }
         server.await("the watch no longer counted", POLL_TIMEOUT, this::scrape,
                 s -> s.sum("apiserver_longrunning_requests", watching) == 0);
+    }
+
+    @Test
+    void storageObjectsCountWhatIsStored() throws Exception {
+        kubectl.ok("create", "namespace", "metrics-objects");
+        Map<String, String> configmaps = Map.of("resource", "configmaps");
+        Map<String, String> namespaces = Map.of("resource", "namespaces");
+        PrometheusScrape before = scrape();
+        double stored = before.sum("apiserver_storage_objects", configmaps);
+        assertEquals(kubectl.ok("get", "configmaps", "-A", "-o", "name").stdout().lines().count(), stored);
+        assertEquals(kubectl.ok("get", "namespaces", "-o", "name").stdout().lines().count(),
+                before.sum("apiserver_storage_objects", namespaces));
+        kubectl.ok("create", "configmap", "one", "-n", "metrics-objects");
+        kubectl.ok("create", "configmap", "two", "-n", "metrics-objects");
+        server.await("two more configmaps counted", POLL_TIMEOUT, this::scrape,
+                s -> s.sum("apiserver_storage_objects", configmaps) == stored + 2);
+        PrometheusScrape after = scrape();
+        assertTrue(after.sum("apiserver_watch_cache_events_received_total", configmaps)
+                >= before.sum("apiserver_watch_cache_events_received_total", configmaps) + 2);
+        assertTrue(after.sum("apiserver_watch_cache_resource_version", configmaps)
+                > before.sum("apiserver_watch_cache_resource_version", configmaps));
+        assertTrue(after.sum("watch_cache_capacity", configmaps) >= 100);
     }
 
     private String adminToken() throws Exception {

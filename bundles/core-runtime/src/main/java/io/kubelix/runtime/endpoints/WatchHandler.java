@@ -19,13 +19,12 @@ import java.util.function.Function;
 /**
  * serveWatch: streams a watch as newline-delimited {@code {"type":..,"object":..}} JSON over a
  * chunked response, or as one WebSocket message per event when the request asks to upgrade, until
- * {@code timeoutSeconds} (default: a random 30 to 60 minutes, as kube-apiserver spreads
- * re-watches), the client goes away, or the stream ends. A resourceVersion too old for the storage
+ * {@code timeoutSeconds} (default: a random time between {@code --min-request-timeout}, 30 minutes,
+ * and twice that, as kube-apiserver spreads re-watches), the client goes away, or the stream ends. A resourceVersion too old for the storage
  * becomes an ERROR event carrying a 410 Status.
  */
 final class WatchHandler {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
-    private static final long MIN_TIMEOUT_SECONDS = 1800;
 
     private WatchHandler() {
     }
@@ -34,8 +33,10 @@ final class WatchHandler {
      * Serves a watch. {@code tracker} registers the open stream with how to end it (when its
      * resource stops being served) and returns how to deregister it.
      */
-    static void serve(RequestScope s, Response response, Callback callback, java.util.concurrent.Executor writers,
-                      WebSocketWatches webSockets, Function<Runnable, Runnable> tracker) throws Exception {
+    static void serve(RequestScope s, Response response, Callback callback, WatchServing serving,
+                      Function<Runnable, Runnable> tracker) throws Exception {
+        java.util.concurrent.Executor writers = serving.writers();
+        WebSocketWatches webSockets = serving.webSockets();
         if (!(s.storage instanceof Watcher watcher)) {
             throw StatusException.methodNotSupported(s.groupResource(), "watch");
         }
@@ -48,7 +49,7 @@ final class WatchHandler {
         }
         TableConvertor table = choice.output() == Negotiation.Output.TABLE
                 ? new TableConvertor(s.storage, choice.tableApiVersion(), s.param("includeObject")) : null;
-        long timeoutSeconds = timeoutSeconds(s);
+        long timeoutSeconds = timeoutSeconds(s, serving.minRequestTimeoutSeconds());
         options = options.withTimeout(Duration.ofSeconds(timeoutSeconds));
 
         Watch watch;
@@ -70,7 +71,11 @@ final class WatchHandler {
             // A watch that cannot notify (an uncached storage) is waited on by a thread of its own.
             watch = new NotifyingWatch(watch, s.request.getComponents().getThreadPool());
         }
-        WatchEncoder encoder = new WatchEncoder(s, table, bookmarks);
+        String group = s.groupVersion.group();
+        String version = s.groupVersion.version();
+        String kind = s.storage.kind();
+        WatchEncoder encoder = new WatchEncoder(s, table, bookmarks,
+                bytes -> serving.sent().sent(group, version, kind, bytes));
         WatchSink sink;
         if (webSockets.requested(s.request)) {
             sink = new WebSocketWatchSink();
@@ -120,7 +125,7 @@ final class WatchHandler {
                 o.continueToken(), o.progressNotify(), send);
     }
 
-    private static long timeoutSeconds(RequestScope s) {
+    private static long timeoutSeconds(RequestScope s, long minTimeoutSeconds) {
         String t = s.param("timeoutSeconds");
         if (!t.isEmpty()) {
             try {
@@ -132,6 +137,6 @@ final class WatchHandler {
                 throw StatusException.badRequest("timeoutSeconds: Invalid value: \"" + t + "\": must be an integer");
             }
         }
-        return MIN_TIMEOUT_SECONDS + ThreadLocalRandom.current().nextLong(MIN_TIMEOUT_SECONDS);
+        return minTimeoutSeconds + ThreadLocalRandom.current().nextLong(minTimeoutSeconds);
     }
 }
