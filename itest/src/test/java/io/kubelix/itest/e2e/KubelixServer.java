@@ -135,7 +135,7 @@ final class KubelixServer implements AutoCloseable {
         return getWithHeaders(path, token);
     }
 
-    /** A GET with the token (or none) and extra headers given as name, value, name, value... */
+    /** A GET with the token (or none) and extra headers given as name, value, name, value... (an Accept given replaces JSON's) */
     HttpResponse<String> getWithHeaders(String path, String token, String... headers)
             throws IOException, InterruptedException {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + path))
@@ -145,7 +145,7 @@ final class KubelixServer implements AutoCloseable {
             request.header("Authorization", "Bearer " + token);
         }
         for (int i = 0; i < headers.length; i += 2) {
-            request.header(headers[i], headers[i + 1]);
+            request.setHeader(headers[i], headers[i + 1]);
         }
         HttpClient client = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_2)

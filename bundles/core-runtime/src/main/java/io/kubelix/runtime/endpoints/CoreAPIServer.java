@@ -25,6 +25,9 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.osgi.framework.Constants;
+import io.kubelix.runtime.metrics.ServerMetrics;
+import io.kubelix.runtime.server.Settings;
+import org.osgi.framework.BundleContext;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
@@ -68,15 +71,25 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
     /** Registers a listener of the storage backend coming and going; none in tests. */
     private java.util.function.Function<Runnable, Runnable> backendChanges = listener -> () -> { };
 
+    private final WatchServing watchServing;
+
     @Activate
     public CoreAPIServer(@Reference StorageFactory storageFactory, @Reference AdmissionChain admission,
-                         @Reference PluginSwaps swaps) {
-        this(new StoreFactory(storageFactory, admission), swaps);
+                         @Reference PluginSwaps swaps, @Reference ServerMetrics metrics, BundleContext context) {
+        this(new StoreFactory(storageFactory, admission), swaps, new Settings(Map.of(), context)
+                .getInt("min-request-timeout", (int) WatchServing.DEFAULT_MIN_REQUEST_TIMEOUT_SECONDS, 1, 1_000_000),
+                metrics::watchEvent);
         this.backendChanges = storageFactory::onBackendChange;
     }
 
     /** For tests: the core API over stores from {@code storeFactory}. */
     CoreAPIServer(StoreFactory storeFactory, PluginSwaps swaps) {
+        this(storeFactory, swaps, WatchServing.DEFAULT_MIN_REQUEST_TIMEOUT_SECONDS, WatchServing.EventsSent.NONE);
+    }
+
+    private CoreAPIServer(StoreFactory storeFactory, PluginSwaps swaps, long minRequestTimeoutSeconds,
+                          WatchServing.EventsSent eventsSent) {
+        this.watchServing = new WatchServing(watchWriters, webSockets, minRequestTimeoutSeconds, eventsSent);
         this.storeFactory = storeFactory;
         this.installer = new APIInstaller(swaps);
     }
@@ -207,7 +220,7 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
         switch (info.verb()) {
             case "get" -> ResourceHandlers.get(scope, response, callback);
             case "list" -> ResourceHandlers.list(scope, response, callback);
-            case "watch" -> WatchHandler.serve(scope, response, callback, watchWriters, webSockets,
+            case "watch" -> WatchHandler.serve(scope, response, callback, watchServing,
                     end -> installer.trackWatch(gv, path, end));
             case "create" -> {
                 if (storage instanceof NamedCreater && !info.name().isEmpty()) {

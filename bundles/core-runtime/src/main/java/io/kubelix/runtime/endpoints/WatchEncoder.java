@@ -26,15 +26,27 @@ final class WatchEncoder {
     private final RequestScope scope;
     private final TableConvertor table;
     private final boolean bookmarks;
+    private final java.util.function.IntConsumer sent;
 
-    WatchEncoder(RequestScope scope, TableConvertor table, boolean bookmarks) {
+    /** @param sent told the size of each event encoded */
+    WatchEncoder(RequestScope scope, TableConvertor table, boolean bookmarks, java.util.function.IntConsumer sent) {
         this.scope = scope;
+        this.sent = sent;
         this.table = table;
         this.bookmarks = bookmarks;
     }
 
     /** Appends the event's line to {@code out}; returns false when the event is not sent (an unwanted bookmark). */
     boolean encode(WatchEvent ev, ByteArrayOutputStream out) {
+        int before = out.size();
+        boolean encoded = encodeLine(ev, out);
+        if (encoded) {
+            sent.accept(out.size() - before);
+        }
+        return encoded;
+    }
+
+    private boolean encodeLine(WatchEvent ev, ByteArrayOutputStream out) {
         ObjectNode object;
         switch (ev.type()) {
             case BOOKMARK -> {

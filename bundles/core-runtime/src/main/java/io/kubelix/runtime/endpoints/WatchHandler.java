@@ -20,13 +20,12 @@ import java.util.function.Function;
 /**
  * serveWatch: streams a watch as newline-delimited {@code {"type":..,"object":..}} JSON over a
  * chunked response, or as one WebSocket message per event when the request asks to upgrade, until
- * {@code timeoutSeconds} (default: a random 30 to 60 minutes, as kube-apiserver spreads
- * re-watches), the client goes away, or the stream ends. A resourceVersion too old for the storage
+ * {@code timeoutSeconds} (default: a random time between {@code --min-request-timeout}, 30 minutes,
+ * and twice that, as kube-apiserver spreads re-watches), the client goes away, or the stream ends. A resourceVersion too old for the storage
  * becomes an ERROR event carrying a 410 Status.
  */
 final class WatchHandler {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
-    private static final long MIN_TIMEOUT_SECONDS = 1800;
     /** How much longer than its timeout the connection of an HTTP/1.1 watch may be quiet. */
     private static final long IDLE_MARGIN_MILLIS = 60_000;
     /** The longest timeout Go's time.Duration holds in nanoseconds. */
@@ -39,8 +38,10 @@ final class WatchHandler {
      * Serves a watch. {@code tracker} registers the open stream with how to end it (when its
      * resource stops being served) and returns how to deregister it.
      */
-    static void serve(RequestScope s, Response response, Callback callback, java.util.concurrent.Executor writers,
-                      WebSocketWatches webSockets, Function<Runnable, Runnable> tracker) throws Exception {
+    static void serve(RequestScope s, Response response, Callback callback, WatchServing serving,
+                      Function<Runnable, Runnable> tracker) throws Exception {
+        java.util.concurrent.Executor writers = serving.writers();
+        WebSocketWatches webSockets = serving.webSockets();
         if (!(s.storage instanceof Watcher watcher)) {
             throw StatusException.methodNotSupported(s.groupResource(), "watch");
         }
@@ -53,7 +54,7 @@ final class WatchHandler {
         }
         TableConvertor table = choice.output() == Negotiation.Output.TABLE
                 ? new TableConvertor(s.storage, choice.tableApiVersion(), s.param("includeObject")) : null;
-        long timeoutSeconds = timeoutSeconds(s);
+        long timeoutSeconds = timeoutSeconds(s, serving.minRequestTimeoutSeconds());
         options = options.withTimeout(Duration.ofSeconds(timeoutSeconds));
 
         Watch watch;
@@ -75,7 +76,11 @@ final class WatchHandler {
             // A watch that cannot notify (an uncached storage) is waited on by a thread of its own.
             watch = new NotifyingWatch(watch, s.request.getComponents().getThreadPool());
         }
-        WatchEncoder encoder = new WatchEncoder(s, table, bookmarks);
+        String group = s.groupVersion.group();
+        String version = s.groupVersion.version();
+        String kind = s.storage.kind();
+        WatchEncoder encoder = new WatchEncoder(s, table, bookmarks,
+                bytes -> serving.sent().sent(group, version, kind, bytes));
         WatchSink sink;
         if (webSockets.requested(s.request)) {
             sink = new WebSocketWatchSink();
@@ -128,10 +133,11 @@ final class WatchHandler {
 
     /**
      * The watch's {@code timeoutSeconds}, as kube's ListResource reads it: 0 or none is the random
-     * default; a negative one ends the watch at once (kube's timer fires at once); a huge one is
-     * bounded by the longest time Go's Duration holds (about 292 years), as kube's is.
+     * default, between {@code --min-request-timeout} and twice that; a negative one ends the watch
+     * at once (kube's timer fires at once); a huge one is bounded by the longest time Go's Duration
+     * holds (about 292 years), as kube's is.
      */
-    static long timeoutSeconds(RequestScope s) {
+    static long timeoutSeconds(RequestScope s, long minTimeoutSeconds) {
         String t = s.param("timeoutSeconds");
         if (!t.isEmpty()) {
             long v;
@@ -144,6 +150,6 @@ final class WatchHandler {
                 return Math.max(0, Math.min(v, MAX_TIMEOUT_SECONDS));
             }
         }
-        return MIN_TIMEOUT_SECONDS + ThreadLocalRandom.current().nextLong(MIN_TIMEOUT_SECONDS);
+        return minTimeoutSeconds + ThreadLocalRandom.current().nextLong(minTimeoutSeconds);
     }
 }

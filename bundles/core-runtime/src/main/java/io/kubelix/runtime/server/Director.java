@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.server.DelegationTarget;
 import io.kubelix.runtime.endpoints.Responses;
+import io.kubelix.runtime.metrics.MetricsHandler;
 import io.kubelix.runtime.plugins.KubelixEndpoint;
 import io.kubelix.runtime.server.healthz.HealthHandler;
 import io.kubelix.runtime.server.healthz.VersionInfo;
@@ -21,7 +22,7 @@ import java.util.function.Supplier;
 /**
  * The Director: API paths ({@code /api}, {@code /apis}) go down the server chain of
  * DelegationTargets, highest ranking first, ending in NotFound; every other path goes to the
- * non-API mux ({@code /healthz}, {@code /livez}, {@code /readyz}, {@code /version}, {@code /openapi/v2}, {@code /openapi/v3},
+ * non-API mux ({@code /healthz}, {@code /livez}, {@code /readyz}, {@code /metrics}, {@code /version}, {@code /openapi/v2}, {@code /openapi/v3},
  * {@code /kubelix/*}, {@code /}).
  */
 public final class Director extends Handler.Abstract {
@@ -30,10 +31,12 @@ public final class Director extends Handler.Abstract {
     private final VersionInfo version;
     private final Supplier<List<OpenAPIProvider>> openAPI;
     private final Supplier<List<KubelixEndpoint>> kubelixEndpoints;
+    private final MetricsHandler metrics;
 
     public Director(Supplier<List<DelegationTarget>> serverChain, Supplier<List<OpenAPIProvider>> openAPI,
                     Supplier<List<KubelixEndpoint>> kubelixEndpoints, List<HealthHandler> healthHandlers,
-                    VersionInfo version) {
+                    VersionInfo version, MetricsHandler metrics) {
+        this.metrics = metrics;
         this.serverChain = serverChain;
         this.openAPI = openAPI;
         this.kubelixEndpoints = kubelixEndpoints;
@@ -73,6 +76,10 @@ public final class Director extends Handler.Abstract {
                 }
             }
         }
+        if (read && path.equals(MetricsHandler.PATH)) {
+            metrics.serve(request, response, callback);
+            return true;
+        }
         if (read && (path.equals("/openapi/v2") || path.equals("/openapi/v3") || path.startsWith("/openapi/v3/"))) {
             for (OpenAPIProvider p : openAPI.get()) {
                 if (p.serveOpenAPI(request, response, callback, path)) {
@@ -97,7 +104,7 @@ public final class Director extends Handler.Abstract {
     /** The root document: every path the server answers, as kube-apiserver's index lists them. */
     private ObjectNode rootPaths() {
         TreeSet<String> paths = new TreeSet<>(List.of("/api", "/apis", "/healthz", "/kubelix/plugins", "/livez",
-                "/openapi/v2", "/openapi/v3", "/readyz",
+                "/metrics", "/openapi/v2", "/openapi/v3", "/readyz",
                 "/version"));
         ObjectNode doc = JsonNodeFactory.instance.objectNode();
         ArrayNode arr = doc.putArray("paths");

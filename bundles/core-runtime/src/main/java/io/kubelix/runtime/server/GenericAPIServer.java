@@ -12,6 +12,9 @@ import io.kubelix.api.server.HealthChecker;
 import io.kubelix.runtime.bootstrap.DataDirectory;
 import io.kubelix.runtime.controller.bootstrap.KubernetesService;
 import io.kubelix.runtime.controller.bootstrap.KubernetesServiceController;
+import io.kubelix.runtime.metrics.MetricsHandler;
+import io.kubelix.runtime.metrics.RequestMetrics;
+import io.kubelix.runtime.metrics.ServerMetrics;
 import io.kubelix.runtime.plugins.KubelixEndpoint;
 import io.kubelix.runtime.server.healthz.HealthHandler;
 import io.kubelix.runtime.server.healthz.VersionInfo;
@@ -93,8 +96,8 @@ public final class GenericAPIServer {
     private final Server server;
 
     @Activate
-    public GenericAPIServer(Map<String, Object> config, BundleContext context, @Reference PluginSwaps swaps)
-            throws Exception {
+    public GenericAPIServer(Map<String, Object> config, BundleContext context, @Reference PluginSwaps swaps,
+                            @Reference ServerMetrics metrics) throws Exception {
         // An authenticator or authorizer being updated serves until its new revision takes over.
         authenticators = new RankedServices<>(swaps);
         AuthorizationModes modes = null;
@@ -110,7 +113,7 @@ public final class GenericAPIServer {
                 settings.get("api-audiences", ""), settings.get("service-account-issuer", TokenIssuer.DEFAULT_ISSUER)));
         authorization = new UnionAuthorizer(authorizers);
         try {
-            server = start(config, context);
+            server = start(config, context, metrics);
             // The access and token review APIs ask the same chains requests meet.
             authorizationService = context.registerService(AuthorizationChain.class, authorization, null);
             authenticationService = context.registerService(AuthenticationChain.class, authentication, null);
@@ -131,7 +134,7 @@ public final class GenericAPIServer {
         }
     }
 
-    private Server start(Map<String, Object> config, BundleContext context) throws Exception {
+    private Server start(Map<String, Object> config, BundleContext context, ServerMetrics metrics) throws Exception {
         Settings settings = new Settings(config, context);
         int port = settings.getInt("secure-port", 6443, 1, 65535);
         String bindAddress = settings.get("bind-address", "127.0.0.1");
@@ -150,7 +153,7 @@ public final class GenericAPIServer {
         Director director = new Director(serverChain, openAPIProviders, kubelixEndpoints, List.of(
                 new HealthHandler("healthz", healthzChecks),
                 new HealthHandler("livez", livezChecks),
-                new HealthHandler("readyz", readyzChecks)), version);
+                new HealthHandler("readyz", readyzChecks)), version, new MetricsHandler(metrics));
 
         // 3. Listen.
         Server server = new Server(threadPool());
@@ -170,7 +173,8 @@ public final class GenericAPIServer {
         }
         LOG.info("authorization modes: {}; anonymous requests {}", String.join(",", authorizers.modes()),
                 anonymous ? "allowed as system:anonymous" : "refused");
-        server.setHandler(new GracefulHandler(HandlerChain.build(director, authentication, authorization, anonymous)));
+        server.setHandler(new GracefulHandler(HandlerChain.build(director, authentication, authorization, anonymous,
+                new RequestMetrics(metrics))));
         server.setErrorHandler(new StatusErrorHandler());
         try {
             server.start();

@@ -1,14 +1,15 @@
 package io.kubelix.runtime.server;
 
 import io.kubelix.api.authz.AuthorizationChain;
+import io.kubelix.runtime.metrics.RequestMetrics;
 import io.kubelix.runtime.server.filters.WithAuthentication;
 import io.kubelix.runtime.server.filters.WithAuthorization;
 import io.kubelix.runtime.server.filters.WithImpersonation;
 import io.kubelix.runtime.server.filters.WithPanicRecovery;
+import io.kubelix.runtime.server.filters.WithRequestMetrics;
 import io.kubelix.runtime.server.filters.WithRequestInfo;
 import io.kubelix.runtime.server.filters.WithURIPolicy;
 import org.eclipse.jetty.server.Handler;
-
 
 /**
  * DefaultBuildHandlerChain: wraps the Director in the filters, outermost first.
@@ -19,7 +20,8 @@ import org.eclipse.jetty.server.Handler;
  *        └ WithAuthentication      (authenticators: whiteboard, by ranking; no credentials: system:anonymous)
  *           └ WithImpersonation    (Impersonate-* headers: act as another user when allowed to)
  *              └ WithAuthorization (system:masters, then the authorization modes' authorizers)
- *                 └ Director     (API paths → server chain; others → non-API mux)
+ *                 └ WithRequestMetrics (apiserver_request_total, _duration_seconds, _response_sizes, long-running)
+ *                    └ Director     (API paths → server chain; others → non-API mux)
  * </pre>
  */
 final class HandlerChain {
@@ -28,8 +30,9 @@ final class HandlerChain {
     }
 
     static Handler build(Handler director, Authentication authentication, AuthorizationChain authorization,
-                         boolean anonymous) {
-        Handler h = new WithAuthorization(director, authorization, anonymous);
+                         boolean anonymous, RequestMetrics metrics) {
+        Handler h = new WithRequestMetrics(director, metrics);
+        h = new WithAuthorization(h, authorization, anonymous);
         h = new WithImpersonation(h, authorization);
         h = new WithAuthentication(h, authentication::authenticate, anonymous);
         h = new WithRequestInfo(h);

@@ -111,6 +111,11 @@ public final class StorageFactory implements HealthChecker {
         });
     }
 
+    /** The watch caches in front of the resources served so far (none when the watch cache is off). */
+    public List<Cacher> cachers() {
+        return storages.values().stream().filter(Cacher.class::isInstance).map(Cacher.class::cast).toList();
+    }
+
     /** Uncached storage under {@code resourcePrefix}, for state kept beside objects (allocators). */
     public StorageInterface rawStorageFor(String resourcePrefix) {
         if (storages.containsKey(resourcePrefix)) {

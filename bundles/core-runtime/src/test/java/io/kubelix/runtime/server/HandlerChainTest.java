@@ -11,6 +11,8 @@ import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.request.RequestInfo;
 import io.kubelix.api.request.UserInfo;
 import io.kubelix.api.schema.GroupResource;
+import io.kubelix.runtime.metrics.RequestMetrics;
+import io.kubelix.runtime.metrics.ServerMetrics;
 import io.kubelix.runtime.request.Requests;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -49,6 +51,7 @@ class HandlerChainTest {
     private final List<String> seenHeaders = new CopyOnWriteArrayList<>();
     private final HttpClient client = HttpClient.newHttpClient();
     private Server server;
+    private final ServerMetrics metrics = new ServerMetrics();
     private URI base;
 
     @BeforeEach
@@ -77,7 +80,7 @@ class HandlerChainTest {
         server.addConnector(connector);
         server.setHandler(HandlerChain.build(new Echo(),
                 new Authentication(() -> authenticators, List.of(TokenIssuer.DEFAULT_ISSUER)),
-                new UnionAuthorizer(() -> authorizers), anonymous));
+                new UnionAuthorizer(() -> authorizers), anonymous, new RequestMetrics(metrics)));
         server.start();
         base = URI.create("http://127.0.0.1:" + connector.getLocalPort());
     }

@@ -14,7 +14,7 @@ import java.util.List;
 /**
  * kube's bootstrap policy (plugin/pkg/auth/authorizer/rbac/bootstrappolicy): the default cluster
  * roles (cluster-admin, admin, edit, view, the aggregate-to roles, system:basic-user,
- * system:discovery, system:public-info-viewer) and their bindings, from {@code bootstrap/policy.json},
+ * system:discovery, system:monitoring, system:public-info-viewer) and their bindings, from {@code bootstrap/policy.json},
  * each labelled {@code kubernetes.io/bootstrapping=rbac-defaults} and annotated
  * {@code rbac.authorization.kubernetes.io/autoupdate: "true"}.
  *

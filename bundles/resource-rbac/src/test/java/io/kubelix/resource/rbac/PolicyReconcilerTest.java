@@ -24,7 +24,7 @@ class PolicyReconcilerTest {
     void createsKubesDefaultRolesAndBindingsOnce() {
         assertTrue(reconciler.ensure());
         for (String name : List.of("cluster-admin", "admin", "edit", "view", "system:discovery", "system:basic-user",
-                "system:public-info-viewer", "system:aggregate-to-view")) {
+                "system:public-info-viewer", "system:monitoring", "system:aggregate-to-view")) {
             ObjectNode role = roles.objects.get(name);
             assertEquals("rbac-defaults", role.path("metadata").path("labels").path("kubernetes.io/bootstrapping").asText(), name);
             assertEquals("true", role.path("metadata").path("annotations")
@@ -33,6 +33,8 @@ class PolicyReconcilerTest {
         assertEquals("system:masters", bindings.objects.get("cluster-admin").path("subjects").path(0).path("name").asText());
         assertEquals(List.of("system:authenticated", "system:unauthenticated"),
                 bindings.objects.get("system:public-info-viewer").path("subjects").findValuesAsText("name"));
+        assertEquals(List.of("system:monitoring"),
+                bindings.objects.get("system:monitoring").path("subjects").findValuesAsText("name"));
 
         int writes = roles.writes.size() + bindings.writes.size();
         assertTrue(reconciler.ensure());
@@ -101,11 +103,11 @@ class PolicyReconcilerTest {
         assertFalse(reconciler.ensure());
         reconciler.start();
         long deadline = System.nanoTime() + 10_000_000_000L;
-        while (bindings.objects.size() < 4 && System.nanoTime() < deadline) {
+        while (bindings.objects.size() < 5 && System.nanoTime() < deadline) {
             Thread.sleep(10);
         }
         reconciler.stop();
         executor.shutdownNow();
-        assertEquals(4, bindings.objects.size());
+        assertEquals(5, bindings.objects.size());
     }
 }

@@ -635,7 +635,12 @@ public final class Cacher implements StorageInterface {
             open = watchersByDir.values().stream().mapToLong(IndexedWatchers::size).sum();
         }
         return new CacherStats(events.sum(), open, watchersStarted.sum(), slowWatchersTerminated.sum(),
-                readsFromCache.sum(), readsFromStorage.sum(), relists.sum(), cache.resourceVersion(), cache.capacity());
+                readsFromCache.sum(), readsFromStorage.sum(), relists.sum(), cache.resourceVersion(), cache.capacity(),
+                ready ? cache.objects() : -1);
+    }
+
+    public GroupResource groupResource() {
+        return groupResource;
     }
 
     /** Whether the cache has listed and is following the backend (for tests and status). */

@@ -13,8 +13,9 @@ package io.kubelix.runtime.storage.cacher;
  * @param relists                  times the cache listed the backend again
  * @param resourceVersion          the revision the cache has reached
  * @param windowCapacity           how many events the window holds now (apiserver_watch_cache_capacity)
+ * @param objects                  how many objects the cache holds (apiserver_storage_objects), -1 before it has listed
  */
 public record CacherStats(long events, long watchers, long watchersStarted, long slowWatchersTerminated,
                           long readsFromCache, long readsFromStorage, long relists, long resourceVersion,
-                          int windowCapacity) {
+                          int windowCapacity, long objects) {
 }

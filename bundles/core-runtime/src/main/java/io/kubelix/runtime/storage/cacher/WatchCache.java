@@ -145,6 +145,16 @@ final class WatchCache {
         }
     }
 
+    /** How many objects the cache holds now (apiserver_storage_objects). */
+    int objects() {
+        lock.readLock().lock();
+        try {
+            return store.size();
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
     /** A progress notification: nothing changed for this resource up to {@code rv}. */
     void bookmark(long rv) {
         lock.writeLock().lock();

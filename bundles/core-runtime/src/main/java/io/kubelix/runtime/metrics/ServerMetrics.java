@@ -1,0 +1,94 @@
+package io.kubelix.runtime.metrics;
+
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.Gauge;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
+import io.prometheus.metrics.model.registry.Collector;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+
+/**
+ * The server's Prometheus registry and the metrics kube-apiserver's handlers record, with kube's
+ * names, labels and buckets (k8s.io/apiserver's endpoints/metrics), so dashboards and alerts written
+ * for kube-apiserver work unchanged. JVM and process metrics ({@code jvm_*}, {@code process_*}) come
+ * from Prometheus' own JVM instrumentation.
+ */
+@Component(service = ServerMetrics.class)
+public final class ServerMetrics {
+    /** kube's request latency buckets, kept for its SLO dashboards (also etcd_request_duration_seconds'). */
+    public static final double[] LATENCY_BUCKETS = {0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3,
+            4, 5, 6, 8, 10, 15, 20, 30, 45, 60};
+    /** The component label of every request this server serves itself. */
+    public static final String COMPONENT = "apiserver";
+
+    private final PrometheusRegistry registry = new PrometheusRegistry();
+
+    final Counter requests = Counter.builder().name("apiserver_request")
+            .help("Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.")
+            .labelNames("verb", "dry_run", "group", "version", "resource", "subresource", "scope", "component", "code")
+            .register(registry);
+    final Histogram requestDuration = Histogram.builder().name("apiserver_request_duration_seconds")
+            .help("Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.")
+            .classicOnly().classicUpperBounds(LATENCY_BUCKETS)
+            .labelNames("verb", "dry_run", "group", "version", "resource", "subresource", "scope", "component")
+            .register(registry);
+    final Histogram responseSizes = Histogram.builder().name("apiserver_response_sizes")
+            .help("Response size distribution in bytes for each group, version, verb, resource, subresource, scope and component.")
+            .classicOnly().classicExponentialUpperBounds(1000, 10, 7)
+            .labelNames("verb", "group", "version", "resource", "subresource", "scope", "component")
+            .register(registry);
+    final Gauge longRunning = Gauge.builder().name("apiserver_longrunning_requests")
+            .help("Gauge of all active long-running apiserver requests broken out by verb, group, version, resource, scope and component. Not all requests are tracked this way.")
+            .labelNames("verb", "group", "version", "resource", "subresource", "scope", "component")
+            .register(registry);
+    final Gauge currentInflight = Gauge.builder().name("apiserver_current_inflight_requests")
+            .help("Maximal number of currently used inflight request limit of this apiserver per request kind in last second.")
+            .labelNames("request_kind")
+            .register(registry);
+    final Counter terminations = Counter.builder().name("apiserver_request_terminations")
+            .help("Number of requests which apiserver terminated in self-defense.")
+            .labelNames("verb", "group", "version", "resource", "subresource", "scope", "component", "code")
+            .register(registry);
+    final Counter watchEvents = Counter.builder().name("apiserver_watch_events")
+            .help("Number of events sent in watch clients")
+            .labelNames("group", "version", "kind")
+            .register(registry);
+    final Histogram watchEventSizes = Histogram.builder().name("apiserver_watch_events_sizes")
+            .help("Watch event size distribution in bytes")
+            .classicOnly().classicExponentialUpperBounds(1024, 2, 8)
+            .labelNames("group", "version", "kind")
+            .register(registry);
+
+    @Activate
+    public ServerMetrics() {
+        JvmMetrics.builder().register(registry);
+    }
+
+    /** The registry {@code /metrics} writes. */
+    public PrometheusRegistry registry() {
+        return registry;
+    }
+
+    /** Adds a collector (a metric of another part of the server, or of a plugin). */
+    public void register(Collector collector) {
+        registry.register(collector);
+    }
+
+    public void unregister(Collector collector) {
+        registry.unregister(collector);
+    }
+
+    /** Sets {@code apiserver_current_inflight_requests} for both request kinds. */
+    public void inflight(int readOnly, int mutating) {
+        currentInflight.labelValues("readOnly").set(readOnly);
+        currentInflight.labelValues("mutating").set(mutating);
+    }
+
+    /** Records one event sent to a watcher of this group, version and kind, of {@code bytes} as encoded. */
+    public void watchEvent(String group, String version, String kind, int bytes) {
+        watchEvents.labelValues(group, version, kind).inc();
+        watchEventSizes.labelValues(group, version, kind).observe(bytes);
+    }
+}

@@ -1,0 +1,180 @@
+package io.kubelix.itest.e2e;
+
+import org.junit.jupiter.api.Test;
+
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code GET /metrics} as Prometheus scrapes kube-apiserver: parsed by Prometheus' own client
+ * parser, with kube's metric names, labels and buckets, counters that move with what kubectl does,
+ * and access as kube's RBAC gives it (the {@code system:monitoring} group).
+ */
+class KubectlMetricsIT extends KubectlSuite {
+    private static final Map<String, String> CONFIGMAPS = Map.of("group", "", "version", "v1",
+            "resource", "configmaps", "component", "apiserver");
+
+    KubectlMetricsIT() {
+        super("metrics", "configmaps");
+    }
+
+    private PrometheusScrape scrape() throws Exception {
+        return PrometheusScrape.parse(kubectl.ok("get", "--raw", "/metrics").stdout(), false);
+    }
+
+    private static Map<String, String> with(Map<String, String> labels, String... more) {
+        Map<String, String> all = new java.util.HashMap<>(labels);
+        for (int i = 0; i < more.length; i += 2) {
+            all.put(more[i], more[i + 1]);
+        }
+        return all;
+    }
+
+    @Test
+    void requestCountersMoveWithKubectl() throws Exception {
+        kubectl.ok("create", "namespace", "metrics-count");
+        PrometheusScrape before = scrape();
+        for (int i = 0; i < 3; i++) {
+            kubectl.ok("create", "configmap", "c" + i, "-n", "metrics-count", "--from-literal=k=v");
+        }
+        kubectl.ok("get", "configmap", "c0", "-n", "metrics-count");
+        kubectl.ok("get", "configmaps", "-n", "metrics-count");
+        kubectl.run("get", "configmap", "missing", "-n", "metrics-count");
+        PrometheusScrape after = scrape();
+
+        Map<String, String> created = with(CONFIGMAPS, "verb", "POST", "scope", "resource", "code", "201", "dry_run", "");
+        assertEquals(3, after.sum("apiserver_request_total", created) - before.sum("apiserver_request_total", created));
+        Map<String, String> got = with(CONFIGMAPS, "verb", "GET", "scope", "resource", "code", "200");
+        assertEquals(1, after.sum("apiserver_request_total", got) - before.sum("apiserver_request_total", got));
+        Map<String, String> notFound = with(CONFIGMAPS, "verb", "GET", "scope", "resource", "code", "404");
+        assertEquals(1, after.sum("apiserver_request_total", notFound) - before.sum("apiserver_request_total", notFound));
+        Map<String, String> listed = with(CONFIGMAPS, "verb", "LIST", "scope", "namespace", "code", "200");
+        assertEquals(1, after.sum("apiserver_request_total", listed) - before.sum("apiserver_request_total", listed));
+
+        Map<String, String> postLatency = with(CONFIGMAPS, "verb", "POST", "scope", "resource");
+        assertEquals(3, after.sum("apiserver_request_duration_seconds_count", postLatency)
+                - before.sum("apiserver_request_duration_seconds_count", postLatency));
+        Map<String, String> listSizes = with(CONFIGMAPS, "verb", "LIST", "scope", "namespace");
+        assertEquals(1, after.sum("apiserver_response_sizes_count", listSizes)
+                - before.sum("apiserver_response_sizes_count", listSizes));
+        assertTrue(after.sum("apiserver_response_sizes_sum", listSizes) - before.sum("apiserver_response_sizes_sum", listSizes) > 300,
+                "a list of three configmaps is a few hundred bytes");
+    }
+
+    @Test
+    void metricsHaveKubesTypesLabelsAndBuckets() throws Exception {
+        kubectl.ok("get", "configmaps", "-A");
+        PrometheusScrape s = scrape();
+        assertEquals("counter", s.family("apiserver_request").type());
+        assertEquals("histogram", s.family("apiserver_request_duration_seconds").type());
+        assertEquals("histogram", s.family("apiserver_response_sizes").type());
+        assertEquals("gauge", s.family("apiserver_longrunning_requests").type());
+        assertEquals("counter", s.family("process_cpu_seconds").type());
+        assertTrue(s.has("jvm_memory_used_bytes"), "JVM metrics are scraped");
+
+        List<String> le = s.samples("apiserver_request_duration_seconds_bucket",
+                        with(CONFIGMAPS, "verb", "LIST", "scope", "cluster")).stream()
+                .map(x -> x.labels().get("le")).toList();
+        assertEquals(List.of("0.005", "0.025", "0.05", "0.1", "0.2", "0.4", "0.6", "0.8", "1.0", "1.25", "1.5", "2.0",
+                "3.0", "4.0", "5.0", "6.0", "8.0", "10.0", "15.0", "20.0", "30.0", "45.0", "60.0", "+Inf"), le);
+        List<String> sizes = s.samples("apiserver_response_sizes_bucket", with(CONFIGMAPS, "verb", "LIST", "scope", "cluster"))
+                .stream().map(x -> x.labels().get("le")).toList();
+        assertEquals(List.of("1000.0", "10000.0", "100000.0", "1000000.0", "1.0E7", "1.0E8", "1.0E9", "+Inf"), sizes);
+        assertEquals(Map.of("verb", "LIST", "dry_run", "", "group", "", "version", "v1", "resource", "configmaps",
+                        "subresource", "", "scope", "cluster", "component", "apiserver", "code", "200").keySet(),
+                s.samples("apiserver_request_total", with(CONFIGMAPS, "verb", "LIST", "scope", "cluster")).get(0).labels().keySet());
+    }
+
+    @Test
+    void openMetricsWhenAskedFor() throws Exception {
+        HttpResponse<String> r = server.getWithHeaders("/metrics", adminToken(), "Accept",
+                "application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5");
+        assertEquals(200, r.statusCode(), r.body());
+        assertTrue(r.headers().firstValue("Content-Type").orElse("").startsWith("application/openmetrics-text"),
+                r.headers().toString());
+        assertTrue(r.body().endsWith("# EOF\n"));
+        PrometheusScrape s = PrometheusScrape.parse(r.body(), true);
+        assertEquals("counter", s.family("apiserver_request").type());
+
+        HttpResponse<String> text = server.getWithHeaders("/metrics", adminToken(), "Accept", "text/plain");
+        assertTrue(text.headers().firstValue("Content-Type").orElse("").startsWith("text/plain; version=0.0.4"),
+                text.headers().toString());
+    }
+
+    @Test
+    void theMonitoringGroupMayScrapeAndOthersMayNot() throws Exception {
+        Kubectl.Result monitor = kubectl.run("get", "--raw", "/metrics", "--as=prometheus", "--as-group=system:monitoring");
+        assertEquals(0, monitor.exitCode(), monitor.toString());
+        PrometheusScrape.parse(monitor.stdout(), false);
+
+        Kubectl.Result other = kubectl.run("get", "--raw", "/metrics", "--as=someone");
+        assertEquals(1, other.exitCode(), other.toString());
+        assertTrue(other.stderr().contains("forbidden: User \"someone\" cannot get path \"/metrics\""), other.stderr());
+        HttpResponse<String> anonymous = server.get("/metrics", null);
+        assertEquals(403, anonymous.statusCode(), anonymous.body());
+    }
+
+    @Test
+    void watchesAreLongRunningRequests() throws Exception {
+        kubectl.ok("create", "namespace", "metrics-watch");
+        Map<String, String> watching = with(CONFIGMAPS, "verb", "WATCH", "scope", "namespace");
+        Process watch = kubectl.background(work.resolve("watch.out"), "get", "configmaps", "-n", "metrics-watch",
+                "--watch-only", "-o", "name");
+        Map<String, String> configMapKind = Map.of("group", "", "version", "v1", "kind", "ConfigMap");
+        try {
+            server.await("the watch counted as long-running", POLL_TIMEOUT, this::scrape,
+                    s -> s.sum("apiserver_longrunning_requests", watching) == 1);
+            PrometheusScrape before = scrape();
+            kubectl.ok("create", "configmap", "watched", "-n", "metrics-watch", "--from-literal=k=v");
+            server.await("the event sent counted", POLL_TIMEOUT, () -> Files.readString(work.resolve("watch.out")),
+                    out -> out.contains("configmap/watched"));
+            PrometheusScrape after = scrape();
+            assertEquals(1, after.sum("apiserver_watch_events_total", configMapKind)
+                    - before.sum("apiserver_watch_events_total", configMapKind));
+            double bytes = after.sum("apiserver_watch_events_sizes_sum", configMapKind)
+                    - before.sum("apiserver_watch_events_sizes_sum", configMapKind);
+            assertTrue(bytes > 200 && bytes < 2000, "one ADDED event of a small configmap: " + bytes);
+            assertTrue(after.sum("apiserver_watch_cache_watchers", Map.of("resource", "configmaps")) >= 1);
+        } finally {
+            watch.destroy();
+            watch.waitFor();
+        }
+        server.await("the watch no longer counted", POLL_TIMEOUT, this::scrape,
+                s -> s.sum("apiserver_longrunning_requests", watching) == 0);
+    }
+
+    @Test
+    void storageObjectsCountWhatIsStored() throws Exception {
+        kubectl.ok("create", "namespace", "metrics-objects");
+        Map<String, String> configmaps = Map.of("resource", "configmaps");
+        Map<String, String> namespaces = Map.of("resource", "namespaces");
+        PrometheusScrape before = scrape();
+        double stored = before.sum("apiserver_storage_objects", configmaps);
+        assertEquals(kubectl.ok("get", "configmaps", "-A", "-o", "name").stdout().lines().count(), stored);
+        assertEquals(kubectl.ok("get", "namespaces", "-o", "name").stdout().lines().count(),
+                before.sum("apiserver_storage_objects", namespaces));
+        kubectl.ok("create", "configmap", "one", "-n", "metrics-objects");
+        kubectl.ok("create", "configmap", "two", "-n", "metrics-objects");
+        server.await("two more configmaps counted", POLL_TIMEOUT, this::scrape,
+                s -> s.sum("apiserver_storage_objects", configmaps) == stored + 2);
+        PrometheusScrape after = scrape();
+        assertTrue(after.sum("apiserver_watch_cache_events_received_total", configmaps)
+                >= before.sum("apiserver_watch_cache_events_received_total", configmaps) + 2);
+        assertTrue(after.sum("apiserver_watch_cache_resource_version", configmaps)
+                > before.sum("apiserver_watch_cache_resource_version", configmaps));
+        assertTrue(after.sum("watch_cache_capacity", configmaps) >= 100);
+    }
+
+    private String adminToken() throws Exception {
+        return Files.readAllLines(server.dataDir().resolve("tokens.csv"), StandardCharsets.UTF_8).stream()
+                .filter(l -> l.contains("system:masters")).map(l -> l.split(",", 2)[0].trim())
+                .collect(Collectors.toList()).get(0);
+    }
+}
