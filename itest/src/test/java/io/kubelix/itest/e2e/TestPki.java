@@ -1,5 +1,6 @@
 package io.kubelix.itest.e2e;
 
+import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
@@ -43,21 +44,26 @@ final class TestPki {
                 "-days", "1", "-extfile", "client-ext.cnf", "-out", file + ".crt");
     }
 
+    /** A serving certificate of the CA for 127.0.0.1 and localhost, {@code <file>.crt} and {@code <file>.key}. */
+    void server(String file) throws Exception {
+        openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", "/CN=127.0.0.1",
+                "-keyout", file + ".key", "-out", file + ".csr");
+        Files.writeString(dir.resolve("server-ext.cnf"),
+                "extendedKeyUsage=serverAuth\nsubjectAltName=IP:127.0.0.1,DNS:localhost\n");
+        openssl("x509", "-req", "-in", file + ".csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",
+                "-days", "1", "-extfile", "server-ext.cnf", "-out", file + ".crt");
+    }
+
+    /** TLS that presents {@code <file>.crt} as its certificate (a server's, or a client's). */
+    SSLContext serverContext(String file) throws Exception {
+        SSLContext ssl = SSLContext.getInstance("TLS");
+        ssl.init(keyManagers(file), null, null);
+        return ssl;
+    }
+
     /** TLS that presents {@code <file>.crt} as the client certificate and trusts {@code serverCa}. */
     SSLContext clientContext(String file, Path serverCa) throws Exception {
         CertificateFactory x509 = CertificateFactory.getInstance("X.509");
-        Certificate certificate;
-        try (InputStream in = Files.newInputStream(dir.resolve(file + ".crt"))) {
-            certificate = x509.generateCertificate(in);
-        }
-        String pem = Files.readString(dir.resolve(file + ".key"), StandardCharsets.US_ASCII);
-        byte[] der = Base64.getMimeDecoder().decode(pem.replaceAll("-----[A-Z ]+-----", ""));
-        PrivateKey key = KeyFactory.getInstance("EC").generatePrivate(new PKCS8EncodedKeySpec(der));
-        KeyStore keys = KeyStore.getInstance("PKCS12");
-        keys.load(null, null);
-        keys.setKeyEntry("client", key, new char[0], new Certificate[]{certificate});
-        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-        kmf.init(keys, new char[0]);
         KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
         trust.load(null, null);
         try (InputStream in = Files.newInputStream(serverCa)) {
@@ -66,8 +72,24 @@ final class TestPki {
         TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
         tmf.init(trust);
         SSLContext ssl = SSLContext.getInstance("TLS");
-        ssl.init(kmf.getKeyManagers(), tmf.getTrustManagers(), null);
+        ssl.init(keyManagers(file), tmf.getTrustManagers(), null);
         return ssl;
+    }
+
+    private KeyManager[] keyManagers(String file) throws Exception {
+        Certificate certificate;
+        try (InputStream in = Files.newInputStream(dir.resolve(file + ".crt"))) {
+            certificate = CertificateFactory.getInstance("X.509").generateCertificate(in);
+        }
+        String pem = Files.readString(dir.resolve(file + ".key"), StandardCharsets.US_ASCII);
+        byte[] der = Base64.getMimeDecoder().decode(pem.replaceAll("-----[A-Z ]+-----", ""));
+        PrivateKey key = KeyFactory.getInstance("EC").generatePrivate(new PKCS8EncodedKeySpec(der));
+        KeyStore keys = KeyStore.getInstance("PKCS12");
+        keys.load(null, null);
+        keys.setKeyEntry("key", key, new char[0], new Certificate[]{certificate});
+        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        kmf.init(keys, new char[0]);
+        return kmf.getKeyManagers();
     }
 
     private void openssl(String... args) throws Exception {

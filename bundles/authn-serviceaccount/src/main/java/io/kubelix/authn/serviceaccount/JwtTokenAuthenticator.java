@@ -57,7 +57,7 @@ final class JwtTokenAuthenticator implements Authenticator {
      * must share one with them, and those it shares are the answer's.
      */
     Optional<Authenticated> authenticate(AuthenticationRequest request, List<String> audiences) {
-        String token = bearer(request.header("Authorization"));
+        String token = request.bearerToken().orElse(null);
         if (token == null || token.chars().filter(c -> c == '.').count() != 2) {
             return Optional.empty();
         }
@@ -143,14 +143,5 @@ final class JwtTokenAuthenticator implements Authenticator {
 
     private static String text(Object value) {
         return value instanceof String s ? s : "";
-    }
-
-    /** The token of an {@code Authorization: Bearer <token>} header (scheme case-insensitive), or null. */
-    static String bearer(String authorization) {
-        if (authorization == null) {
-            return null;
-        }
-        String[] parts = authorization.trim().split("\\s+", 2);
-        return parts.length == 2 && parts[0].equalsIgnoreCase("bearer") ? parts[1].trim() : null;
     }
 }

@@ -65,6 +65,6 @@ public final class TokenFileAuthenticator implements Authenticator {
 
     @Override
     public Optional<UserInfo> authenticate(AuthenticationRequest request) {
-        return BearerToken.from(request.header("Authorization")).flatMap(token -> tokens.current().lookup(token));
+        return request.bearerToken().flatMap(token -> tokens.current().lookup(token));
     }
 }

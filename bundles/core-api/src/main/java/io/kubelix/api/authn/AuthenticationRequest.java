@@ -2,6 +2,7 @@ package io.kubelix.api.authn;
 
 import java.security.cert.X509Certificate;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /** The parts of an HTTP request an authenticator may look at. */
@@ -22,6 +23,11 @@ public interface AuthenticationRequest {
     /** The names of the request's headers, as sent (for headers matched by prefix). */
     default Set<String> headerNames() {
         return Set.of();
+    }
+
+    /** The token of the request's {@code Authorization: Bearer <token>} header, if it has one. */
+    default Optional<String> bearerToken() {
+        return BearerToken.from(header("Authorization"));
     }
 
     /** The verified TLS client certificate chain, empty when the client sent none. */

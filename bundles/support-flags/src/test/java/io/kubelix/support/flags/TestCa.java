@@ -6,6 +6,8 @@ import org.bouncycastle.asn1.x500.style.BCStyle;
 import org.bouncycastle.asn1.x509.BasicConstraints;
 import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
 import org.bouncycastle.asn1.x509.Extension;
+import org.bouncycastle.asn1.x509.GeneralName;
+import org.bouncycastle.asn1.x509.GeneralNames;
 import org.bouncycastle.asn1.x509.KeyPurposeId;
 import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
 import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
@@ -15,6 +17,7 @@ import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
+import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.time.Instant;
 import java.util.Base64;
@@ -53,6 +56,25 @@ public final class TestCa {
                 Date.from(from), Date.from(to), name.build(), newKeys().getPublic())
                 .addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(usage))
                 .build(new JcaContentSignerBuilder("SHA256withECDSA").build(keys.getPrivate())));
+    }
+
+    /** A serving certificate for 127.0.0.1 and localhost, with its private key. */
+    public Issued issueServer(String cn, Instant from, Instant to) throws Exception {
+        KeyPair serverKeys = newKeys();
+        X509Certificate cert = new JcaX509CertificateConverter().getCertificate(new JcaX509v3CertificateBuilder(
+                new X500Name(certificate.getSubjectX500Principal().getName()), BigInteger.valueOf(serial++),
+                Date.from(from), Date.from(to), new X500NameBuilder(BCStyle.INSTANCE).addRDN(BCStyle.CN, cn).build(),
+                serverKeys.getPublic())
+                .addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth))
+                .addExtension(Extension.subjectAlternativeName, false, new GeneralNames(new GeneralName[]{
+                        new GeneralName(GeneralName.iPAddress, "127.0.0.1"),
+                        new GeneralName(GeneralName.dNSName, "localhost")}))
+                .build(new JcaContentSignerBuilder("SHA256withECDSA").build(keys.getPrivate())));
+        return new Issued(cert, serverKeys.getPrivate());
+    }
+
+    /** A certificate and its private key. */
+    public record Issued(X509Certificate certificate, PrivateKey key) {
     }
 
     /** The CA certificate in PEM. */

@@ -1,4 +1,4 @@
-package io.kubelix.authn.token;
+package io.kubelix.api.authn;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package io.kubelix.authn.token;
+package io.kubelix.api.authn;
 
 import java.util.Optional;
 
@@ -6,13 +6,13 @@ import java.util.Optional;
  * The token of an {@code Authorization: Bearer <token>} header, as k8s' bearertoken
  * authenticator reads it: the scheme is case-insensitive and surrounding blanks are ignored.
  */
-final class BearerToken {
+public final class BearerToken {
 
     private BearerToken() {
     }
 
     /** The token, or empty when the header is absent, another scheme, or has an empty token. */
-    static Optional<String> from(String authorization) {
+    public static Optional<String> from(String authorization) {
         if (authorization == null) {
             return Optional.empty();
         }
