@@ -143,6 +143,12 @@ public final class DataDirectory {
         }
     }
 
+    /** The serving key and certificate this directory issued, for HTTPS. */
+    public ServingKeys servingKeys() {
+        return new ServingKeys(servingKeyStore(), keyStorePassword(), dir.resolve("pki").resolve("apiserver.crt")
+                + " (issued by this data directory's CA)");
+    }
+
     /** The password of {@link #servingKeyStore()}, random for this process; a copy. */
     public char[] keyStorePassword() {
         return keyStorePassword.clone();

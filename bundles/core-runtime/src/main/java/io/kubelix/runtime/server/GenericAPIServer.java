@@ -9,7 +9,9 @@ import io.kubelix.api.authz.Authorizer;
 import io.kubelix.api.request.UserInfo;
 import io.kubelix.api.server.DelegationTarget;
 import io.kubelix.api.server.HealthChecker;
+import io.kubelix.runtime.bootstrap.CertKeyFiles;
 import io.kubelix.runtime.bootstrap.DataDirectory;
+import io.kubelix.runtime.bootstrap.ServingKeys;
 import io.kubelix.runtime.controller.bootstrap.KubernetesService;
 import io.kubelix.runtime.controller.bootstrap.KubernetesServiceController;
 import io.kubelix.runtime.metrics.MetricsHandler;
@@ -53,6 +55,7 @@ import java.net.InetAddress;
 import java.nio.file.Path;
 import java.security.Provider;
 import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -94,6 +97,8 @@ public final class GenericAPIServer {
     private final RankedServices<HealthChecker> healthzChecks = new RankedServices<>();
     private final AtomicBoolean shuttingDown = new AtomicBoolean();
     private final Server server;
+    /** Serves a changed --tls-cert-file, when one is given. */
+    private ServingCertificateReloader reloader;
 
     @Activate
     public GenericAPIServer(Map<String, Object> config, BundleContext context, @Reference PluginSwaps swaps,
@@ -160,7 +165,10 @@ public final class GenericAPIServer {
         server.setStopTimeout(5_000);
         TlsOptions tlsOptions = TlsOptions.parse(settings.get("tls-min-version", "VersionTLS12"),
                 settings.get("tls-cipher-suites", ""));
-        ServerConnector connector = httpsConnector(server, data, tlsProvider, tlsOptions,
+        CertKeyFiles servingFiles = servingFiles(settings);
+        ServingKeys servingKeys = servingFiles == null ? data.servingKeys() : servingFiles.load();
+        LOG.info("Serving HTTPS with {}", servingKeys.description());
+        ServerConnector connector = httpsConnector(server, servingKeys, tlsProvider, tlsOptions,
                 maxStreams == 0 ? 250 : maxStreams);
         connector.setHost(bind.getHostAddress());
         connector.setPort(port);
@@ -191,6 +199,13 @@ public final class GenericAPIServer {
             server.stop();
             throw e;
         }
+        if (servingFiles != null) {
+            reloader = new ServingCertificateReloader(servingFiles, (SslContextFactory.Server) connector
+                    .getConnectionFactory(SslConnectionFactory.class).getSslContextFactory(), tlsProvider,
+                    Duration.ofSeconds(5));
+            LOG.info("{} trusts the data directory's CA ({}); with --tls-cert-file, clients need the CA of {} instead",
+                    "admin.kubeconfig", data.caCertificate(), servingFiles.certFile());
+        }
 
         // 4. A kubeconfig for kubectl.
         String url = "https://" + urlHost(bind) + ":" + connector.getLocalPort();
@@ -209,6 +224,9 @@ public final class GenericAPIServer {
         }
         shuttingDown.set(true);
         LOG.info("Kubelix API server shutting down");
+        if (reloader != null) {
+            reloader.close();
+        }
         server.stop();
     }
 
@@ -315,7 +333,7 @@ public final class GenericAPIServer {
         readyzChecks.add(shutdown, Map.of(org.osgi.framework.Constants.SERVICE_RANKING, Integer.MIN_VALUE));
     }
 
-    static ServerConnector httpsConnector(Server server, DataDirectory data, TlsProvider.Choice provider,
+    static ServerConnector httpsConnector(Server server, ServingKeys serving, TlsProvider.Choice provider,
                                                   TlsOptions options,
                                                   int maxStreams) {
         HttpConfiguration http = new HttpConfiguration();
@@ -329,12 +347,7 @@ public final class GenericAPIServer {
         http.addCustomizer(secure);
 
         SslContextFactory.Server tls = new SslContextFactory.Server();
-        if (provider.provider() == null) {
-            tls.setKeyStore(data.servingKeyStore());
-            tls.setKeyStorePassword(new String(data.keyStorePassword()));
-        } else {
-            tls.setSslContext(sslContext(provider.provider(), data));
-        }
+        serve(tls, provider, serving);
         // Clients may present a certificate; the authenticators verify it (as kube-apiserver asks for one
         // without verifying it in the handshake), so one from an unknown CA is a 401, not a failed handshake.
         tls.setWantClientAuth(true);
@@ -372,17 +385,40 @@ public final class GenericAPIServer {
         return connector;
     }
 
-    /** An SSLContext of {@code provider} serving the data directory's key and certificate. */
-    private static SSLContext sslContext(Provider provider, DataDirectory data) {
+    /** Makes {@code tls} serve {@code keys}, with the JDK's TLS or the chosen provider's. */
+    static void serve(SslContextFactory.Server tls, TlsProvider.Choice provider, ServingKeys keys) {
+        if (provider.provider() == null) {
+            tls.setKeyStore(keys.store());
+            tls.setKeyStorePassword(new String(keys.password()));
+        } else {
+            tls.setSslContext(sslContext(provider.provider(), keys));
+        }
+    }
+
+    /** An SSLContext of {@code provider} serving the key and certificate chain. */
+    private static SSLContext sslContext(Provider provider, ServingKeys serving) {
         try {
             KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-            keys.init(data.servingKeyStore(), data.keyStorePassword());
+            keys.init(serving.store(), serving.password());
             SSLContext context = SSLContext.getInstance("TLS", provider);
             context.init(keys.getKeyManagers(), new TrustManager[] {ClientCertificates.VERIFIED_LATER}, null);
             return context;
         } catch (java.security.GeneralSecurityException e) {
             throw new IllegalStateException("cannot set up TLS with " + provider.getName() + ": " + e.getMessage(), e);
         }
+    }
+
+    /** {@code --tls-cert-file} and {@code --tls-private-key-file}, or null when neither is given. */
+    private static CertKeyFiles servingFiles(Settings settings) {
+        String cert = settings.get("tls-cert-file", "");
+        String key = settings.get("tls-private-key-file", "");
+        if (cert.isEmpty() && key.isEmpty()) {
+            return null;
+        }
+        if (cert.isEmpty() || key.isEmpty()) {
+            throw new IllegalArgumentException("--tls-cert-file and --tls-private-key-file must be given together");
+        }
+        return new CertKeyFiles(Path.of(cert).toAbsolutePath(), Path.of(key).toAbsolutePath());
     }
 
     private static QueuedThreadPool threadPool() {

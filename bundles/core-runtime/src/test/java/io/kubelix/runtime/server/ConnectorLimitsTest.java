@@ -43,7 +43,7 @@ class ConnectorLimitsTest {
     @BeforeEach
     void start() throws Exception {
         server = new Server();
-        connector = GenericAPIServer.httpsConnector(server, DataDirectory.prepare(temp, List.of()),
+        connector = GenericAPIServer.httpsConnector(server, DataDirectory.prepare(temp, List.of()).servingKeys(),
                 TlsProvider.choose("jdk"), TlsOptions.parse("VersionTLS12", ""), 250);
         connector.setHost("127.0.0.1");
         connector.setPort(0);

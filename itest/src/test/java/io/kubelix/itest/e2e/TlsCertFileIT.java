@@ -1,0 +1,92 @@
+package io.kubelix.itest.e2e;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import javax.net.ssl.SSLSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * kube-apiserver's {@code --tls-cert-file} and {@code --tls-private-key-file}: the server serves the
+ * operator's certificate instead of the one it issues itself, kubectl works through it, and a renewed
+ * pair written over the files is served to new connections without a restart.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class TlsCertFileIT {
+    private Path work;
+    private TestPki pki;
+    private KubelixServer server;
+
+    @BeforeAll
+    void start() throws Exception {
+        work = KubelixServer.workDirectory("tls-cert-file");
+        // The data directory's CA made beforehand (the server keeps a CA it finds), so the operator's
+        // certificate is one kubectl's admin.kubeconfig already trusts.
+        pki = new TestPki(work.resolve("data").resolve("pki")).ca("operator-ca");
+        pki.server("operator-serving");
+        Path served = Files.createDirectories(work.resolve("served"));
+        Files.copy(pki.dir().resolve("operator-serving.crt"), served.resolve("tls.crt"));
+        Files.copy(pki.dir().resolve("operator-serving.key"), served.resolve("tls.key"));
+        server = KubelixServer.start(Path.of(System.getProperty("kubelix.itest.distribution")), work,
+                KubectlSuite.READY_TIMEOUT, "--tls-cert-file", served.resolve("tls.crt").toString(),
+                "--tls-private-key-file", served.resolve("tls.key").toString());
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    void theOperatorsCertificateIsServedAndARenewalTakesOverWithoutARestart() throws Exception {
+        assertEquals(serial("operator-serving"), served().getSerialNumber());
+        server.kubectl(work).ok("get", "namespaces");
+
+        pki.server("renewed-serving");
+        Path served = work.resolve("served");
+        // The key first, then the certificate, as a renewal tool writes them: the half-written pair is not served.
+        Files.copy(pki.dir().resolve("renewed-serving.key"), served.resolve("tls.key"),
+                StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(pki.dir().resolve("renewed-serving.crt"), served.resolve("tls.crt"),
+                StandardCopyOption.REPLACE_EXISTING);
+        server.await("the renewed certificate is served", Duration.ofSeconds(30), this::served,
+                c -> c.getSerialNumber().equals(serialOrNull("renewed-serving")));
+        server.kubectl(work).ok("get", "namespaces");
+        assertTrue(server.log().contains("the files changed"), "the reload is logged");
+    }
+
+    private java.math.BigInteger serial(String file) throws Exception {
+        try (var in = Files.newInputStream(pki.dir().resolve(file + ".crt"))) {
+            return ((X509Certificate) java.security.cert.CertificateFactory.getInstance("X.509")
+                    .generateCertificate(in)).getSerialNumber();
+        }
+    }
+
+    private java.math.BigInteger serialOrNull(String file) {
+        try {
+            return serial(file);
+        } catch (Exception e) {
+            return null;
+        }
+    }
+
+    /** The certificate a new connection is served, verified against the data directory's CA. */
+    private X509Certificate served() throws Exception {
+        try (SSLSocket socket = (SSLSocket) KubelixServer.trusting(server.dataDir().resolve("pki").resolve("ca.crt"))
+                .getSocketFactory().createSocket("127.0.0.1", server.port())) {
+            socket.startHandshake();
+            return (X509Certificate) socket.getSession().getPeerCertificates()[0];
+        }
+    }
+}
