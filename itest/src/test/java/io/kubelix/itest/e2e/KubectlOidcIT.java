@@ -44,13 +44,14 @@ class KubectlOidcIT {
     private HttpsServer issuerServer;
     private String issuer;
     private KeyPair signing;
+    private TestPki pki;
     private KubelixServer server;
     private Kubectl kubectl;
 
     @BeforeAll
     void start() throws Exception {
         work = KubelixServer.workDirectory("oidc");
-        TestPki pki = new TestPki(work.resolve("oidc-pki")).ca("oidc-ca");
+        pki = new TestPki(work.resolve("oidc-pki")).ca("oidc-ca");
         pki.server("issuer");
         KeyPairGenerator rsa = KeyPairGenerator.getInstance("RSA");
         rsa.initialize(2048);
@@ -112,6 +113,33 @@ class KubectlOidcIT {
             Result r = kubectl.run("--token=" + token, "get", "namespaces");
             assertNotEquals(0, r.exitCode(), r::toString);
             assertTrue(r.stderr().contains("Unauthorized") || r.stderr().contains("must be logged in"), r::toString);
+        }
+    }
+
+    @Test
+    void anAuthenticationConfigurationMapsClaimsWithCel() throws Exception {
+        // A second server, configured by file as current kube-apiservers are, with CEL claim mappings.
+        Path otherWork = KubelixServer.workDirectory("oidc-config");
+        Path config = otherWork.resolve("authentication-config.yaml");
+        java.nio.file.Files.writeString(config, "apiVersion: apiserver.config.k8s.io/v1\n"
+                + "kind: AuthenticationConfiguration\njwt:\n- issuer:\n    url: " + issuer + "\n"
+                + "    audiences: [kubectl]\n    certificateAuthority: |\n"
+                + java.nio.file.Files.readString(pki.dir().resolve("ca.crt")).indent(6)
+                + "  claimMappings:\n"
+                + "    username:\n      expression: \"'sso:' + claims.email\"\n"
+                + "    groups:\n      expression: \"claims.groups.map(g, 'team:' + g)\"\n"
+                + "  claimValidationRules:\n  - expression: claims.email_verified == true\n"
+                + "    message: the email is not verified\n");
+        try (KubelixServer configured = KubelixServer.start(Path.of(System.getProperty("kubelix.itest.distribution")),
+                otherWork, KubectlSuite.READY_TIMEOUT, "--authentication-config", config.toString())) {
+            Kubectl k = configured.kubectl(otherWork);
+            String token = idToken("bob@example.com", "kubectl", Instant.now().plusSeconds(600));
+            Result whoami = configured.await("the issuer's keys are read", KubectlSuite.READY_TIMEOUT,
+                    () -> k.run("--token=" + token, "auth", "whoami", "-o", "json"), r -> r.exitCode() == 0);
+            JsonNode user = JSON.readTree(whoami.stdout()).path("status").path("userInfo");
+            assertEquals("sso:bob@example.com", user.path("username").asText(), user::toString);
+            assertEquals(JSON.readTree("[\"team:devs\",\"system:authenticated\"]"), user.path("groups"),
+                    user::toString);
         }
     }
 

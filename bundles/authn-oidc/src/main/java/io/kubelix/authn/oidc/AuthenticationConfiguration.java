@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.kubelix.support.cel.CelExpression;
 
 import java.io.IOException;
 import java.net.URI;
@@ -18,8 +19,8 @@ import java.util.Set;
 /**
  * kube's {@code apiserver.config.k8s.io} {@code AuthenticationConfiguration} file
  * ({@code --authentication-config}), its {@code jwt} authenticators validated as kube validates them,
- * with kube's field paths in the messages. CEL expressions in claim mappings and validation rules are
- * refused, naming the field: Kubelix evaluates the claim forms.
+ * with kube's field paths in the messages; their CEL expressions are compiled here, so one that does
+ * not compile is refused with the compiler's message.
  */
 final class AuthenticationConfiguration {
     static final Set<String> API_VERSIONS = Set.of("apiserver.config.k8s.io/v1", "apiserver.config.k8s.io/v1beta1",
@@ -101,36 +102,64 @@ final class AuthenticationConfiguration {
         JsonNode mappings = a.path("claimMappings");
         JsonNode username = mappings.path("username");
         String usernameClaim = username.path("claim").asText("");
-        noExpression(path + ".claimMappings.username", username, errors);
-        if (usernameClaim.isEmpty() && !username.has("expression")) {
-            errors.add(path + ".claimMappings.username: Required value: claim or expression is required");
-        }
-        if (!usernameClaim.isEmpty() && !username.has("prefix")) {
-            errors.add(path + ".claimMappings.username.prefix: Required value: prefix is required when claim is set. "
-                    + "It can be set to an empty string to disable prefixing");
-        }
+        CelExpression usernameExpression = mapping(path + ".claimMappings.username", username, true, errors);
         JsonNode groups = mappings.path("groups");
-        noExpression(path + ".claimMappings.groups", groups, errors);
         String groupsClaim = groups.path("claim").asText("");
-        if (!groupsClaim.isEmpty() && !groups.has("prefix")) {
-            errors.add(path + ".claimMappings.groups.prefix: Required value: prefix is required when claim is set. "
-                    + "It can be set to an empty string to disable prefixing");
-        }
+        CelExpression groupsExpression = mapping(path + ".claimMappings.groups", groups, false, errors);
         JsonNode uid = mappings.path("uid");
-        noExpression(path + ".claimMappings.uid", uid, errors);
-        if (mappings.path("extra").size() > 0) {
-            errors.add(path + ".claimMappings.extra: Forbidden: CEL expressions are not supported by Kubelix yet");
+        CelExpression uidExpression = null;
+        if (uid.has("claim") && uid.has("expression")) {
+            errors.add(path + ".claimMappings.uid: Invalid value: \"\": claim and expression can't both be set");
+        } else if (uid.has("expression")) {
+            uidExpression = ClaimExpressions.compile(ClaimExpressions.CLAIMS, path + ".claimMappings.uid.expression",
+                    uid.path("expression").asText(""), errors);
+        }
+        List<ClaimExpressions.Extra> extra = new ArrayList<>();
+        Set<String> extraKeys = new java.util.HashSet<>();
+        JsonNode extras = mappings.path("extra");
+        for (int i = 0; i < extras.size(); i++) {
+            String extraPath = path + ".claimMappings.extra[" + i + "]";
+            String key = extras.get(i).path("key").asText("");
+            String value = extras.get(i).path("valueExpression").asText("");
+            if (key.isEmpty()) {
+                errors.add(extraPath + ".key: Required value: key is required");
+            } else if (!key.equals(key.toLowerCase(java.util.Locale.ROOT))) {
+                errors.add(extraPath + ".key: Invalid value: \"" + key + "\": key must be lowercase");
+            } else if (key.indexOf('/') <= 0) {
+                errors.add(extraPath + ".key: Invalid value: \"" + key + "\": must be a domain-prefixed path (such as "
+                        + "\"acme.io/foo\")");
+            } else if (!extraKeys.add(key)) {
+                errors.add(extraPath + ".key: Duplicate value: \"" + key + "\"");
+            }
+            if (value.isEmpty()) {
+                errors.add(extraPath + ".valueExpression: Required value: valueExpression is required");
+                continue;
+            }
+            CelExpression compiled = ClaimExpressions.compile(ClaimExpressions.CLAIMS, extraPath + ".valueExpression",
+                    value, errors);
+            if (compiled != null) {
+                extra.add(new ClaimExpressions.Extra(key, compiled));
+            }
         }
         Map<String, String> required = new LinkedHashMap<>();
+        List<ClaimExpressions.Rule> claimRules = new ArrayList<>();
         JsonNode rules = a.path("claimValidationRules");
         for (int i = 0; i < rules.size(); i++) {
             JsonNode rule = rules.get(i);
             String rulePath = path + ".claimValidationRules[" + i + "]";
+            String claim = rule.path("claim").asText("");
             if (rule.has("expression")) {
-                errors.add(rulePath + ".expression: Forbidden: CEL expressions are not supported by Kubelix yet");
+                if (!claim.isEmpty() || rule.has("requiredValue")) {
+                    errors.add(rulePath + ": Invalid value: \"\": claim and expression can't both be set");
+                    continue;
+                }
+                CelExpression compiled = ClaimExpressions.compile(ClaimExpressions.CLAIMS, rulePath + ".expression",
+                        rule.path("expression").asText(""), errors);
+                if (compiled != null) {
+                    claimRules.add(new ClaimExpressions.Rule(compiled, rule.path("message").asText("")));
+                }
                 continue;
             }
-            String claim = rule.path("claim").asText("");
             if (claim.isEmpty()) {
                 errors.add(rulePath + ".claim: Required value: claim or expression is required");
             } else if (required.containsKey(claim)) {
@@ -139,21 +168,76 @@ final class AuthenticationConfiguration {
                 required.put(claim, rule.path("requiredValue").asText(""));
             }
         }
-        if (a.path("userValidationRules").size() > 0) {
-            errors.add(path + ".userValidationRules: Forbidden: CEL expressions are not supported by Kubelix yet");
+        List<ClaimExpressions.Rule> userRules = new ArrayList<>();
+        JsonNode userValidation = a.path("userValidationRules");
+        for (int i = 0; i < userValidation.size(); i++) {
+            JsonNode rule = userValidation.get(i);
+            CelExpression compiled = ClaimExpressions.compile(ClaimExpressions.USER,
+                    path + ".userValidationRules[" + i + "].expression", rule.path("expression").asText(""), errors);
+            if (compiled != null) {
+                userRules.add(new ClaimExpressions.Rule(compiled, rule.path("message").asText("")));
+            }
+        }
+        // kube's rule: a user name taken from claims.email must be checked against claims.email_verified.
+        if (usernameExpression != null && usesEmail(usernameExpression.source())
+                && !mentionsEmailVerified(usernameExpression, extra, claimRules)) {
+            errors.add(path + ".claimMappings.username.expression: Invalid value: \"" + usernameExpression.source()
+                    + "\": claims.email_verified must be used in claimMappings.username.expression or "
+                    + "claimMappings.extra[*].valueExpression or claimValidationRules[*].expression when claims.email "
+                    + "is used in claimMappings.username.expression");
         }
         if (errors.size() > before) {
             return null;
         }
+        ClaimExpressions expressions = usernameExpression == null && groupsExpression == null && uidExpression == null
+                && extra.isEmpty() && claimRules.isEmpty() && userRules.isEmpty() ? ClaimExpressions.NONE
+                : new ClaimExpressions(usernameExpression, groupsExpression, uidExpression, extra, claimRules, userRules);
         return new JwtIssuer(url, discovery, issuer.path("certificateAuthority").asText(""), audiences, usernameClaim,
                 username.path("prefix").asText(""), groupsClaim, groups.path("prefix").asText(""),
-                uid.path("claim").asText(""), required, List.of("RS256"));
+                uid.path("claim").asText(""), required, List.of("RS256"), expressions);
     }
 
-    private static void noExpression(String path, JsonNode mapping, List<String> errors) {
-        if (mapping.has("expression")) {
-            errors.add(path + ".expression: Forbidden: CEL expressions are not supported by Kubelix yet; use claim");
+    /**
+     * A username or groups mapping: a claim with a prefix, or an expression without one; the
+     * username needs one of them.
+     */
+    private static CelExpression mapping(String path, JsonNode mapping, boolean required, List<String> errors) {
+        boolean claim = !mapping.path("claim").asText("").isEmpty();
+        boolean expression = mapping.has("expression");
+        if (claim && expression) {
+            errors.add(path + ": Invalid value: \"\": claim and expression can't both be set");
+            return null;
         }
+        if (required && !claim && !expression) {
+            errors.add(path + ": Required value: claim or expression is required");
+            return null;
+        }
+        if (claim && !mapping.has("prefix")) {
+            errors.add(path + ".prefix: Required value: prefix is required when claim is set. "
+                    + "It can be set to an empty string to disable prefixing");
+        }
+        if (!expression) {
+            return null;
+        }
+        if (mapping.has("prefix")) {
+            errors.add(path + ".prefix: Invalid value: \"" + mapping.path("prefix").asText("")
+                    + "\": prefix can't be set when expression is set");
+        }
+        return ClaimExpressions.compile(ClaimExpressions.CLAIMS, path + ".expression",
+                mapping.path("expression").asText(""), errors);
+    }
+
+    private static boolean usesEmail(String source) {
+        return java.util.regex.Pattern.compile("claims\\.email\\b(?!_)").matcher(source).find();
+    }
+
+    private static boolean mentionsEmailVerified(CelExpression username, List<ClaimExpressions.Extra> extra,
+                                                 List<ClaimExpressions.Rule> rules) {
+        if (username.source().contains("claims.email_verified")) {
+            return true;
+        }
+        return extra.stream().anyMatch(e -> e.value().source().contains("claims.email_verified"))
+                || rules.stream().anyMatch(r -> r.expression().source().contains("claims.email_verified"));
     }
 
     static void checkIssuerUrl(String path, String url, List<String> errors) {

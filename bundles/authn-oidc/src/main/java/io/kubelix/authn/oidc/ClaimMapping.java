@@ -5,23 +5,35 @@ import io.kubelix.authn.oidc.IssuerVerifier.RefusedException;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** kube's claim mappings and claim validation rules of the claim form, applied to verified claims. */
+/** kube's claim mappings and claim validation rules, by claim or by CEL expression, applied to verified claims. */
 final class ClaimMapping {
     private ClaimMapping() {
     }
 
     static UserInfo user(JwtIssuer issuer, Claims claims) throws RefusedException {
-        String username = username(issuer, claims);
-        List<String> groups = groups(issuer, claims);
+        ClaimExpressions cel = issuer.expressions();
+        String username = cel.username != null ? cel.username(claims.values()) : username(issuer, claims);
+        List<String> groups = issuer.groupsClaim().isEmpty() && cel.groups != null ? cel.groups(claims.values())
+                : groups(issuer, claims);
         String uid = "";
         if (!issuer.uidClaim().isEmpty()) {
             try {
                 uid = claims.string(issuer.uidClaim());
             } catch (RefusedException e) {
                 throw new RefusedException("oidc: parse uid claim \"" + issuer.uidClaim() + "\": " + e.getMessage());
+            }
+        } else if (cel.uid != null) {
+            uid = cel.uid(claims.values());
+        }
+        Map<String, List<String>> extra = new LinkedHashMap<>();
+        for (ClaimExpressions.Extra e : cel.extra) {
+            List<String> values = cel.extra(e, claims.values());
+            if (!values.isEmpty()) {
+                extra.put(e.key(), values);
             }
         }
         for (Map.Entry<String, String> required : issuer.requiredClaims().entrySet()) {
@@ -40,11 +52,20 @@ final class ClaimMapping {
                         + ", want = " + required.getValue());
             }
         }
+        cel.checkClaims(claims.values());
+        if (!cel.userRules.isEmpty()) {
+            Map<String, Object> user = new LinkedHashMap<>();
+            user.put("username", username);
+            user.put("uid", uid);
+            user.put("groups", groups);
+            user.put("extra", extra);
+            cel.checkUser(user);
+        }
         List<String> all = new ArrayList<>(groups);
         if (!all.contains(UserInfo.ALL_AUTHENTICATED)) {
             all.add(UserInfo.ALL_AUTHENTICATED);
         }
-        return new UserInfo(username, uid, all, Map.of());
+        return new UserInfo(username, uid, all, extra);
     }
 
     private static String username(JwtIssuer issuer, Claims claims) throws RefusedException {

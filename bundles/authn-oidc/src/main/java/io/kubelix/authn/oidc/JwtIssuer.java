@@ -19,10 +19,11 @@ import java.util.Map;
  * @param uidClaim       {@code claimMappings.uid.claim}, or empty
  * @param requiredClaims {@code claimValidationRules} of the claim form: each claim must be the value
  * @param signingAlgs    the JWS algorithms accepted ({@code --oidc-signing-algs}; RS256 by default)
+ * @param expressions    the CEL expressions of the mappings and validation rules ({@link ClaimExpressions#NONE})
  */
 record JwtIssuer(String url, String discoveryUrl, String caPem, List<String> audiences, String usernameClaim,
                  String usernamePrefix, String groupsClaim, String groupsPrefix, String uidClaim,
-                 Map<String, String> requiredClaims, List<String> signingAlgs) {
+                 Map<String, String> requiredClaims, List<String> signingAlgs, ClaimExpressions expressions) {
 
     /** kube's allow-list of signing algorithms. */
     static final List<String> ALLOWED_ALGS = List.of("RS256", "RS384", "RS512", "ES256", "ES384", "ES512", "PS256",

@@ -69,7 +69,7 @@ final class OidcFlags {
         String caFile = value(flag, "oidc-ca-file");
         return new JwtIssuer(url, "", caFile.isEmpty() ? "" : readFile.apply(caFile), List.of(clientId), usernameClaim,
                 usernamePrefix, value(flag, "oidc-groups-claim"), value(flag, "oidc-groups-prefix"), "", required,
-                algs.isEmpty() ? List.of("RS256") : algs);
+                algs.isEmpty() ? List.of("RS256") : algs, ClaimExpressions.NONE);
     }
 
     private static String value(UnaryOperator<String> flag, String name) {

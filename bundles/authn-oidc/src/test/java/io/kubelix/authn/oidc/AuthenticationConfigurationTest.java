@@ -7,6 +7,7 @@ import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The jwt authenticators of kube's AuthenticationConfiguration, validated with kube's field paths and words. */
 class AuthenticationConfigurationTest {
@@ -33,7 +34,10 @@ class AuthenticationConfigurationTest {
                 .parse(HEAD + "jwt:\n- issuer:\n    url: http://issuer.example\n"
                         + "  claimMappings:\n    username: {claim: sub}\n"
                         + "- issuer:\n    url: https://b.example\n    audiences: [x, y]\n"
-                        + "  claimMappings:\n    username: {expression: claims.sub}\n"));
+                        + "  claimMappings:\n    username: {expression: 'claims.sub +', prefix: x}\n"
+                        + "- issuer:\n    url: https://c.example\n    audiences: [x]\n"
+                        + "  claimMappings:\n    username: {expression: claims.email}\n"
+                        + "    extra: [{key: Acme.io/Team, valueExpression: claims.team}]\n"));
 
         assertEquals("jwt[0].issuer.url: Invalid value: \"http://issuer.example\": URL scheme must be https, "
                 + "jwt[0].issuer.audiences: Required value: at least one jwt[0].issuer.audiences is required, "
@@ -41,8 +45,13 @@ class AuthenticationConfigurationTest {
                 + "It can be set to an empty string to disable prefixing, "
                 + "jwt[1].issuer.audienceMatchPolicy: Invalid value: \"\": audienceMatchPolicy must be MatchAny for "
                 + "multiple audiences, "
-                + "jwt[1].claimMappings.username.expression: Forbidden: CEL expressions are not supported by Kubelix "
-                + "yet; use claim", e.getMessage());
+                + "jwt[1].claimMappings.username.prefix: Invalid value: \"x\": prefix can't be set when expression is set, "
+                + "jwt[1].claimMappings.username.expression: Invalid value: \"claims.sub +\": compilation failed: ",
+                e.getMessage().substring(0, e.getMessage().indexOf("compilation failed: ") + 20));
+        assertTrue(e.getMessage().contains("jwt[2].claimMappings.extra[0].key: Invalid value: \"Acme.io/Team\": key must "
+                + "be lowercase"), e.getMessage());
+        assertTrue(e.getMessage().contains("jwt[2].claimMappings.username.expression: Invalid value: \"claims.email\":"
+                + " claims.email_verified must be used in"), e.getMessage());
     }
 
     @Test

@@ -143,6 +143,38 @@ class OidcAuthenticatorTest {
     }
 
     @Test
+    void celExpressionsMapClaimsAndValidateTokensAndUsers() throws Exception {
+        Path config = dir.resolve("authn-cel.yaml");
+        Files.writeString(config, "apiVersion: apiserver.config.k8s.io/v1\nkind: AuthenticationConfiguration\njwt:\n"
+                + "- issuer:\n    url: " + issuer.url + "\n    audiences: [kubelix]\n"
+                + "    certificateAuthority: |\n" + issuer.ca.pem().indent(6)
+                + "  claimMappings:\n"
+                + "    username:\n      expression: \"claims.email_verified ? 'sso:' + claims.email : ''\"\n"
+                + "    groups:\n      expression: \"claims.roles.map(r, 'role:' + r)\"\n"
+                + "    uid:\n      expression: claims.sub\n"
+                + "    extra:\n    - key: acme.io/tenant\n      valueExpression: claims.tenant\n"
+                + "  claimValidationRules:\n  - expression: \"claims.tenant != 'blocked'\"\n    message: tenant is blocked\n"
+                + "  userValidationRules:\n  - expression: \"!user.username.startsWith('sso:system:')\"\n"
+                + "    message: no system names\n");
+        OidcAuthenticator oidc = new OidcAuthenticator(Map.of("authentication-config", config.toString())::get,
+                Clock.systemUTC());
+
+        UserInfo user = oidc.authenticate(bearer(issuer.token(Map.of("sub", "u1", "email", "alice@example.com",
+                "email_verified", true, "roles", List.of("dev", "ops"), "tenant", "t1")))).orElseThrow();
+        assertEquals("sso:alice@example.com", user.name());
+        assertEquals(List.of("role:dev", "role:ops", UserInfo.ALL_AUTHENTICATED), user.groups());
+        assertEquals("u1", user.uid());
+        assertEquals(Map.of("acme.io/tenant", List.of("t1")), user.extra());
+
+        assertUnauthorized(oidc, issuer.token(Map.of("sub", "u1", "email", "a@example.com", "email_verified", true,
+                "roles", List.of(), "tenant", "blocked")));
+        assertUnauthorized(oidc, issuer.token(Map.of("sub", "u1", "email", "system:x", "email_verified", true,
+                "roles", List.of(), "tenant", "t1")));
+        assertUnauthorized(oidc, issuer.token(Map.of("sub", "u1", "email", "a@example.com", "email_verified", true,
+                "tenant", "t1")), "no roles claim: the groups expression fails");
+    }
+
+    @Test
     void bothTheFlagsAndAFileAreRefused() {
         flags.put("authentication-config", dir.resolve("authn.yaml").toString());
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, this::authenticator);
@@ -163,7 +195,11 @@ class OidcAuthenticatorTest {
     }
 
     private static void assertUnauthorized(OidcAuthenticator oidc, String token) {
-        StatusException e = assertThrows(StatusException.class, () -> oidc.authenticate(bearer(token)));
+        assertUnauthorized(oidc, token, "");
+    }
+
+    private static void assertUnauthorized(OidcAuthenticator oidc, String token, String why) {
+        StatusException e = assertThrows(StatusException.class, () -> oidc.authenticate(bearer(token)), why);
         assertEquals(401, e.code());
     }
 
