@@ -86,7 +86,7 @@ class KubectlAutoscalingSchedulingStorageEventsIT extends KubectlSuite {
 
     @Test
     @Order(3)
-    void hpaApplyTwiceAndA422ForReplicaBounds() throws Exception {
+    void hpaApplyTwiceA422ForReplicaBoundsAndA400ForATargetThatIsNoQuantity() throws Exception {
         Path file = work.resolve("hpa.yaml");
         String hpa = "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: api\nspec:\n"
                 + "  scaleTargetRef:\n    apiVersion: apps/v1\n    kind: Deployment\n    name: api\n  minReplicas: MIN\n"
@@ -103,6 +103,15 @@ class KubectlAutoscalingSchedulingStorageEventsIT extends KubectlSuite {
         assertNotEquals(0, r.exitCode(), r::toString);
         assertTrue(r.stderr().contains("The HorizontalPodAutoscaler \"api\" is invalid: spec.maxReplicas: Invalid "
                 + "value: 5: must be greater than or equal to `minReplicas`"), r::toString);
+
+        // A target that is no resource.Quantity is kube's decoding 400, not stored.
+        Files.writeString(file, hpa.replace("MIN", "2").replace("500Mi", "5foo"), StandardCharsets.UTF_8);
+        Result notAQuantity = kubectl.run("apply", "-f", file.toString());
+        assertNotEquals(0, notAQuantity.exitCode(), notAQuantity::toString);
+        assertTrue(notAQuantity.stderr().contains("(BadRequest)") && notAQuantity.stderr().contains(
+                "HorizontalPodAutoscaler in version \"v2\" cannot be handled as a HorizontalPodAutoscaler: quantities "
+                        + "must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"),
+                notAQuantity::toString);
         assertEquals("horizontalpodautoscaler.autoscaling \"api\" deleted", kubectl.ok("delete", "hpa", "api").stdout().trim());
     }
 

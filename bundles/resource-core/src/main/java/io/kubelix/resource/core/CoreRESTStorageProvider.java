@@ -73,7 +73,7 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
             policyOption = ReferencePolicyOption.GREEDY)
     private volatile TokenIssuer tokenIssuer;
-    /** The server's informers, for the service account controller. */
+    /** The server's informers, for the service account controller and the service allocation repair. */
     @Reference
     private SharedInformerFactory informers;
 
@@ -120,7 +120,7 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
         ReplicationControllerStorage.install(restOptionsGetter, v1);
         NodeStorage.install(restOptionsGetter, v1);
         ServiceSpecs.install(v1, restOptionsGetter, serviceNetwork != null ? serviceNetwork : ServiceNetworkConfig.defaults(),
-                executor);
+                informers != null ? informers.forResource(ServiceSpecs.SERVICES_V1) : null, executor);
         VolumeSpecs.install(v1, restOptionsGetter);
         QuotaSpecs.install(v1, restOptionsGetter);
         v1.put(ServiceSpecs.SERVICE_ACCOUNTS.resource() + "/token", new ServiceAccountTokenREST(() -> tokenIssuer,

@@ -1,5 +1,6 @@
 package io.kubelix.resource.core;
 
+import io.kubelix.api.informer.SharedIndexInformer;
 import io.kubelix.api.registry.NameValidation;
 import io.kubelix.api.registry.RESTDeleteStrategy;
 import io.kubelix.api.registry.RESTOptionsGetter;
@@ -8,6 +9,7 @@ import io.kubelix.api.registry.StandardStorage;
 import io.kubelix.api.registry.StoreSpec;
 import io.kubelix.api.registry.TableColumn;
 import io.kubelix.api.schema.GroupResource;
+import io.kubelix.api.schema.GroupVersionResource;
 
 import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
@@ -18,6 +20,8 @@ import java.util.concurrent.ScheduledExecutorService;
  */
 final class ServiceSpecs {
     static final GroupResource SERVICES = GroupResource.of("", "services");
+    /** What the services' informer follows. */
+    static final GroupVersionResource SERVICES_V1 = new GroupVersionResource("", "v1", "services");
     static final GroupResource ENDPOINTS = GroupResource.of("", "endpoints");
     static final GroupResource SERVICE_ACCOUNTS = GroupResource.of("", "serviceaccounts");
 
@@ -26,14 +30,15 @@ final class ServiceSpecs {
 
     /**
      * Adds services, {@code services/status}, endpoints and serviceaccounts to {@code v1}, and
-     * starts the services' allocation repair on {@code executor} (stopped with the services' Store).
+     * starts the services' allocation repair on {@code executor}, reading the services from their
+     * informer (stopped with the services' Store; none without an informer).
      */
     static void install(Map<String, RESTStorage> v1, RESTOptionsGetter getter, ServiceNetworkConfig network,
-                        ScheduledExecutorService executor) {
+                        SharedIndexInformer servicesInformer, ScheduledExecutorService executor) {
         ServiceAllocators allocators = new ServiceAllocators(getter.storage(ServiceAllocators.RANGES_PREFIX),
                 network.cidr(), network.nodePorts());
         StandardStorage services = getter.newStore(serviceSpec(network.cidr().family()));
-        ServiceRepair repair = new ServiceRepair(services, allocators);
+        ServiceRepair repair = new ServiceRepair(servicesInformer, allocators);
         v1.put(SERVICES.resource(), new ServiceREST(services, allocators, repair));
         v1.put(SERVICES.resource() + "/status", getter.newStatusStore(services, new ServiceStatusStrategy()));
         v1.put(ENDPOINTS.resource(), getter.newStore(endpointsSpec()));

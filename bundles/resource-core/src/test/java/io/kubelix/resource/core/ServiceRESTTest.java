@@ -2,6 +2,8 @@ package io.kubelix.resource.core;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.errors.StatusException;
+import io.kubelix.api.informer.GenericLister;
+import io.kubelix.api.informer.SharedIndexInformer;
 import io.kubelix.api.registry.CreateOptions;
 import io.kubelix.api.registry.DeleteOptions;
 import io.kubelix.api.registry.UpdateOptions;
@@ -10,6 +12,7 @@ import io.kubelix.api.storage.ListOptions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -30,7 +33,7 @@ class ServiceRESTTest {
     private final MemoryRanges memory = new MemoryRanges();
     private final MapStore store = new MapStore(ServiceSpecs.serviceSpec(ServiceCIDR.IPV4));
     private ServiceAllocators allocators = allocators("10.0.0.0/24");
-    private ServiceREST rest = new ServiceREST(store, allocators, new ServiceRepair(store, allocators));
+    private ServiceREST rest = new ServiceREST(store, allocators, new ServiceRepair(current(), allocators));
 
     @AfterEach
     void close() {
@@ -224,7 +227,7 @@ class ServiceRESTTest {
         }
         // A restarted server (new allocators, same storage) knows every allocation.
         allocators = allocators("10.0.0.0/24");
-        rest = new ServiceREST(store, allocators, new ServiceRepair(store, allocators));
+        rest = new ServiceREST(store, allocators, new ServiceRepair(current(), allocators));
         assertEquals(60, allocators.ipAllocator().read().cardinality());
         String taken = store.objects.get("s7").path("spec").path("clusterIP").asText();
         assertEquals(422, assertThrows(StatusException.class,
@@ -237,35 +240,16 @@ class ServiceRESTTest {
         java.util.concurrent.CountDownLatch inPass = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.atomic.AtomicInteger passes = new java.util.concurrent.atomic.AtomicInteger();
-        io.kubelix.api.registry.Lister services = new io.kubelix.api.registry.Lister() {
-            @Override
-            public io.kubelix.api.storage.ListResult list(io.kubelix.api.request.RequestContext ctx,
-                                                          io.kubelix.api.storage.ListOptions options) {
-                passes.incrementAndGet();
-                inPass.countDown();
-                try {
-                    release.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                return store.list(ctx, options);
+        SharedIndexInformer services = informer(() -> {
+            passes.incrementAndGet();
+            inPass.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
-
-            @Override
-            public String kind() {
-                return store.kind();
-            }
-
-            @Override
-            public boolean namespaced() {
-                return store.namespaced();
-            }
-
-            @Override
-            public String singularName() {
-                return store.singularName();
-            }
-        };
+            return List.copyOf(store.objects.values());
+        }, () -> Long.toString(Long.MAX_VALUE));
         ServiceRepair repair = new ServiceRepair(services, allocators);
         Thread pass = new Thread(repair::runOnce);
         pass.start();
@@ -283,12 +267,56 @@ class ServiceRESTTest {
         assertEquals(1, passes.get());
     }
 
+    /**
+     * The repair reads services from their informer: while its cache has not reached the records'
+     * revision (a service deleted since may still be in it) a pass does nothing.
+     */
+    @Test
+    void aRepairPassWaitsForTheInformerToReachTheRecordsRevision() {
+        create("a", "{'clusterIP':'10.0.0.10','ports':[{'port':80}]}");
+        allocators = allocators("10.0.0.0/23"); // a new record, without a's address
+        java.util.concurrent.atomic.AtomicReference<String> seen = new java.util.concurrent.atomic.AtomicReference<>("1");
+        ServiceRepair repair = new ServiceRepair(informer(() -> List.copyOf(store.objects.values()), seen::get),
+                allocators);
+        allocators.ipAllocator().allocate(allocators.cidr().offsetOf("10.0.1.5"));
+
+        assertFalse(repair.runOnce(), "the cache is behind the records");
+        assertFalse(allocators.ipAllocator().isAllocated(allocators.cidr().offsetOf("10.0.0.10")), "nothing repaired");
+        seen.set(allocators.ipAllocator().snapshot().resourceVersion());
+        assertTrue(repair.runOnce());
+        assertTrue(allocators.ipAllocator().isAllocated(allocators.cidr().offsetOf("10.0.0.10")), "recorded again");
+    }
+
+    /** An informer of {@code objects}, synced, at revision {@code rv}: all the repair reads of it. */
+    private static SharedIndexInformer informer(java.util.function.Supplier<List<ObjectNode>> objects,
+                                                java.util.function.Supplier<String> rv) {
+        GenericLister lister = (GenericLister) Proxy.newProxyInstance(ServiceRESTTest.class.getClassLoader(),
+                new Class<?>[] {GenericLister.class}, (proxy, method, args) -> {
+                    if (!method.getName().equals("list")) {
+                        throw new UnsupportedOperationException(method.getName());
+                    }
+                    return objects.get();
+                });
+        return (SharedIndexInformer) Proxy.newProxyInstance(ServiceRESTTest.class.getClassLoader(),
+                new Class<?>[] {SharedIndexInformer.class}, (proxy, method, args) -> switch (method.getName()) {
+                    case "lister" -> lister;
+                    case "hasSynced" -> true;
+                    case "lastSyncResourceVersion" -> rv.get();
+                    default -> throw new UnsupportedOperationException(method.getName());
+                });
+    }
+
+    /** An informer of the test's services that is always up to date. */
+    private SharedIndexInformer current() {
+        return informer(() -> List.copyOf(store.objects.values()), () -> Long.toString(Long.MAX_VALUE));
+    }
+
     @Test
     void repairRecordsWhatServicesHoldAndReleasesLeaksAfterThreePasses() {
         create("a", "{'clusterIP':'10.0.0.10','ports':[{'port':80}]}");
         // A range change (or a lost record) leaves the new record without a.
         allocators = allocators("10.0.0.0/23");
-        ServiceRepair repair = new ServiceRepair(store, allocators);
+        ServiceRepair repair = new ServiceRepair(current(), allocators);
         allocators.ipAllocator().allocate(allocators.cidr().offsetOf("10.0.1.5")); // a leak: no service holds it
         repair.runOnce();
         assertTrue(allocators.ipAllocator().isAllocated(allocators.cidr().offsetOf("10.0.0.10")), "recorded again");

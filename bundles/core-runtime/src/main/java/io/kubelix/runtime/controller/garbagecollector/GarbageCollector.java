@@ -240,15 +240,23 @@ public final class GarbageCollector {
 
     /** An owner going in the foreground loses its finalizer once no dependent blocks it. */
     private void finishForeground(Graph.Node owner) {
+        boolean blocked = false;
         for (Graph.Node dependent : graph.dependents(owner.uid())) {
             for (JsonNode ref : dependent.ownerReferences()) {
                 if (owner.uid().equals(ref.path("uid").asText()) && ref.path("blockOwnerDeletion").asBoolean(false)) {
-                    return; // its deletion is collect()'s work, and its going queues the owner again
+                    blocked = true;
+                    // Its deletion is collect()'s work, and its going queues the owner again; as kube's
+                    // processDeletingDependentsItem, one not being deleted yet is queued for it.
+                    if (!dependent.deleting()) {
+                        queue.add(dependent.uid());
+                    }
                 }
             }
         }
-        update(owner, current -> removeFinalizer(current, FINALIZER_FOREGROUND));
-        LOG.info("garbage collector: dependents of {} deleted", owner);
+        if (!blocked) {
+            update(owner, current -> removeFinalizer(current, FINALIZER_FOREGROUND));
+            LOG.info("garbage collector: dependents of {} deleted", owner);
+        }
     }
 
     /** Whether the informer of every followed resource has listed it. */
