@@ -2,8 +2,6 @@ package io.kubelix.runtime.plugins;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kubelix.api.errors.StatusException;
-import io.kubelix.api.errors.StatusReason;
 import io.kubelix.runtime.endpoints.Responses;
 import io.kubelix.runtime.storage.StorageFactory;
 import io.kubelix.runtime.storage.cacher.CacherStats;
@@ -36,12 +34,8 @@ public final class WatchCacheEndpoint implements KubelixEndpoint {
 
     @Override
     public boolean serve(Request request, Response response, Callback callback, String path) {
-        if (!path.equals(PATH) && !path.equals(PATH + "/")) {
+        if (!KubelixEndpoint.isReadOf(request, path, PATH)) {
             return false;
-        }
-        if (!request.getMethod().equals("GET") && !request.getMethod().equals("HEAD")) {
-            throw new StatusException(StatusReason.METHOD_NOT_ALLOWED,
-                    "the server does not allow this method on the requested resource");
         }
         ObjectNode doc = JsonNodeFactory.instance.objectNode();
         ObjectNode resources = doc.putObject("resources");
