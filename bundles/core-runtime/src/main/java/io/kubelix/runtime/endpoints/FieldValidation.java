@@ -95,6 +95,10 @@ final class FieldValidation {
                 unknown.find(obj, true);
             }
         }
+        TypedDecoding typed = typed(s);
+        if (typed != null) {
+            typed.check(obj);
+        }
         if (problems.isEmpty()) {
             return obj;
         }
@@ -121,7 +125,7 @@ final class FieldValidation {
                 : scan(body, false, null, "");
         JsonNode patch = problems.isEmpty() ? Codecs.decode(body, false) : lastWins(body);
         ResourceSchema schema = s.storage.schema();
-        return new Patch(patch, directive, problems, schema == null ? null : new UnknownFields(schema));
+        return new Patch(patch, directive, problems, schema == null ? null : new UnknownFields(schema), typed(s));
     }
 
     /**
@@ -144,11 +148,11 @@ final class FieldValidation {
         if (schema != null && config instanceof ObjectNode o) {
             new UnknownFields(schema).find(o, true).forEach(p -> problems.add(unknownField(p)));
         }
-        return new Patch(config, directive, problems, null);
+        return new Patch(config, directive, problems, null, typed(s));
     }
 
     /** A decoded patch, its own problems, and the schema its result is checked against. */
-    record Patch(JsonNode body, Directive directive, List<String> problems, UnknownFields schema) {
+    record Patch(JsonNode body, Directive directive, List<String> problems, UnknownFields schema, TypedDecoding typed) {
         /**
          * Checks the patched object: Strict refuses the patch's problems and the object's unknown
          * fields together; otherwise the unknown fields are dropped. Returns the problems to report
@@ -159,11 +163,20 @@ final class FieldValidation {
             if (schema != null) {
                 schema.find(patched, true).forEach(p -> all.add(unknownField(p)));
             }
+            if (typed != null) {
+                typed.check(patched);
+            }
             if (directive == Directive.STRICT && !all.isEmpty()) {
                 throw StatusException.badRequest("strict decoding error: " + String.join(", ", all));
             }
             return directive == Directive.WARN ? all : List.of();
         }
+    }
+
+    /** The typed decoding of the endpoint's kind, or null when it has no schema. */
+    private static TypedDecoding typed(RequestScope s) {
+        ResourceSchema schema = s.storage.schema();
+        return schema == null ? null : new TypedDecoding(schema, s.kind().kind(), s.kind().groupVersion().version());
     }
 
     static void report(RequestScope s, Directive directive, List<String> problems) {

@@ -1,5 +1,7 @@
 package io.kubelix.runtime.plugins;
 
+import io.kubelix.api.errors.StatusException;
+import io.kubelix.api.errors.StatusReason;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
@@ -12,6 +14,22 @@ import org.eclipse.jetty.util.Callback;
 public interface KubelixEndpoint {
     /** The root of these endpoints. */
     String ROOT = "/kubelix";
+
+    /**
+     * Whether {@code path} is {@code endpoint} (a trailing slash allowed), for a read-only endpoint.
+     *
+     * @throws StatusException 405 when it is, for a method other than GET and HEAD
+     */
+    static boolean isReadOf(Request request, String path, String endpoint) {
+        if (!path.equals(endpoint) && !path.equals(endpoint + "/")) {
+            return false;
+        }
+        if (!request.getMethod().equals("GET") && !request.getMethod().equals("HEAD")) {
+            throw new StatusException(StatusReason.METHOD_NOT_ALLOWED,
+                    "the server does not allow this method on the requested resource");
+        }
+        return true;
+    }
 
     static boolean isKubelixPath(String path) {
         return path.equals(ROOT) || path.startsWith(ROOT + "/");

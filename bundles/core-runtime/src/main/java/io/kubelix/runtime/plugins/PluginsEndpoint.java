@@ -1,7 +1,5 @@
 package io.kubelix.runtime.plugins;
 
-import io.kubelix.api.errors.StatusException;
-import io.kubelix.api.errors.StatusReason;
 import io.kubelix.runtime.endpoints.Responses;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -28,13 +26,8 @@ public final class PluginsEndpoint implements KubelixEndpoint {
 
     @Override
     public boolean serve(Request request, Response response, Callback callback, String path) {
-        if (!path.equals(PATH) && !path.equals(PATH + "/")) {
+        if (!KubelixEndpoint.isReadOf(request, path, PATH)) {
             return false;
-        }
-        String method = request.getMethod();
-        if (!method.equals("GET") && !method.equals("HEAD")) {
-            throw new StatusException(StatusReason.METHOD_NOT_ALLOWED,
-                    "the server does not allow this method on the requested resource");
         }
         Responses.writeObject(request, response, callback, 200, PluginReportJson.toJson(inventory.report()));
         return true;

@@ -7,6 +7,7 @@ import io.kubelix.api.storage.StorageBackend;
 import io.kubelix.api.storage.StorageInterface;
 import io.kubelix.runtime.server.Settings;
 import io.kubelix.runtime.storage.cacher.Cacher;
+import io.kubelix.runtime.storage.cacher.CacherStats;
 import io.kubelix.runtime.storage.cacher.CacherOptions;
 import io.kubelix.runtime.storage.cacher.EventWindow;
 import org.osgi.framework.BundleContext;
@@ -114,6 +115,17 @@ public final class StorageFactory implements HealthChecker {
     /** The watch caches in front of the resources served so far (none when the watch cache is off). */
     public List<Cacher> cachers() {
         return storages.values().stream().filter(Cacher.class::isInstance).map(Cacher.class::cast).toList();
+    }
+
+    /** The counters of each resource's watch cache, by key prefix (none with {@code --watch-cache=false}). */
+    public Map<String, CacherStats> watchCacheStats() {
+        Map<String, CacherStats> stats = new java.util.TreeMap<>();
+        storages.forEach((prefix, s) -> {
+            if (s instanceof Cacher c) {
+                stats.put(prefix, c.stats());
+            }
+        });
+        return stats;
     }
 
     /** Uncached storage under {@code resourcePrefix}, for state kept beside objects (allocators). */

@@ -135,6 +135,16 @@ final class InProcessAPIServer implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Serves {@code resource} of kind {@code kind} in {@code group/version} with its schema,
+     * accepting every object as the configmaps are (no strategy of its own).
+     */
+    void serve(String group, String version, String resource, String kind, ResourceSchema schema, long serviceId) {
+        api.addProvider(provider(group, version, getter -> Map.of(resource,
+                getter.newStore(StoreSpec.builder(GroupResource.of(group, resource), kind).schema(schema)
+                        .strategy(new Permissive(false)).build()))), Map.of("service.id", serviceId));
+    }
+
     @Override
     public void close() throws Exception {
         server.stop();

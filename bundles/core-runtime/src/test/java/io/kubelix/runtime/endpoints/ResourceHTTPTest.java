@@ -272,7 +272,7 @@ class ResourceHTTPTest {
         assertEquals("strict decoding error: duplicate field \"data.a\"", JSON.readTree(patch.body()).path("message").asText());
 
         HttpResponse<String> yaml = send("POST", CM + "?fieldValidation=Strict",
-                "metadata:\n  name: y\ndata:\n  k: a\n  k: b\n", "application/yaml");
+                "metadata:\n  name: why\ndata:\n  k: a\n  k: b\n", "application/yaml");
         assertStatus(yaml, 400, "BadRequest");
         assertTrue(JSON.readTree(yaml.body()).path("message").asText().endsWith(
                 "strict decoding error: yaml: unmarshal errors:\n  line 5: key \"k\" already set in map"), yaml.body());
@@ -320,7 +320,7 @@ class ResourceHTTPTest {
         assertTrue(JSON.readTree(put.body()).path("message").asText().endsWith("strict decoding error: unknown field \"extra\""));
 
         HttpResponse<String> yaml = send("POST", CM + "?fieldValidation=Strict",
-                "metadata:\n  name: y\n  zeta: 1\n  alpha: 2\ndata:\n  k: a\n  k: b\n", "application/yaml");
+                "metadata:\n  name: why\n  zeta: 1\n  alpha: 2\ndata:\n  k: a\n  k: b\n", "application/yaml");
         assertStatus(yaml, 400, "BadRequest");
         assertTrue(JSON.readTree(yaml.body()).path("message").asText().endsWith("strict decoding error: yaml: unmarshal errors:\n"
                 + "  line 7: key \"k\" already set in map, unknown field \"metadata.alpha\", unknown field \"metadata.zeta\""),

@@ -80,15 +80,10 @@ class WatchChunksHTTPTest {
         server = new InProcessAPIServer(true);
         post("{\"metadata\":{\"name\":\"a\"}}");
         int connections = server.connector.getConnectedEndPoints().size();
-        // The server's own informers watch too: the baseline is their number once it has settled.
+        // The server's own informers watch too, and may start meanwhile.
         long baseline = watchers();
-        for (long settled = System.nanoTime(); System.nanoTime() - settled < 1_000_000_000L; Thread.sleep(100)) {
-            if (watchers() != baseline) {
-                baseline = watchers();
-                settled = System.nanoTime();
-            }
-        }
         java.util.List<Socket> sockets = new java.util.ArrayList<>();
+        long open = 0;
         try {
             for (int i = 0; i < 100; i++) {
                 Socket socket = new Socket("127.0.0.1", server.connector.getLocalPort());
@@ -98,18 +93,19 @@ class WatchChunksHTTPTest {
                         .getBytes(StandardCharsets.US_ASCII));
                 assertTrue(readUntil(socket.getInputStream(), "\r\n\r\n").startsWith("HTTP/1.1 200"));
             }
-            assertEquals(baseline + 100, watchers(), "every watch registered");
+            open = watchers();
+            assertTrue(open >= baseline + 100, "every watch registered: " + open);
         } finally {
             for (Socket socket : sockets) {
                 socket.close();
             }
         }
         long deadline = System.nanoTime() + 10_000_000_000L;
-        while ((watchers() > baseline || server.connector.getConnectedEndPoints().size() > connections)
+        while ((watchers() > open - 100 || server.connector.getConnectedEndPoints().size() > connections)
                 && System.nanoTime() < deadline) {
             Thread.sleep(50);
         }
-        assertEquals(baseline, watchers(), "the vanished clients' watchers are gone");
+        assertTrue(watchers() <= open - 100, "the vanished clients' watchers are gone: " + watchers() + " of " + open);
         assertEquals(connections, server.connector.getConnectedEndPoints().size(), "and their connections");
     }
 
