@@ -1,0 +1,61 @@
+package io.kubelix.itest.e2e;
+
+import io.kubelix.itest.e2e.Kubectl.Result;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * kube's default admission plugins in the full distribution, driven by the real kubectl:
+ * ResourceQuota refusing the create past a quota's object count with kube's message, and the quota
+ * controller keeping {@code status.used} current as objects come and go. The methods run in order
+ * on one server.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class KubectlAdmissionPluginsIT extends KubectlSuite {
+
+    KubectlAdmissionPluginsIT() {
+        super("admission-plugins", "resourcequotas");
+    }
+
+    @Test
+    @Order(1)
+    void aQuotaOfThreeConfigMapsRefusesTheFourthAndReportsItsUsage() throws Exception {
+        kubectl.ok("create", "namespace", "quota");
+        kubectl.ok("create", "quota", "q", "-n", "quota", "--hard=count/configmaps=3");
+        await("the quota's usage", () -> kubectl.ok("get", "quota", "q", "-n", "quota", "-o",
+                "jsonpath={.status.used['count/configmaps']}").stdout(), "0"::equals);
+
+        for (int i = 1; i <= 3; i++) {
+            kubectl.ok("create", "configmap", "c" + i, "-n", "quota", "--from-literal=k=v");
+        }
+        Path fourth = work.resolve("c4.yaml");
+        Files.writeString(fourth, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c4, namespace: quota}\n");
+        Result refused = kubectl.run("create", "-f", fourth.toString());
+        assertNotEquals(0, refused.exitCode(), refused::toString);
+        assertEquals("Error from server (Forbidden): error when creating \"" + fourth + "\": configmaps \"c4\" is "
+                + "forbidden: exceeded quota: q, requested: count/configmaps=1, used: count/configmaps=3, limited: "
+                + "count/configmaps=3", refused.stderr().trim());
+        assertEquals("3", kubectl.ok("get", "quota", "q", "-n", "quota", "-o",
+                "jsonpath={.status.used['count/configmaps']}").stdout());
+        String table = kubectl.ok("get", "quota", "-n", "quota").stdout();
+        assertTrue(table.contains("count/configmaps: 3/3"), table);
+
+        // A deleted configmap is given back, and the fourth fits.
+        kubectl.ok("delete", "configmap", "c1", "-n", "quota");
+        await("the usage after the delete", () -> kubectl.ok("get", "quota", "q", "-n", "quota", "-o",
+                "jsonpath={.status.used['count/configmaps']}").stdout(), "2"::equals);
+        kubectl.ok("create", "-f", fourth.toString());
+        // A dry run past the quota is refused too, and changes nothing.
+        Result dryRun = kubectl.run("create", "configmap", "c5", "-n", "quota", "--dry-run=server");
+        assertTrue(dryRun.stderr().contains("exceeded quota: q"), dryRun::toString);
+    }
+}
