@@ -1,5 +1,6 @@
 package io.kubelix.itest.e2e;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.kubelix.itest.e2e.Kubectl.Result;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -16,8 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * kube's default admission plugins in the full distribution, driven by the real kubectl:
  * ResourceQuota refusing the create past a quota's object count with kube's message, and the quota
- * controller keeping {@code status.used} current as objects come and go. The methods run in order
- * on one server.
+ * controller keeping {@code status.used} current as objects come and go; LimitRanger's defaults on
+ * a new pod. The methods run in order on one server.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class KubectlAdmissionPluginsIT extends KubectlSuite {
@@ -57,5 +58,38 @@ class KubectlAdmissionPluginsIT extends KubectlSuite {
         // A dry run past the quota is refused too, and changes nothing.
         Result dryRun = kubectl.run("create", "configmap", "c5", "-n", "quota", "--dry-run=server");
         assertTrue(dryRun.stderr().contains("exceeded quota: q"), dryRun::toString);
+    }
+
+    @Test
+    @Order(2)
+    void aLimitRangesDefaultsAreSetOnANewPod() throws Exception {
+        kubectl.ok("create", "namespace", "limits");
+        Path range = work.resolve("limitrange.yaml");
+        Files.writeString(range, """
+                apiVersion: v1
+                kind: LimitRange
+                metadata: {name: defaults, namespace: limits}
+                spec:
+                  limits:
+                  - type: Container
+                    default: {cpu: 500m, memory: 256Mi}
+                    defaultRequest: {cpu: 100m}
+                """);
+        kubectl.ok("apply", "-f", range.toString());
+
+        JsonNode pod = await("the limit range's defaults", () -> {
+            String name = "web-" + System.nanoTime();
+            return JSON.readTree(kubectl.ok("run", name, "-n", "limits", "--image=nginx", "-o", "json").stdout());
+        }, p -> p.path("metadata").path("annotations").has("kubernetes.io/limit-ranger"));
+
+        JsonNode resources = pod.path("spec").path("containers").path(0).path("resources");
+        assertEquals("500m", resources.path("limits").path("cpu").asText(), resources::toString);
+        assertEquals("256Mi", resources.path("limits").path("memory").asText(), resources::toString);
+        assertEquals("100m", resources.path("requests").path("cpu").asText(), resources::toString);
+        assertEquals("256Mi", resources.path("requests").path("memory").asText(), resources::toString);
+        String name = pod.path("metadata").path("name").asText();
+        assertEquals("LimitRanger plugin set: cpu, memory request for container " + name + "; cpu, memory limit for "
+                + "container " + name, pod.path("metadata").path("annotations").path("kubernetes.io/limit-ranger").asText());
+        assertEquals("Burstable", pod.path("status").path("qosClass").asText(), pod::toString);
     }
 }
