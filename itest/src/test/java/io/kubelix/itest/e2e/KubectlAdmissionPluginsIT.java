@@ -18,7 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * kube's default admission plugins in the full distribution, driven by the real kubectl:
  * ResourceQuota refusing the create past a quota's object count with kube's message, and the quota
  * controller keeping {@code status.used} current as objects come and go; LimitRanger's defaults on
- * a new pod. The methods run in order on one server.
+ * a new pod; ServiceAccount's default account and projected token volume. The methods run in order
+ * on one server.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class KubectlAdmissionPluginsIT extends KubectlSuite {
@@ -91,5 +92,40 @@ class KubectlAdmissionPluginsIT extends KubectlSuite {
         assertEquals("LimitRanger plugin set: cpu, memory request for container " + name + "; cpu, memory limit for "
                 + "container " + name, pod.path("metadata").path("annotations").path("kubernetes.io/limit-ranger").asText());
         assertEquals("Burstable", pod.path("status").path("qosClass").asText(), pod::toString);
+    }
+
+    @Test
+    @Order(3)
+    void aPodRunsAsTheDefaultServiceAccountWithItsTokenMounted() throws Exception {
+        kubectl.ok("create", "namespace", "accounts");
+        JsonNode pod = JSON.readTree(kubectl.ok("run", "web", "-n", "accounts", "--image=nginx", "-o", "json").stdout());
+
+        JsonNode spec = pod.path("spec");
+        assertEquals("default", spec.path("serviceAccountName").asText(), pod::toString);
+        JsonNode volume = spec.path("volumes").path(0);
+        assertTrue(volume.path("name").asText().matches("kube-api-access-[a-z0-9]{5}"), pod::toString);
+        assertEquals(3607, volume.path("projected").path("sources").path(0).path("serviceAccountToken")
+                .path("expirationSeconds").asInt(), pod::toString);
+        assertEquals("kube-root-ca.crt", volume.path("projected").path("sources").path(1).path("configMap").path("name")
+                .asText(), pod::toString);
+        JsonNode mount = spec.path("containers").path(0).path("volumeMounts").path(0);
+        assertEquals(volume.path("name").asText(), mount.path("name").asText(), pod::toString);
+        assertEquals("/var/run/secrets/kubernetes.io/serviceaccount", mount.path("mountPath").asText(), pod::toString);
+        assertTrue(mount.path("readOnly").asBoolean(), pod::toString);
+
+        kubectl.ok("create", "serviceaccount", "quiet", "-n", "accounts");
+        kubectl.ok("patch", "serviceaccount", "quiet", "-n", "accounts", "-p", "{\"automountServiceAccountToken\":false}");
+        JsonNode quiet = await("the quiet account's pod", () -> {
+            String name = "quiet-" + System.nanoTime();
+            Result r = kubectl.run("run", name, "-n", "accounts", "--image=nginx", "-o", "json",
+                    "--overrides={\"spec\":{\"serviceAccountName\":\"quiet\"}}");
+            return r.exitCode() == 0 ? JSON.readTree(r.stdout()) : null;
+        }, p -> p != null && !p.path("spec").has("volumes"));
+        assertEquals("quiet", quiet.path("spec").path("serviceAccountName").asText());
+
+        Result ghost = kubectl.run("run", "ghost", "-n", "accounts", "--image=nginx",
+                "--overrides={\"spec\":{\"serviceAccountName\":\"ghost\"}}");
+        assertTrue(ghost.stderr().contains("pods \"ghost\" is forbidden: error looking up service account accounts/ghost: "
+                + "serviceaccount \"ghost\" not found"), ghost::toString);
     }
 }
