@@ -18,8 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * kube's default admission plugins in the full distribution, driven by the real kubectl:
  * ResourceQuota refusing the create past a quota's object count with kube's message, and the quota
  * controller keeping {@code status.used} current as objects come and go; LimitRanger's defaults on
- * a new pod; ServiceAccount's default account and projected token volume. The methods run in order
- * on one server.
+ * a new pod; ServiceAccount's default account and projected token volume; DefaultStorageClass and
+ * DefaultIngressClass. The methods run in order on one server.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class KubectlAdmissionPluginsIT extends KubectlSuite {
@@ -127,5 +127,41 @@ class KubectlAdmissionPluginsIT extends KubectlSuite {
                 "--overrides={\"spec\":{\"serviceAccountName\":\"ghost\"}}");
         assertTrue(ghost.stderr().contains("pods \"ghost\" is forbidden: error looking up service account accounts/ghost: "
                 + "serviceaccount \"ghost\" not found"), ghost::toString);
+    }
+
+    @Test
+    @Order(4)
+    void claimsAndIngressesWithoutAClassGetTheDefaultOne() throws Exception {
+        Path classes = work.resolve("classes.yaml");
+        Files.writeString(classes, """
+                apiVersion: storage.k8s.io/v1
+                kind: StorageClass
+                metadata:
+                  name: standard
+                  annotations: {storageclass.kubernetes.io/is-default-class: "true"}
+                provisioner: example.com/disk
+                ---
+                apiVersion: networking.k8s.io/v1
+                kind: IngressClass
+                metadata:
+                  name: nginx
+                  annotations: {ingressclass.kubernetes.io/is-default-class: "true"}
+                spec: {controller: example.com/ingress}
+                """);
+        kubectl.ok("apply", "-f", classes.toString());
+
+        String claimClass = await("the default storage class", () -> {
+            Path claim = work.resolve("claim.yaml");
+            Files.writeString(claim, "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: data-" + System.nanoTime()
+                    + "}\nspec:\n  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1Gi}}\n");
+            return JSON.readTree(kubectl.ok("create", "-f", claim.toString(), "-o", "json").stdout())
+                    .path("spec").path("storageClassName").asText();
+        }, "standard"::equals);
+        assertEquals("standard", claimClass);
+
+        String ingressClass = await("the default ingress class", () -> JSON.readTree(kubectl.ok("create", "ingress",
+                "web-" + System.nanoTime(), "--rule=example.com/=web:80", "-o", "json").stdout())
+                .path("spec").path("ingressClassName").asText(), "nginx"::equals);
+        assertEquals("nginx", ingressClass);
     }
 }
