@@ -22,7 +22,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * created object, a validating webhook's denial as kubectl prints it, a webhook reached through a
  * service, {@code failurePolicy} both ways with the webhook's server stopped, namespace and object
  * selectors, a dry run sent to the webhooks as one, reinvocation, and the plugins switched off
- * ({@code --disable-admission-plugins}) or refused by name ({@code --enable-admission-plugins}). The methods run in order on one server.
+ * ({@code --disable-admission-plugins}) or refused by name ({@code --enable-admission-plugins}), and
+ * the plugin taken out of {@code plugins/} (no more calls) and put back (calls again). The methods run in order on one server.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class KubectlAdmissionWebhookIT extends KubectlSuite {
@@ -336,6 +337,33 @@ class KubectlAdmissionWebhookIT extends KubectlSuite {
                     "jsonpath={.metadata.labels.webhook\\.kubelix\\.io/mutated}").stdout());
             assertEquals(labelled, webhook.reviews("/label").size());
         }
+    }
+
+    @Test
+    @Order(8)
+    void removingThePluginStopsTheCallsAndPuttingItBackRestoresThem() throws Exception {
+        Path aside = server.takePluginOut("admission-webhook", work.resolve("aside"));
+        await("no webhook called once the plugin is out", () -> createdLabels("out-" + System.nanoTime()),
+                labels -> !labels.has(MUTATED));
+        Path bad = manifest("bad-while-out.yaml", """
+                apiVersion: v1
+                kind: ConfigMap
+                metadata: {name: bad-while-out}
+                data: {forbidden: "yes"}
+                """);
+        kubectl.ok("create", "-f", bad.toString());
+
+        server.putPluginBack(aside);
+        await("the webhooks called again once the plugin is back", () -> createdLabels("back-" + System.nanoTime()),
+                labels -> "true".equals(labels.path(MUTATED).asText()));
+        Path again = manifest("bad-again.yaml", """
+                apiVersion: v1
+                kind: ConfigMap
+                metadata: {name: bad-again}
+                data: {forbidden: "yes"}
+                """);
+        Result denied = kubectl.run("create", "-f", again.toString());
+        assertTrue(denied.stderr().contains("admission webhook \"deny.kubelix.io\" denied the request"), denied::toString);
     }
 
     /** The labels of a configmap created now, as stored. */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.kubelix.api.authz.Authorizer;
 import io.kubelix.support.flags.GoDuration;
+import io.kubelix.support.webhook.CABundleTrust;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.ServiceRegistration;
 import org.osgi.service.component.annotations.Activate;
@@ -13,15 +14,9 @@ import org.osgi.service.component.annotations.Deactivate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
-import java.io.ByteArrayInputStream;
 import java.net.http.HttpClient;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
-import java.security.KeyStore;
-import java.security.cert.Certificate;
-import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.Dictionary;
 import java.util.Hashtable;
@@ -57,10 +52,8 @@ public final class WebhookAuthorizerComponent {
         Duration unauthorized = GoDuration.parse("--authorization-webhook-cache-unauthorized-ttl",
                 setting(config, context, "authorization-webhook-cache-unauthorized-ttl", "30s"));
         WebhookKubeconfig target = WebhookKubeconfig.read(Path.of(file), new ObjectMapper(new YAMLFactory()));
-        HttpClient.Builder client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10));
-        if (target.caPem() != null) {
-            client.sslContext(trusting(target.caPem()));
-        }
+        HttpClient.Builder client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10))
+                .sslContext(CABundleTrust.sslContext(target.caPem(), target.server().getHost().replaceAll("^\\[|]$", "")));
         WebhookAuthorizer authorizer = new WebhookAuthorizer(target, client.build(), new ObjectMapper(), allowed,
                 unauthorized, System::nanoTime);
         Dictionary<String, Object> properties = new Hashtable<>();
@@ -84,24 +77,5 @@ public final class WebhookAuthorizerComponent {
         }
         String p = context.getProperty("kubelix." + name);
         return p == null || p.isBlank() ? dflt : p.trim();
-    }
-
-    private static SSLContext trusting(byte[] caPem) throws GeneralSecurityException {
-        KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
-        try {
-            trust.load(null, null);
-        } catch (java.io.IOException e) {
-            throw new GeneralSecurityException(e);
-        }
-        int i = 0;
-        for (Certificate c : CertificateFactory.getInstance("X.509")
-                .generateCertificates(new ByteArrayInputStream(caPem))) {
-            trust.setCertificateEntry("ca-" + i++, c);
-        }
-        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        tmf.init(trust);
-        SSLContext context = SSLContext.getInstance("TLS");
-        context.init(null, tmf.getTrustManagers(), null);
-        return context;
     }
 }

@@ -14,6 +14,8 @@ import io.kubelix.api.registry.RESTStorageProvider;
 import io.kubelix.api.registry.StandardStorage;
 import io.kubelix.api.registry.StoreSpec;
 import io.kubelix.api.registry.TableColumn;
+import io.kubelix.api.registry.UpdateOptions;
+import io.kubelix.api.registry.Updater;
 import io.kubelix.api.request.RequestContext;
 import io.kubelix.api.schema.GroupResource;
 import org.osgi.service.component.annotations.Activate;
@@ -37,6 +39,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.UnaryOperator;
 
 /**
  * The core group's RESTStorageProvider (kube's core LegacyRESTStorageProvider): {@code /api/v1}
@@ -50,8 +53,8 @@ import java.util.concurrent.TimeoutException;
  * emptying a namespace needs a namespace controller that knows every resource of every group.
  * The {@code kubernetes} finalizer is still set on create, as kube does, for when it comes.
  */
-@Component(service = {RESTStorageProvider.class, NamespaceLister.class})
-public final class CoreRESTStorageProvider implements RESTStorageProvider, NamespaceLister {
+@Component(service = {RESTStorageProvider.class, NamespaceLister.class, QuotaStatusWriter.class})
+public final class CoreRESTStorageProvider implements RESTStorageProvider, NamespaceLister, QuotaStatusWriter {
     static final String VERSION = "v1";
     static final GroupResource NAMESPACES = GroupResource.of("", "namespaces");
     static final GroupResource CONFIGMAPS = GroupResource.of("", "configmaps");
@@ -66,6 +69,9 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
     private volatile StandardStorage namespaceStore;
     private final CompletableFuture<StandardStorage> namespaceStoreBuilt = new CompletableFuture<>();
     private DefaultServiceAccounts defaultServiceAccounts;
+    private ResourceQuotaController quotaController;
+    private volatile Updater quotaStatusStore;
+    private final CompletableFuture<Updater> quotaStatusStoreBuilt = new CompletableFuture<>();
     /** The service IP and node port ranges (--service-cluster-ip-range, --service-node-port-range). */
     @Reference
     private ServiceNetworkConfig serviceNetwork;
@@ -129,15 +135,22 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
 
         namespaceStore = namespaces;
         namespaceStoreBuilt.complete(namespaces);
+        quotaStatusStore = (Updater) v1.get(QuotaSpecs.RESOURCE_QUOTAS.resource() + "/status");
+        quotaStatusStoreBuilt.complete(quotaStatusStore);
         synchronized (this) {
             if (defaultServiceAccounts != null) {
                 defaultServiceAccounts.stop();
+            }
+            if (quotaController != null) {
+                quotaController.stop();
             }
             // Without a framework (unit tests) there are no informers, and no service account controller.
             if (informers != null) {
                 defaultServiceAccounts = new DefaultServiceAccounts(
                         (StandardStorage) v1.get(ServiceSpecs.SERVICE_ACCOUNTS.resource()), informers);
                 defaultServiceAccounts.start();
+                quotaController = new ResourceQuotaController(this, informers);
+                quotaController.start();
             }
         }
         LOG.info("built core/v1 storage: {}", v1.keySet());
@@ -154,6 +167,45 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
                 return Optional.empty();
             }
             throw e;
+        }
+    }
+
+    @Override
+    public void update(String namespace, String name, UnaryOperator<ObjectNode> change, boolean dryRun) {
+        Updater store = quotaStatusStore;
+        if (store == null) {
+            try {
+                store = quotaStatusStoreBuilt.get(STORE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (TimeoutException | ExecutionException e) {
+                throw StatusException.serviceUnavailable("resource quota storage is not available yet");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw StatusException.serviceUnavailable("resource quota storage is not available yet");
+            }
+        }
+        try {
+            store.update(RequestContext.system(namespace), name, (ctx, old) -> {
+                if (old == null) {
+                    throw StatusException.notFound(QuotaSpecs.RESOURCE_QUOTAS, name);
+                }
+                ObjectNode changed = change.apply(old.deepCopy());
+                if (changed == null) {
+                    throw Unchanged.INSTANCE;
+                }
+                return changed;
+            }, new UpdateOptions(dryRun, "resourcequota-controller"));
+        } catch (Unchanged nothingToWrite) {
+            // The quota is as it should be.
+        }
+    }
+
+    /** Ends a status update that has nothing to write. */
+    private static final class Unchanged extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        static final Unchanged INSTANCE = new Unchanged();
+
+        private Unchanged() {
+            super(null, null, false, false);
         }
     }
 
@@ -187,6 +239,10 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
             if (defaultServiceAccounts != null) {
                 defaultServiceAccounts.stop();
                 defaultServiceAccounts = null;
+            }
+            if (quotaController != null) {
+                quotaController.stop();
+                quotaController = null;
             }
         }
         // namespaceStore stays: NamespaceLifecycle may still ask this instance while the bundle stops

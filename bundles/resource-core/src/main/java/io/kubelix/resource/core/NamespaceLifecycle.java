@@ -3,6 +3,7 @@ package io.kubelix.resource.core;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.admission.AdmissionAttributes;
+import io.kubelix.api.admission.MutatingAdmissionPlugin;
 import io.kubelix.api.admission.Operation;
 import io.kubelix.api.admission.ValidatingAdmissionPlugin;
 import io.kubelix.api.errors.StatusCause;
@@ -33,8 +34,8 @@ import java.util.function.LongSupplier;
  * reference: this plugin is registered only with a lister, so no write is ever let through
  * unchecked, and while the lister's storage is not built yet it answers 503.
  */
-@Component(service = ValidatingAdmissionPlugin.class)
-public final class NamespaceLifecycle implements ValidatingAdmissionPlugin {
+@Component(service = {MutatingAdmissionPlugin.class, ValidatingAdmissionPlugin.class})
+public final class NamespaceLifecycle implements MutatingAdmissionPlugin, ValidatingAdmissionPlugin {
     static final String PLUGIN_NAME = "NamespaceLifecycle";
     static final Set<String> IMMORTAL_NAMESPACES = Set.of("default", "kube-system", "kube-public");
     static final long FORCE_LIVE_LOOKUP_NANOS = TimeUnit.SECONDS.toNanos(30);
@@ -66,6 +67,16 @@ public final class NamespaceLifecycle implements ValidatingAdmissionPlugin {
     @Override
     public boolean handles(Operation operation) {
         return operation != Operation.CONNECT;
+    }
+
+    /**
+     * kube runs this plugin first of all, in the mutating phase: a write into a missing or
+     * terminating namespace is refused before any other plugin or webhook sees it. The store
+     * admits deletes through validation only, so the same checks run there too.
+     */
+    @Override
+    public void admit(AdmissionAttributes a) {
+        validate(a);
     }
 
     @Override

@@ -18,8 +18,9 @@ import java.util.Set;
  * kube's resourcequotaStrategy with ValidateResourceQuota: {@code spec.hard} names standard quota
  * resources (or qualified names with a {@code /}, such as {@code count/deployments.apps}) with
  * non-negative amounts, whole numbers for object counts; scopes are kube's. A new quota starts
- * without a status, which only the {@code status} subresource writes (there is no quota
- * controller: the status is what clients write).
+ * without a status, which only the {@code status} subresource writes: the
+ * {@link ResourceQuotaController} keeps object counts there, and {@link ResourceQuotaAdmission}
+ * charges creates to it.
  */
 final class ResourceQuotaStrategy implements RESTCreateStrategy, RESTUpdateStrategy {
     static final String KIND = "ResourceQuota";

@@ -92,6 +92,15 @@ class NamespaceLifecycleTest {
     }
 
     @Test
+    void theChecksRunInTheMutatingPhaseSoNothingElseSeesAWriteIntoAMissingNamespace() {
+        StatusException e = assertThrows(StatusException.class,
+                () -> plugin.admit(attrs(Operation.CREATE, CONFIGMAPS, "nope", "c")));
+        assertEquals("namespaces \"nope\" not found", e.getMessage());
+        assertEquals(403, assertThrows(StatusException.class,
+                () -> plugin.admit(attrs(Operation.CREATE, CONFIGMAPS, "leaving", "c"))).code());
+    }
+
+    @Test
     void aNamespaceMissingFromTheCacheIsFoundInStorage() {
         lister.storage.put("new", obj("{'metadata':{'name':'new'},'status':{'phase':'Active'}}"));
         assertDoesNotThrow(() -> plugin.validate(attrs(Operation.CREATE, CONFIGMAPS, "new", "c")));
