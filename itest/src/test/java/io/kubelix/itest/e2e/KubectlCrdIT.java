@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * CustomResourceDefinitions (the apiextensions plugin) in the built distribution, driven by the
  * real kubectl: a CRD applied and waited for ({@code kubectl wait --for condition=established}),
  * its accepted names and stored versions, custom objects created, listed with printer columns and
- * short names, selected by label and field, patched, pruned, defaulted, refused with kube's 422s
+ * short names, selected by label and field (a declared selectable field too), patched, pruned, defaulted, refused with kube's 422s
  * from the schema, their {@code status} and {@code scale} subresources, {@code get all}, a second
  * served version, a CRD refused by kube's validation, a name conflict, and deleting the CRD, which
  * deletes its objects and its API. The methods run in order on one server.
@@ -51,6 +51,8 @@ class KubectlCrdIT extends KubectlSuite {
                   scale:
                     specReplicasPath: .spec.replicas
                     statusReplicasPath: .status.replicas
+                selectableFields:
+                - jsonPath: .spec.color
                 additionalPrinterColumns:
                 - name: Spec
                   type: string
@@ -164,7 +166,7 @@ class KubectlCrdIT extends KubectlSuite {
     @Order(2)
     void customObjectsAreServedWithPrinterColumnsShortNamesAndDefaults() throws Exception {
         assertEquals("crontab.stable.example.com/nightly created", kubectl.ok("apply", "-f", write("nightly.yaml",
-                cronTab("nightly", "  cronSpec: \"0 3 * * *\"\n  image: backup:1\n")).toString()).stdout().trim());
+                cronTab("nightly", "  cronSpec: \"0 3 * * *\"\n  image: backup:1\n  color: red\n")).toString()).stdout().trim());
         assertEquals("crontab.stable.example.com/hourly created", kubectl.ok("apply", "-f", write("hourly.yaml",
                 cronTab("hourly", "  cronSpec: \"0 * * * *\"\n  image: sync:2\n  replicas: 3\n")).toString()).stdout().trim());
 
@@ -181,6 +183,11 @@ class KubectlCrdIT extends KubectlSuite {
                 "jsonpath={.items[*].metadata.name}").stdout().trim());
         assertEquals("nightly", kubectl.ok("get", "crontabs", "--field-selector", "metadata.name=nightly", "-o",
                 "jsonpath={.items[*].metadata.name}").stdout().trim());
+
+        assertEquals("nightly", kubectl.ok("get", "crontabs", "--field-selector", "spec.color=red", "-o",
+                "jsonpath={.items[*].metadata.name}").stdout().trim());
+        Result unknownField = kubectl.run("get", "crontabs", "--field-selector", "spec.image=x");
+        assertTrue(unknownField.stderr().contains("field label not supported: spec.image"), unknownField::toString);
 
         String all = kubectl.ok("get", "all").stdout();
         assertTrue(all.lines().anyMatch(l -> l.startsWith("crontab.stable.example.com/nightly ")), all);
