@@ -60,11 +60,16 @@ public final class ValidationRules {
     /** The compile errors of every rule and message expression of {@code schema}, at kube's paths under {@code path}. */
     public static List<FieldError> compileErrors(JsonNode schema, String path) {
         List<FieldError> errs = new ArrayList<>();
-        compileErrors(schema, path, errs);
+        compileErrors(schema, path, null, errs);
         return errs;
     }
 
-    private static void compileErrors(JsonNode s, String path, List<FieldError> errs) {
+    /**
+     * @param uncorrelatable the path of the outermost list (not {@code x-kubernetes-list-type: map})
+     *                       or atomic map this schema is inside, where {@code oldSelf} has nothing to
+     *                       correlate with; null when there is none
+     */
+    private static void compileErrors(JsonNode s, String path, String uncorrelatable, List<FieldError> errs) {
         if (!s.isObject()) {
             return;
         }
@@ -76,6 +81,10 @@ public final class ValidationRules {
             if (!rule.isBlank()) {
                 try {
                     ENV.compile(rule);
+                    if (uncorrelatable != null && rule.contains("oldSelf")) {
+                        errs.add(FieldError.invalid(p + ".rule", rule, "oldSelf cannot be used on the uncorrelatable "
+                                + "portion of the schema within " + uncorrelatable));
+                    }
                 } catch (CelCompileException e) {
                     errs.add(FieldError.invalid(p + ".rule", rule, "compilation failed: " + e.getMessage()));
                 }
@@ -90,12 +99,14 @@ public final class ValidationRules {
                 }
             }
         }
+        String inMap = uncorrelatable == null && "atomic".equals(s.path("x-kubernetes-map-type").asText()) ? path : uncorrelatable;
         for (Iterator<Map.Entry<String, JsonNode>> it = s.path("properties").fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
-            compileErrors(e.getValue(), path + ".properties[" + e.getKey() + "]", errs);
+            compileErrors(e.getValue(), path + ".properties[" + e.getKey() + "]", inMap, errs);
         }
-        compileErrors(s.path("items"), path + ".items", errs);
-        compileErrors(s.path("additionalProperties"), path + ".additionalProperties", errs);
+        String inList = uncorrelatable == null && !"map".equals(s.path("x-kubernetes-list-type").asText()) ? path : uncorrelatable;
+        compileErrors(s.path("items"), path + ".items", inList, errs);
+        compileErrors(s.path("additionalProperties"), path + ".additionalProperties", inMap, errs);
     }
 
     private void collect(JsonNode s) {

@@ -64,4 +64,17 @@ class ValidationRulesTest {
                 + "[{'rule':'self.size >'}]}"), "spec.versions[0].schema.openAPIV3Schema");
         assertEquals("spec.versions[0].schema.openAPIV3Schema.x-kubernetes-validations[0].rule", compile.get(0).field());
     }
+
+    @Test
+    void oldSelfNeedsSomethingToCorrelateWith() throws Exception {
+        List<String> errs = ValidationRules.compileErrors(JSON.readTree("""
+                {"type": "object", "properties": {
+                  "tags": {"type": "array", "items": {"type": "string", "x-kubernetes-validations": [{"rule": "self == oldSelf"}]}},
+                  "ports": {"type": "array", "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["name"],
+                    "items": {"type": "object", "x-kubernetes-validations": [{"rule": "self == oldSelf"}],
+                      "properties": {"name": {"type": "string"}}}}}}
+                """), "s").stream().map(FieldError::message).toList();
+        assertEquals(List.of("s.properties[tags].items.x-kubernetes-validations[0].rule: Invalid value: \"self == oldSelf\": "
+                + "oldSelf cannot be used on the uncorrelatable portion of the schema within s.properties[tags]"), errs);
+    }
 }
