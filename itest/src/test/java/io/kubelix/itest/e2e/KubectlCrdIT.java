@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * CustomResourceDefinitions (the apiextensions plugin) in the built distribution, driven by the
  * real kubectl: a CRD applied and waited for ({@code kubectl wait --for condition=established}),
  * its accepted names and stored versions, custom objects created, listed with printer columns and
- * short names, selected by label and field, patched, pruned, defaulted, refused with kube's 422s
+ * short names, selected by label and field (a declared selectable field too), patched, pruned, defaulted, refused with kube's 422s
  * from the schema, their {@code status} and {@code scale} subresources, {@code get all}, a second
  * served version, a CRD refused by kube's validation, a name conflict, and deleting the CRD, which
  * deletes its objects and its API. The methods run in order on one server.
@@ -51,6 +51,8 @@ class KubectlCrdIT extends KubectlSuite {
                   scale:
                     specReplicasPath: .spec.replicas
                     statusReplicasPath: .status.replicas
+                selectableFields:
+                - jsonPath: .spec.color
                 additionalPrinterColumns:
                 - name: Spec
                   type: string
@@ -67,6 +69,9 @@ class KubectlCrdIT extends KubectlSuite {
                     properties:
                       spec:
                         type: object
+                        x-kubernetes-validations:
+                        - rule: "!has(self.image) || !self.image.endsWith(':latest')"
+                          message: images must name a tag other than latest
                         properties:
                           cronSpec:
                             type: string
@@ -103,6 +108,22 @@ class KubectlCrdIT extends KubectlSuite {
         Path file = work.resolve(name);
         Files.writeString(file, content, StandardCharsets.UTF_8);
         return file;
+    }
+
+    /** A CRD of group stable.example.com: its name, scope, names and versions, each a YAML flow map. */
+    private static String crdYaml(String name, String scope, String names, String... versions) {
+        StringBuilder b = new StringBuilder("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n"
+                + "metadata:\n  name: " + name + "\nspec:\n  group: stable.example.com\n  scope: " + scope
+                + "\n  names: " + names + "\n  versions:\n");
+        for (String v : versions) {
+            b.append("  - ").append(v).append('\n');
+        }
+        return b.toString();
+    }
+
+    /** A served version of a CRD, as a YAML flow map. */
+    private static String version(String name, boolean storage, String openAPIV3Schema) {
+        return "{name: " + name + ", served: true, storage: " + storage + ", schema: {openAPIV3Schema: " + openAPIV3Schema + "}}";
     }
 
     private static String cronTab(String name, String spec) {
@@ -145,7 +166,7 @@ class KubectlCrdIT extends KubectlSuite {
     @Order(2)
     void customObjectsAreServedWithPrinterColumnsShortNamesAndDefaults() throws Exception {
         assertEquals("crontab.stable.example.com/nightly created", kubectl.ok("apply", "-f", write("nightly.yaml",
-                cronTab("nightly", "  cronSpec: \"0 3 * * *\"\n  image: backup:1\n")).toString()).stdout().trim());
+                cronTab("nightly", "  cronSpec: \"0 3 * * *\"\n  image: backup:1\n  color: red\n")).toString()).stdout().trim());
         assertEquals("crontab.stable.example.com/hourly created", kubectl.ok("apply", "-f", write("hourly.yaml",
                 cronTab("hourly", "  cronSpec: \"0 * * * *\"\n  image: sync:2\n  replicas: 3\n")).toString()).stdout().trim());
 
@@ -162,6 +183,11 @@ class KubectlCrdIT extends KubectlSuite {
                 "jsonpath={.items[*].metadata.name}").stdout().trim());
         assertEquals("nightly", kubectl.ok("get", "crontabs", "--field-selector", "metadata.name=nightly", "-o",
                 "jsonpath={.items[*].metadata.name}").stdout().trim());
+
+        assertEquals("nightly", kubectl.ok("get", "crontabs", "--field-selector", "spec.color=red", "-o",
+                "jsonpath={.items[*].metadata.name}").stdout().trim());
+        Result unknownField = kubectl.run("get", "crontabs", "--field-selector", "spec.image=x");
+        assertTrue(unknownField.stderr().contains("field label not supported: spec.image"), unknownField::toString);
 
         String all = kubectl.ok("get", "all").stdout();
         assertTrue(all.lines().anyMatch(l -> l.startsWith("crontab.stable.example.com/nightly ")), all);
@@ -184,6 +210,11 @@ class KubectlCrdIT extends KubectlSuite {
                 r::toString);
         assertTrue(r.stderr().contains("spec.cronSpec: Invalid value: \"every minute\": spec.cronSpec in body should match"),
                 r::toString);
+
+        r = kubectl.run("apply", "-f", write("latest.yaml", cronTab("latest", "  image: backup:latest\n")).toString());
+        assertNotEquals(0, r.exitCode(), r::toString);
+        assertTrue(r.stderr().contains("The CronTab \"latest\" is invalid: spec: Invalid value: images must name a tag "
+                + "other than latest"), r::toString);
 
         r = kubectl.run("apply", "-f", write("typed.yaml", cronTab("typed", "  replicas: \"two\"\n")).toString());
         assertTrue(r.stderr().contains("spec.replicas: Invalid value: \"string\": spec.replicas in body must be of type "
@@ -272,35 +303,14 @@ class KubectlCrdIT extends KubectlSuite {
     @Test
     @Order(7)
     void kubeValidatesCrdsAndReportsNameConflicts() throws Exception {
-        Result r = kubectl.run("apply", "-f", write("twostorage.yaml", """
-                apiVersion: apiextensions.k8s.io/v1
-                kind: CustomResourceDefinition
-                metadata:
-                  name: widgets.stable.example.com
-                spec:
-                  group: stable.example.com
-                  scope: Cluster
-                  names: {plural: widgets, kind: Widget}
-                  versions:
-                  - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}
-                  - {name: v2, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}
-                """).toString());
+        Result r = kubectl.run("apply", "-f", write("twostorage.yaml", crdYaml("widgets.stable.example.com", "Cluster",
+                "{plural: widgets, kind: Widget}", version("v1", true, "{type: object}"), version("v2", true, "{type: object}"))).toString());
         assertNotEquals(0, r.exitCode(), r::toString);
         assertTrue(r.stderr().contains("The CustomResourceDefinition \"widgets.stable.example.com\" is invalid"), r::toString);
         assertTrue(r.stderr().contains("must have exactly one version marked as storage version"), r::toString);
 
-        r = kubectl.run("apply", "-f", write("badname.yaml", """
-                apiVersion: apiextensions.k8s.io/v1
-                kind: CustomResourceDefinition
-                metadata:
-                  name: gadgets.example.com
-                spec:
-                  group: stable.example.com
-                  scope: Everywhere
-                  names: {plural: gadgets, kind: Gadget}
-                  versions:
-                  - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object, properties: {spec: {}}}}}
-                """).toString());
+        r = kubectl.run("apply", "-f", write("badname.yaml", crdYaml("gadgets.example.com", "Everywhere",
+                "{plural: gadgets, kind: Gadget}", version("v1", true, "{type: object, properties: {spec: {}}}"))).toString());
         assertTrue(r.stderr().contains("metadata.name: Invalid value: \"gadgets.example.com\": must be "
                 + "spec.names.plural+\".\"+spec.group"), r::toString);
         assertTrue(r.stderr().contains("spec.scope: Unsupported value: \"Everywhere\": supported values: \"Cluster\", "
@@ -308,18 +318,14 @@ class KubectlCrdIT extends KubectlSuite {
         assertTrue(r.stderr().contains("spec.versions[0].schema.openAPIV3Schema.properties[spec].type: Required value: "
                 + "must not be empty for specified object fields"), r::toString);
 
-        kubectl.ok("apply", "-f", write("conflict.yaml", """
-                apiVersion: apiextensions.k8s.io/v1
-                kind: CustomResourceDefinition
-                metadata:
-                  name: cronjobs.stable.example.com
-                spec:
-                  group: stable.example.com
-                  scope: Namespaced
-                  names: {plural: cronjobs, kind: CronJob, shortNames: [ct]}
-                  versions:
-                  - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}
-                """).toString());
+        r = kubectl.run("apply", "-f", write("badrule.yaml", crdYaml("gizmos.stable.example.com", "Cluster",
+                "{plural: gizmos, kind: Gizmo}", version("v1", true, "{type: object, x-kubernetes-validations: [{rule: \"self.size >\"}]}"))).toString());
+        assertNotEquals(0, r.exitCode(), r::toString);
+        assertTrue(r.stderr().contains("spec.versions[0].schema.openAPIV3Schema.x-kubernetes-validations[0].rule: Invalid "
+                + "value: \"self.size >\": compilation failed: "), r::toString);
+
+        kubectl.ok("apply", "-f", write("conflict.yaml", crdYaml("cronjobs.stable.example.com", "Namespaced",
+                "{plural: cronjobs, kind: CronJob, shortNames: [ct]}", version("v1", true, "{type: object}"))).toString());
         JsonNode condition = await("NamesAccepted=False", () -> {
             JsonNode crd = JSON.readTree(kubectl.ok("get", "crd", "cronjobs.stable.example.com", "-o", "json").stdout());
             for (JsonNode c : crd.path("status").path("conditions")) {

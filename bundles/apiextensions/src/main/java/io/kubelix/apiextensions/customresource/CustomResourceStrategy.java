@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.apiextensions.schema.Defaulting;
 import io.kubelix.apiextensions.schema.Pruning;
 import io.kubelix.apiextensions.schema.SchemaValidator;
+import io.kubelix.apiextensions.schema.ValidationRules;
 import io.kubelix.api.errors.FieldError;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.errors.StatusReason;
@@ -27,6 +28,7 @@ final class CustomResourceStrategy implements RESTCreateStrategy, RESTUpdateStra
     private final GroupResource resource;
     private final ObjectNode schema;
     private final SchemaValidator validator;
+    private final ValidationRules rules;
     private final boolean statusSubresource;
     private final BooleanSupplier terminating;
 
@@ -34,6 +36,7 @@ final class CustomResourceStrategy implements RESTCreateStrategy, RESTUpdateStra
         this.resource = resource;
         this.schema = schema;
         this.validator = new SchemaValidator(schema);
+        this.rules = ValidationRules.of(schema);
         this.statusSubresource = statusSubresource;
         this.terminating = terminating;
     }
@@ -67,12 +70,23 @@ final class CustomResourceStrategy implements RESTCreateStrategy, RESTUpdateStra
 
     @Override
     public List<FieldError> validate(RequestContext ctx, ObjectNode obj) {
-        return validator.validate(obj);
+        return validate(ctx, obj, null);
     }
 
     @Override
     public List<FieldError> validateUpdate(RequestContext ctx, ObjectNode obj, ObjectNode old) {
-        return validator.validate(obj);
+        return validate(ctx, obj, old);
+    }
+
+    /** The schema's errors, then, when there are none, the CEL rules' (kube runs rules on schema-valid objects only). */
+    private List<FieldError> validate(RequestContext ctx, ObjectNode obj, ObjectNode old) {
+        List<FieldError> errs = validator.validate(obj);
+        if (!errs.isEmpty()) {
+            return errs;
+        }
+        ValidationRules.Result result = rules.validate(obj, old);
+        result.warnings().forEach(ctx::addWarning);
+        return result.errors();
     }
 
     /** kube's customresource statusStrategy: only the status changes; it is pruned, defaulted and validated. */
@@ -86,7 +100,7 @@ final class CustomResourceStrategy implements RESTCreateStrategy, RESTUpdateStra
 
             @Override
             public List<FieldError> validateUpdate(RequestContext ctx, ObjectNode obj, ObjectNode old) {
-                return validator.validate(obj);
+                return validate(ctx, obj, old);
             }
         };
     }

@@ -78,7 +78,11 @@ public final class SchemaValidator {
             arrays(a, s, path, name, errs);
         }
         if (value instanceof ObjectNode o) {
-            objects(o, s, path, name, resourceRoot || s.path("x-kubernetes-embedded-resource").asBoolean(false), errs);
+            boolean embedded = !resourceRoot && s.path("x-kubernetes-embedded-resource").asBoolean(false);
+            if (embedded) {
+                embeddedResource(o, path, errs);
+            }
+            objects(o, s, path, name, resourceRoot || embedded, errs);
         }
         composites(value, s, path, resourceRoot, errs);
     }
@@ -195,6 +199,23 @@ public final class SchemaValidator {
             }
             if (ps != null) {
                 validate(f.getValue(), ps, child(path, f.getKey()), false, errs);
+            }
+        }
+    }
+
+    /** kube's validateEmbeddedResource: an embedded object names its apiVersion and kind. */
+    private static void embeddedResource(ObjectNode o, String path, List<FieldError> errs) {
+        for (String field : new String[] {"apiVersion", "kind"}) {
+            JsonNode v = o.get(field);
+            String p = child(path, field);
+            if (v == null) {
+                errs.add(FieldError.required(p, "must not be empty"));
+            } else if (!v.isTextual()) {
+                errs.add(FieldError.invalid(p, v.toString(), "must be a string"));
+            } else if (v.asText().isEmpty()) {
+                errs.add(FieldError.invalid(p, "", "must not be empty"));
+            } else if (field.equals("apiVersion") && v.asText().split("/", -1).length > 2) {
+                errs.add(FieldError.invalid(p, v.asText(), "unexpected GroupVersion string: " + v.asText()));
             }
         }
     }

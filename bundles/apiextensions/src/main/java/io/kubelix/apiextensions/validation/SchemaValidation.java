@@ -63,6 +63,10 @@ public final class SchemaValidation {
         structural(schema, Level.ROOT, path, structural);
         structural.sort(java.util.Comparator.comparing(FieldError::message));
         errs.addAll(structural);
+        if (errs.isEmpty()) {
+            // as kube, rules are compiled once the schema is otherwise valid
+            errs.addAll(io.kubelix.apiextensions.schema.ValidationRules.compileErrors(schema, path));
+        }
         return errs;
     }
 

@@ -54,6 +54,14 @@ class SchemaValidatorTest {
     }
 
     @Test
+    void embeddedResourcesNameTheirApiVersionAndKind() throws Exception {
+        assertEquals(List.of(), errors("{'spec':{'image':'nginx','template':{'apiVersion':'v1','kind':'Pod','spec':{}}}}"));
+        assertEquals(List.of("spec.template.apiVersion: Required value: must not be empty",
+                "spec.template.kind: Invalid value: \"\": must not be empty"),
+                errors("{'spec':{'image':'nginx','template':{'kind':'','spec':{}}}}"));
+    }
+
+    @Test
     void listsCountItemsAndKeepKeysAndSetValuesUnique() throws Exception {
         assertEquals(List.of("spec.tags: Too many: 3: must have at most 2 items", "spec.tags[2]: Duplicate value: \"a\""),
                 errors("{'spec':{'image':'nginx','tags':['a','b','a']}}"));

@@ -20,8 +20,10 @@ import java.util.Objects;
 /**
  * A CEL environment (cel-go's {@code cel.Env}, as kube's {@code environment.EnvSet} builds it):
  * the variables expressions may use, each with its type, the standard macros ({@code has},
- * {@code all}, {@code exists}, {@code exists_one}, {@code map}, {@code filter}), and the extension
- * libraries kube enables that cel-java has (strings, math, sets, encoders, optional values). One
+ * {@code all}, {@code exists}, {@code exists_one}, {@code map}, {@code filter}), the extension
+ * libraries kube enables that cel-java has (strings, math, sets, encoders, optional values), and
+ * kube's own functions of plain values ({@link KubernetesLibrary}: regex, lists, and the URL, IP,
+ * CIDR and quantity checks). One
  * environment compiles any number of expressions; it and the expressions are safe to share between
  * threads.
  *
@@ -116,7 +118,9 @@ public final class CelEnvironment {
                     .addCompilerLibraries(CelExtensions.strings(), CelExtensions.math(options), CelExtensions.encoders(),
                             CelExtensions.sets(options), CelExtensions.optional())
                     .addRuntimeLibraries(CelExtensions.strings(), CelExtensions.math(options), CelExtensions.encoders(),
-                            CelExtensions.sets(options), CelExtensions.optional());
+                            CelExtensions.sets(options), CelExtensions.optional())
+                    .addFunctionDeclarations(KubernetesLibrary.declarations())
+                    .addFunctionBindings(KubernetesLibrary.bindings());
             variables.forEach((name, type) -> builder.addVar(name, type.celType));
             return new CelEnvironment(builder.build(), variables);
         }

@@ -3,6 +3,7 @@ package io.kubelix.support.cel;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -51,6 +52,19 @@ class CelExpressionTest {
                 () -> ENV.compile("self.missing > 1").evaluate(Map.of("self", self("{}")), 1000));
         assertTrue(missing.getMessage().contains("no such key: missing"), missing.getMessage());
         assertFalse(missing.costLimitExceeded());
+    }
+
+    @Test
+    void kubesLibrariesOfPlainValues() throws Exception {
+        Map<String, Object> vars = Map.of("self", self("{'list':[1,2,3],'s':'a1b22c333'}"));
+        assertEquals("1", ENV.compile("self.s.find('[0-9]+')").evaluate(vars, 1000).value());
+        assertEquals(List.of("1", "22", "333"), ENV.compile("self.s.findAll('[0-9]+')").evaluate(vars, 1000).value());
+        assertEquals(List.of("1", "22"), ENV.compile("self.s.findAll('[0-9]+', 2)").evaluate(vars, 1000).value());
+        assertTrue(ENV.compile("self.list.isSorted() && self.list.sum() == 6 && self.list.min() == 1 && self.list.max() == 3 "
+                + "&& self.list.indexOf(2) == 1 && self.list.lastIndexOf(9) == -1").evaluateBoolean(vars, 1000));
+        assertTrue(ENV.compile("isURL('https://example.com/x') && !isURL('example com') && isIP('10.0.0.1') && isIP('fd00::1') "
+                + "&& !isIP('10.0.0.256') && isCIDR('10.0.0.0/8') && !isCIDR('10.0.0.0') && isQuantity('500Mi') "
+                + "&& isQuantity('1.5') && !isQuantity('5 apples')").evaluateBoolean(vars, 1000));
     }
 
     @Test

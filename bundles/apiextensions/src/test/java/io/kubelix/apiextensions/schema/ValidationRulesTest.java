@@ -1,0 +1,80 @@
+package io.kubelix.apiextensions.schema;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.kubelix.api.errors.FieldError;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** CEL validation rules of custom objects, with the messages and paths of kube's examples. */
+class ValidationRulesTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private static JsonNode json(String s) throws Exception {
+        return JSON.readTree(s.replace('\'', '"'));
+    }
+
+    private static final String SCHEMA = """
+            {"type": "object", "properties": {"spec": {"type": "object",
+              "x-kubernetes-validations": [
+                {"rule": "self.minReplicas <= self.replicas", "message": "replicas should be greater than or equal to minReplicas"},
+                {"rule": "self.replicas <= self.maxReplicas",
+                 "messageExpression": "'replicas ' + string(self.replicas) + ' exceed ' + string(self.maxReplicas)"},
+                {"rule": "!has(self.image) || self.image.contains(':')", "fieldPath": ".image", "reason": "FieldValueForbidden"}],
+              "properties": {"replicas": {"type": "integer"}, "minReplicas": {"type": "integer"},
+                "maxReplicas": {"type": "integer"}, "image": {"type": "string"},
+                "name": {"type": "string", "x-kubernetes-validations": [{"rule": "self == oldSelf", "message": "Value is immutable"}]}}}}}
+            """;
+
+    private static List<String> errors(String obj, String old) throws Exception {
+        ValidationRules rules = ValidationRules.of(JSON.readTree(SCHEMA));
+        return rules.validate(json(obj), old == null ? null : json(old)).errors().stream().map(FieldError::message).toList();
+    }
+
+    @Test
+    void rulesReportMessageMessageExpressionReasonAndFieldPath() throws Exception {
+        assertEquals(List.of(), errors("{'spec':{'replicas':3,'minReplicas':1,'maxReplicas':5,'image':'a:1'}}", null));
+        assertEquals(List.of("spec: Invalid value: replicas should be greater than or equal to minReplicas",
+                "spec: Invalid value: replicas 9 exceed 5", "spec.image: Forbidden: failed rule: !has(self.image) || "
+                        + "self.image.contains(':')"),
+                errors("{'spec':{'replicas':9,'minReplicas':10,'maxReplicas':5,'image':'a'}}", null));
+    }
+
+    @Test
+    void transitionRulesRunOnUpdatesOnlyAndUnchangedValuesRatchet() throws Exception {
+        String spec = "{'spec':{'replicas':1,'minReplicas':1,'maxReplicas':1,'name':'%s'}}";
+        assertEquals(List.of(), errors(spec.formatted("a"), null));
+        assertEquals(List.of("spec.name: Invalid value: \"b\": Value is immutable"), errors(spec.formatted("b"), spec.formatted("a")));
+        ValidationRules.Result ratcheted = ValidationRules.of(JSON.readTree(SCHEMA)).validate(
+                json("{'spec':{'replicas':9,'minReplicas':10,'maxReplicas':20,'name':'x'}}"),
+                json("{'spec':{'replicas':9,'minReplicas':10,'maxReplicas':20,'name':'x'}}"));
+        assertEquals(List.of(), ratcheted.errors());
+        assertEquals(List.of("spec: Invalid value: replicas should be greater than or equal to minReplicas"), ratcheted.warnings());
+    }
+
+    @Test
+    void runtimeErrorsAndCompileErrors() throws Exception {
+        ValidationRules rules = ValidationRules.of(json("{'type':'object','x-kubernetes-validations':[{'rule':'self.spec.size > 1'}]}"));
+        assertEquals(List.of("<nil>: Invalid value: \"object\": no such key: spec evaluating rule: self.spec.size > 1"),
+                rules.validate(json("{}"), null).errors().stream().map(FieldError::message).toList());
+        List<FieldError> compile = ValidationRules.compileErrors(json("{'type':'object','x-kubernetes-validations':"
+                + "[{'rule':'self.size >'}]}"), "spec.versions[0].schema.openAPIV3Schema");
+        assertEquals("spec.versions[0].schema.openAPIV3Schema.x-kubernetes-validations[0].rule", compile.get(0).field());
+    }
+
+    @Test
+    void oldSelfNeedsSomethingToCorrelateWith() throws Exception {
+        List<String> errs = ValidationRules.compileErrors(JSON.readTree("""
+                {"type": "object", "properties": {
+                  "tags": {"type": "array", "items": {"type": "string", "x-kubernetes-validations": [{"rule": "self == oldSelf"}]}},
+                  "ports": {"type": "array", "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["name"],
+                    "items": {"type": "object", "x-kubernetes-validations": [{"rule": "self == oldSelf"}],
+                      "properties": {"name": {"type": "string"}}}}}}
+                """), "s").stream().map(FieldError::message).toList();
+        assertEquals(List.of("s.properties[tags].items.x-kubernetes-validations[0].rule: Invalid value: \"self == oldSelf\": "
+                + "oldSelf cannot be used on the uncorrelatable portion of the schema within s.properties[tags]"), errs);
+    }
+}

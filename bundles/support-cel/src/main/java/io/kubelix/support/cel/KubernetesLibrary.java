@@ -1,0 +1,188 @@
+package io.kubelix.support.cel;
+
+import dev.cel.common.CelFunctionDecl;
+import dev.cel.common.CelOverloadDecl;
+import dev.cel.common.types.ListType;
+import dev.cel.common.types.SimpleType;
+import dev.cel.runtime.CelFunctionBinding;
+
+import java.net.InetAddress;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The parts of kube's CEL libraries (k8s.io/apiserver/pkg/cel/library) that are functions of plain
+ * values: regex {@code find} and {@code findAll}; lists {@code isSorted}, {@code sum}, {@code min},
+ * {@code max}, {@code indexOf}, {@code lastIndexOf}; and the checks {@code isURL}, {@code isIP},
+ * {@code isCIDR} and {@code isQuantity}. (kube's {@code url()}, {@code ip()}, {@code cidr()} and
+ * {@code quantity()} values with their methods are not here yet.)
+ */
+final class KubernetesLibrary {
+    private static final ListType LIST = ListType.create(SimpleType.DYN);
+    private static final ListType STRINGS = ListType.create(SimpleType.STRING);
+    private static final Pattern QUANTITY = Pattern.compile(
+            "^[+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(([eE][+-]?[0-9]+)|Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E)?$");
+
+    private KubernetesLibrary() {
+    }
+
+    static List<CelFunctionDecl> declarations() {
+        return List.of(
+                CelFunctionDecl.newFunctionDeclaration("find",
+                        CelOverloadDecl.newMemberOverload("string_find_string", SimpleType.STRING, SimpleType.STRING,
+                                SimpleType.STRING)),
+                CelFunctionDecl.newFunctionDeclaration("findAll",
+                        CelOverloadDecl.newMemberOverload("string_find_all_string", STRINGS, SimpleType.STRING,
+                                SimpleType.STRING),
+                        CelOverloadDecl.newMemberOverload("string_find_all_string_int", STRINGS, SimpleType.STRING,
+                                SimpleType.STRING, SimpleType.INT)),
+                CelFunctionDecl.newFunctionDeclaration("isSorted",
+                        CelOverloadDecl.newMemberOverload("list_is_sorted", SimpleType.BOOL, LIST)),
+                CelFunctionDecl.newFunctionDeclaration("sum",
+                        CelOverloadDecl.newMemberOverload("list_sum", SimpleType.DYN, LIST)),
+                CelFunctionDecl.newFunctionDeclaration("min",
+                        CelOverloadDecl.newMemberOverload("list_min", SimpleType.DYN, LIST)),
+                CelFunctionDecl.newFunctionDeclaration("max",
+                        CelOverloadDecl.newMemberOverload("list_max", SimpleType.DYN, LIST)),
+                CelFunctionDecl.newFunctionDeclaration("indexOf",
+                        CelOverloadDecl.newMemberOverload("list_index_of", SimpleType.INT, LIST, SimpleType.DYN)),
+                CelFunctionDecl.newFunctionDeclaration("lastIndexOf",
+                        CelOverloadDecl.newMemberOverload("list_last_index_of", SimpleType.INT, LIST, SimpleType.DYN)),
+                CelFunctionDecl.newFunctionDeclaration("isURL",
+                        CelOverloadDecl.newGlobalOverload("is_url_string", SimpleType.BOOL, SimpleType.STRING)),
+                CelFunctionDecl.newFunctionDeclaration("isIP",
+                        CelOverloadDecl.newGlobalOverload("is_ip_string", SimpleType.BOOL, SimpleType.STRING)),
+                CelFunctionDecl.newFunctionDeclaration("isCIDR",
+                        CelOverloadDecl.newGlobalOverload("is_cidr_string", SimpleType.BOOL, SimpleType.STRING)),
+                CelFunctionDecl.newFunctionDeclaration("isQuantity",
+                        CelOverloadDecl.newGlobalOverload("is_quantity_string", SimpleType.BOOL, SimpleType.STRING)));
+    }
+
+    static List<CelFunctionBinding> bindings() {
+        return List.of(
+                CelFunctionBinding.from("string_find_string", String.class, String.class, (s, re) -> {
+                    Matcher m = Pattern.compile(re).matcher(s);
+                    return m.find() ? m.group() : "";
+                }),
+                CelFunctionBinding.from("string_find_all_string", String.class, String.class, (s, re) -> findAll(s, re, -1)),
+                CelFunctionBinding.from("string_find_all_string_int", List.of(String.class, String.class, Long.class),
+                        args -> findAll((String) args[0], (String) args[1], (Long) args[2])),
+                CelFunctionBinding.from("list_is_sorted", List.class, KubernetesLibrary::isSorted),
+                CelFunctionBinding.from("list_sum", List.class, KubernetesLibrary::sum),
+                CelFunctionBinding.from("list_min", List.class, l -> extreme(l, -1)),
+                CelFunctionBinding.from("list_max", List.class, l -> extreme(l, 1)),
+                CelFunctionBinding.from("list_index_of", List.class, Object.class, (l, v) -> (long) indexOf(l, v)),
+                CelFunctionBinding.from("list_last_index_of", List.class, Object.class, (l, v) -> (long) lastIndexOf(l, v)),
+                CelFunctionBinding.from("is_url_string", String.class, KubernetesLibrary::isURL),
+                CelFunctionBinding.from("is_ip_string", String.class, s -> !s.contains("/")
+                        && ip(s) != null),
+                CelFunctionBinding.from("is_cidr_string", String.class, KubernetesLibrary::isCIDR),
+                CelFunctionBinding.from("is_quantity_string", String.class, s -> QUANTITY.matcher(s).matches()));
+    }
+
+    private static List<String> findAll(String s, String re, long limit) {
+        List<String> out = new ArrayList<>();
+        Matcher m = Pattern.compile(re).matcher(s);
+        while ((limit < 0 || out.size() < limit) && m.find()) {
+            out.add(m.group());
+        }
+        return out;
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static boolean isSorted(List l) {
+        for (int i = 1; i < l.size(); i++) {
+            if (((Comparable) l.get(i - 1)).compareTo(l.get(i)) > 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static Object sum(List<?> l) {
+        if (l.stream().allMatch(Long.class::isInstance)) {
+            long total = 0;
+            for (Object o : l) {
+                total = Math.addExact(total, (Long) o);
+            }
+            return total;
+        }
+        return l.stream().mapToDouble(o -> ((Number) o).doubleValue()).sum();
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static Object extreme(List l, int sign) {
+        if (l.isEmpty()) {
+            throw new IllegalArgumentException(sign < 0 ? "min called on empty list" : "max called on empty list");
+        }
+        Object best = l.get(0);
+        for (Object o : l) {
+            if (Integer.signum(((Comparable) o).compareTo(best)) == sign) {
+                best = o;
+            }
+        }
+        return best;
+    }
+
+    private static int indexOf(List<?> l, Object v) {
+        for (int i = 0; i < l.size(); i++) {
+            if (Objects.equals(l.get(i), v)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static int lastIndexOf(List<?> l, Object v) {
+        for (int i = l.size() - 1; i >= 0; i--) {
+            if (Objects.equals(l.get(i), v)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Go's url.ParseRequestURI: an absolute URL, or an absolute path. */
+    private static boolean isURL(String s) {
+        try {
+            URI u = new URI(s);
+            return u.isAbsolute() || s.startsWith("/");
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
+    private static boolean isCIDR(String s) {
+        int slash = s.indexOf('/');
+        if (slash < 0 || ip(s.substring(0, slash)) == null) {
+            return false;
+        }
+        try {
+            int bits = Integer.parseInt(s.substring(slash + 1));
+            return bits >= 0 && bits <= (s.contains(":") ? 128 : 32);
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
+    /** An IPv4 dotted quad or an IPv6 literal, never looked up; null otherwise. */
+    static InetAddress ip(String s) {
+        try {
+            if (s.matches("\\d{1,3}(\\.\\d{1,3}){3}")) {
+                for (String part : s.split("\\.")) {
+                    if (Integer.parseInt(part) > 255 || part.length() > 1 && part.startsWith("0")) {
+                        return null;
+                    }
+                }
+                return InetAddress.getByName(s);
+            }
+            return s.contains(":") && s.matches("[0-9A-Fa-f:.]+") ? InetAddress.getByName(s) : null;
+        } catch (Exception e) {
+            return null;
+        }
+    }
+}
