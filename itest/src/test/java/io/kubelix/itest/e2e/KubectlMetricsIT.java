@@ -141,7 +141,7 @@ class KubectlMetricsIT extends KubectlSuite {
             double bytes = after.sum("apiserver_watch_events_sizes_sum", configMapKind)
                     - before.sum("apiserver_watch_events_sizes_sum", configMapKind);
             assertTrue(bytes > 200 && bytes < 2000, "one ADDED event of a small configmap: " + bytes);
-            assertTrue(after.sum("apiserver_watch_cache_watchers", Map.of("resource", "configmaps")) >= 1);
+            assertTrue(after.sum("kubelix_watch_cache_watchers", Map.of("resource", "configmaps")) >= 1);
         } finally {
             watch.destroy();
             watch.waitFor();
@@ -170,6 +170,41 @@ class KubectlMetricsIT extends KubectlSuite {
         assertTrue(after.sum("apiserver_watch_cache_resource_version", configmaps)
                 > before.sum("apiserver_watch_cache_resource_version", configmaps));
         assertTrue(after.sum("watch_cache_capacity", configmaps) >= 100);
+    }
+
+    @Test
+    void storageRequestsAndPluginsAreMeasured() throws Exception {
+        kubectl.ok("create", "namespace", "metrics-storage");
+        Map<String, String> creates = Map.of("operation", "create", "type", "configmaps");
+        PrometheusScrape before = scrape();
+        kubectl.ok("create", "configmap", "stored", "-n", "metrics-storage");
+        PrometheusScrape after = scrape();
+        // The default storage is SQLite: its requests are timed as kube times etcd's.
+        assertEquals(1, after.sum("kubelix_sql_request_duration_seconds_count", creates)
+                - before.sum("kubelix_sql_request_duration_seconds_count", creates));
+        assertEquals(1, after.sum("kubelix_sql_requests_total", creates) - before.sum("kubelix_sql_requests_total", creates));
+        assertTrue(after.sum("kubelix_plugins", Map.of("state", "Active")) >= 20, "every shipped plugin is active");
+        assertEquals(0, after.sum("kubelix_plugins", Map.of("state", "Installed")), "no plugin fails to resolve");
+    }
+
+    @Test
+    void aPluginUpdateIsCountedWithItsDrainTime() throws Exception {
+        Map<String, String> coordination = Map.of("plugin", "io.kubelix.resource-coordination");
+        java.nio.file.Path jar;
+        try (java.util.stream.Stream<java.nio.file.Path> jars = Files.list(server.plugins())) {
+            jar = jars.filter(p -> p.getFileName().toString().startsWith("resource-coordination-")).findFirst().orElseThrow();
+        }
+        // A new file in the jar's place, as a copy of a new version would be: FileInstall updates the bundle.
+        java.nio.file.Path copy = work.resolve(jar.getFileName());
+        Files.copy(jar, copy);
+        copy.toFile().setLastModified(System.currentTimeMillis() + 2000);
+        Files.move(copy, jar, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        PrometheusScrape s = server.await("the update counted", POLL_TIMEOUT, this::scrape,
+                x -> x.sum("kubelix_plugin_updates_total", coordination) >= 1);
+        assertTrue(s.sum("kubelix_plugin_update_drain_seconds_count", coordination) >= 1);
+        assertTrue(s.sum("kubelix_plugin_update_drain_seconds_sum", coordination) < 10,
+                "the new revision took over well within the swap grace period");
+        kubectl.ok("get", "leases", "-A");
     }
 
     private String adminToken() throws Exception {

@@ -218,6 +218,20 @@ final class KubelixServer implements AutoCloseable {
         start(readyTimeout);
     }
 
+    /** SIGTERM to the server's PID, as {@code kill}; returns its exit code, or fails if it does not exit in time. */
+    int terminate(Duration timeout) throws InterruptedException {
+        if (shutdownHook != null) {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+            shutdownHook = null;
+        }
+        process.destroy();
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            process.destroyForcibly();
+            throw new AssertionError("kubelix did not exit within " + timeout.toSeconds() + "s of SIGTERM\n" + log());
+        }
+        return process.exitValue();
+    }
+
     /** SIGKILL to the server's PID, as {@code kill -9}: no shutdown hook runs, nothing is flushed. */
     void kill() throws InterruptedException {
         if (shutdownHook != null) {

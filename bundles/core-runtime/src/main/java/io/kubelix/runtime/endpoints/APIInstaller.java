@@ -49,6 +49,8 @@ final class APIInstaller {
         final long id;
         final InFlight inFlight = new InFlight();
         boolean outgoing;
+        /** When it went outgoing ({@link System#nanoTime()}). */
+        long outgoingSince;
 
         Installed(RESTStorageProvider provider, String name, APIGroupInfo info, Map<String, ?> properties) {
             this.provider = provider;
@@ -106,6 +108,7 @@ final class APIInstaller {
                 info.groupName().isEmpty() ? "core" : info.groupName(), v, name, String.join(", ", resources.keySet())));
         for (Installed old : replaced) {
             LOG.info("API group {} from {}: switched to the new revision", old.group(), old.name);
+            swaps.swapped(props, old.outgoingSince);
             retire(old);
         }
     }
@@ -148,6 +151,7 @@ final class APIInstaller {
         if (swaps.restarting(props)) {
             for (Installed i : gone) {
                 i.outgoing = true;
+                i.outgoingSince = System.nanoTime();
                 i.inFlight.outgoing();
                 LOG.info("API group {} from {}: being updated; it serves until its new revision is installed",
                         i.group(), i.name);
@@ -205,6 +209,20 @@ final class APIInstaller {
             end.run();
         }
         return () -> open.remove(end);
+    }
+
+    /** Ends every open watch, as when the server shuts down; returns how many there were. */
+    int endWatches() {
+        int ended = 0;
+        for (Set<Runnable> open : watches.values()) {
+            for (Runnable end : List.copyOf(open)) {
+                if (open.remove(end)) {
+                    end.run();
+                    ended++;
+                }
+            }
+        }
+        return ended;
     }
 
     /** Stops new requests on a provider's storages, waits for those in flight, then destroys the storages. */

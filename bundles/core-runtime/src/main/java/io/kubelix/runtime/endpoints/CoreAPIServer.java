@@ -26,6 +26,7 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.osgi.framework.Constants;
 import io.kubelix.runtime.metrics.ServerMetrics;
+import io.kubelix.runtime.server.PreShutdownHook;
 import io.kubelix.runtime.server.Settings;
 import org.osgi.framework.BundleContext;
 import org.osgi.service.component.annotations.Activate;
@@ -52,9 +53,11 @@ import java.util.Map;
  * {@code service.ranking} wins and the shadowed one is logged. It publishes what it serves to the
  * server's controllers as {@link ServedResources}.
  */
-@Component(service = {DelegationTarget.class, OpenAPIProvider.class, ServedAPIs.class, ServedResources.class},
+@Component(service = {DelegationTarget.class, OpenAPIProvider.class, ServedAPIs.class, ServedResources.class,
+        PreShutdownHook.class},
         property = Constants.SERVICE_RANKING + ":Integer=" + DelegationTarget.CORE_API_RANKING)
-public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, ServedAPIs, ServedResources {
+public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, ServedAPIs, ServedResources,
+        PreShutdownHook {
     private static final Logger LOG = LoggerFactory.getLogger(CoreAPIServer.class);
 
     private final StoreFactory storeFactory;
@@ -120,6 +123,15 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
     @Override
     public String name() {
         return "kube-apiserver";
+    }
+
+    /** The server shuts down: open watches end cleanly now, so the requests in flight are all that is waited for. */
+    @Override
+    public void run() {
+        int ended = installer.endWatches();
+        if (ended > 0) {
+            LOG.info("shutting down: ended {} open watches", ended);
+        }
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.kubelix.runtime.metrics;
 
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Gauge;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.Collector;
@@ -43,10 +44,19 @@ public final class ServerMetrics {
             .help("Gauge of all active long-running apiserver requests broken out by verb, group, version, resource, scope and component. Not all requests are tracked this way.")
             .labelNames("verb", "group", "version", "resource", "subresource", "scope", "component")
             .register(registry);
-    final Gauge currentInflight = Gauge.builder().name("apiserver_current_inflight_requests")
-            .help("Maximal number of currently used inflight request limit of this apiserver per request kind in last second.")
-            .labelNames("request_kind")
+    final Counter pluginUpdates = Counter.builder().name("kubelix_plugin_updates")
+            .help("Plugin updates that went unnoticed by clients: a new revision took the old one's place, by plugin bundle.")
+            .labelNames("plugin")
             .register(registry);
+    final Histogram pluginUpdateDrain = Histogram.builder().name("kubelix_plugin_update_drain_seconds")
+            .help("Time from a plugin's old revision going away until its new revision served in its place, while requests for it waited.")
+            .classicOnly().classicUpperBounds(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10)
+            .labelNames("plugin")
+            .register(registry);
+
+    /** The in-flight limits' use, per request kind. */
+    private final InflightWatermark readOnlyInflight = new InflightWatermark();
+    private final InflightWatermark mutatingInflight = new InflightWatermark();
     final Counter terminations = Counter.builder().name("apiserver_request_terminations")
             .help("Number of requests which apiserver terminated in self-defense.")
             .labelNames("verb", "group", "version", "resource", "subresource", "scope", "component", "code")
@@ -64,6 +74,14 @@ public final class ServerMetrics {
     @Activate
     public ServerMetrics() {
         JvmMetrics.builder().register(registry);
+        GaugeWithCallback.builder().name("apiserver_current_inflight_requests")
+                .help("Maximal number of currently used inflight request limit of this apiserver per request kind in last second.")
+                .labelNames("request_kind")
+                .callback(cb -> {
+                    cb.call(readOnlyInflight.read(), "readOnly");
+                    cb.call(mutatingInflight.read(), "mutating");
+                })
+                .register(registry);
     }
 
     /** The registry {@code /metrics} writes. */
@@ -80,10 +98,20 @@ public final class ServerMetrics {
         registry.unregister(collector);
     }
 
-    /** Sets {@code apiserver_current_inflight_requests} for both request kinds. */
-    public void inflight(int readOnly, int mutating) {
-        currentInflight.labelValues("readOnly").set(readOnly);
-        currentInflight.labelValues("mutating").set(mutating);
+    /** The use of the read-only in-flight limit ({@code apiserver_current_inflight_requests{request_kind="readOnly"}}). */
+    public InflightWatermark readOnlyInflight() {
+        return readOnlyInflight;
+    }
+
+    /** The use of the mutating in-flight limit. */
+    public InflightWatermark mutatingInflight() {
+        return mutatingInflight;
+    }
+
+    /** Records one plugin update that took {@code seconds} from the old revision going to the new one serving. */
+    public void pluginUpdated(String plugin, double seconds) {
+        pluginUpdates.labelValues(plugin).inc();
+        pluginUpdateDrain.labelValues(plugin).observe(seconds);
     }
 
     /** Records one event sent to a watcher of this group, version and kind, of {@code bytes} as encoded. */

@@ -21,7 +21,7 @@ import java.util.function.ToDoubleFunction;
  * acknowledged write), {@code apiserver_watch_cache_events_received_total},
  * {@code apiserver_watch_cache_events_dispatched_total} (each event is dispatched once, to every
  * watcher it concerns), {@code apiserver_watch_cache_resource_version}, {@code watch_cache_capacity},
- * {@code apiserver_terminated_watchers_total} and {@code apiserver_watch_cache_watchers} (open watches
+ * {@code apiserver_terminated_watchers_total} and {@code kubelix_watch_cache_watchers} (open watches
  * the cache serves), each labelled with the resource as kube names it ({@code deployments.apps}).
  */
 @Component(immediate = true, service = {})
@@ -47,7 +47,7 @@ public final class StorageMetrics {
                 counter(storage, "apiserver_terminated_watchers",
                         "Counter of watchers closed due to unresponsiveness broken by resource type.",
                         CacherStats::slowWatchersTerminated),
-                gauge(storage, "apiserver_watch_cache_watchers", "Watchers the watch cache serves, by resource.",
+                gauge(storage, "kubelix_watch_cache_watchers", "Watchers the watch cache serves, by resource.",
                         CacherStats::watchers));
         collectors.forEach(metrics::register);
     }

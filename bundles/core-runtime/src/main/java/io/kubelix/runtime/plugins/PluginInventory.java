@@ -67,6 +67,17 @@ public final class PluginInventory {
         servedAPIs.remove(s);
     }
 
+    /** How many bundles installed from {@code plugins/} are in each state now (Active, Resolved, Installed...). */
+    public Map<String, Integer> pluginStates() {
+        Map<String, Integer> states = new java.util.TreeMap<>();
+        for (Bundle b : context.getBundles()) {
+            if (inFolder(b.getLocation(), pluginsFolder)) {
+                states.merge(state(b.getState()), 1, Integer::sum);
+            }
+        }
+        return states;
+    }
+
     /** The report as of now. */
     public PluginReport report() {
         List<BundleInfo> bundles = new ArrayList<>();

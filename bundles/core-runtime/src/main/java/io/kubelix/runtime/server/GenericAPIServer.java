@@ -20,6 +20,7 @@ import io.kubelix.runtime.metrics.ServerMetrics;
 import io.kubelix.runtime.plugins.KubelixEndpoint;
 import io.kubelix.runtime.server.healthz.HealthHandler;
 import io.kubelix.runtime.server.healthz.VersionInfo;
+import io.kubelix.support.flags.GoDuration;
 import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
 import org.eclipse.jetty.http2.HTTP2Cipher;
 import org.eclipse.jetty.http2.HTTP2Connection;
@@ -37,6 +38,8 @@ import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.osgi.framework.BundleContext;
+import org.osgi.framework.BundleEvent;
+import org.osgi.framework.SynchronousBundleListener;
 import org.osgi.framework.ServiceRegistration;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -53,6 +56,7 @@ import javax.net.ssl.TrustManager;
 import javax.net.ssl.SSLContext;
 import java.net.InetAddress;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.security.Provider;
 import java.util.ArrayList;
 import java.time.Duration;
@@ -96,6 +100,15 @@ public final class GenericAPIServer {
     private final RankedServices<HealthChecker> readyzChecks = new RankedServices<>();
     private final RankedServices<HealthChecker> healthzChecks = new RankedServices<>();
     private final AtomicBoolean shuttingDown = new AtomicBoolean();
+    private final RankedServices<PreShutdownHook> preShutdownHooks = new RankedServices<>();
+    /** Shuts the server down gracefully as the framework begins to stop, before any plugin stops. */
+    private final SynchronousBundleListener onFrameworkStop = event -> {
+        if (event.getBundle().getBundleId() == 0 && event.getType() == BundleEvent.STOPPING) {
+            shutDownGracefully();
+        }
+    };
+    private Duration shutdownDelay = Duration.ZERO;
+    private BundleContext context;
     private final Server server;
     /** Serves a changed --tls-cert-file, when one is given. */
     private ServingCertificateReloader reloader;
@@ -118,7 +131,12 @@ public final class GenericAPIServer {
                 settings.get("api-audiences", ""), settings.get("service-account-issuer", TokenIssuer.DEFAULT_ISSUER)));
         authorization = new UnionAuthorizer(authorizers);
         try {
+            this.context = context;
             server = start(config, context, metrics);
+            context.addBundleListener(onFrameworkStop);
+            if (Boolean.parseBoolean(context.getProperty("kubelix.handle-signals"))) {
+                Signals.install(context);
+            }
             // The access and token review APIs ask the same chains requests meet.
             authorizationService = context.registerService(AuthorizationChain.class, authorization, null);
             authenticationService = context.registerService(AuthenticationChain.class, authentication, null);
@@ -162,7 +180,6 @@ public final class GenericAPIServer {
 
         // 3. Listen.
         Server server = new Server(threadPool());
-        server.setStopTimeout(5_000);
         TlsOptions tlsOptions = TlsOptions.parse(settings.get("tls-min-version", "VersionTLS12"),
                 settings.get("tls-cipher-suites", ""));
         CertKeyFiles servingFiles = servingFiles(settings);
@@ -181,8 +198,18 @@ public final class GenericAPIServer {
         }
         LOG.info("authorization modes: {}; anonymous requests {}", String.join(",", authorizers.modes()),
                 anonymous ? "allowed as system:anonymous" : "refused");
+        HandlerChain.Limits limits = new HandlerChain.Limits(
+                settings.getInt("max-requests-inflight", 400, 0, 1_000_000),
+                settings.getInt("max-mutating-requests-inflight", 200, 0, 1_000_000),
+                GoDuration.parse("request-timeout", settings.get("request-timeout", "1m0s")),
+                metrics.readOnlyInflight(), metrics.mutatingInflight());
+        LOG.info("requests in flight at most {} reads and {} writes (0: no limit); request timeout {} s",
+                limits.maxRequestsInflight(), limits.maxMutatingRequestsInflight(), limits.requestTimeout().toSeconds());
+        shutdownDelay = GoDuration.parse("shutdown-delay-duration", settings.get("shutdown-delay-duration", "0s"));
+        // At shutdown, requests in flight may take up to the request timeout to finish.
+        server.setStopTimeout(Math.max(5_000, limits.requestTimeout().toMillis() + 1_000));
         server.setHandler(new GracefulHandler(HandlerChain.build(director, authentication, authorization, anonymous,
-                new RequestMetrics(metrics))));
+                new RequestMetrics(metrics), limits)));
         server.setErrorHandler(new StatusErrorHandler());
         try {
             server.start();
@@ -216,8 +243,48 @@ public final class GenericAPIServer {
         return server;
     }
 
+    /**
+     * kube-apiserver's graceful termination, run as the framework begins to stop (SIGTERM under
+     * {@code bin/kubelix}), while every plugin still serves: 1. {@code /readyz} fails, so load
+     * balancers stop sending; 2. requests are still served for {@code --shutdown-delay-duration};
+     * 3. the pre-shutdown hooks run (open watches end cleanly); 4. the server stops listening and
+     * waits for the requests in flight to finish (at most the request timeout).
+     */
+    private void shutDownGracefully() {
+        long begin = System.nanoTime();
+        // 1.
+        shuttingDown.set(true);
+        LOG.info("shutting down: /readyz fails from now on; serving {} s more (--shutdown-delay-duration)",
+                shutdownDelay.toSeconds());
+        // 2.
+        try {
+            Thread.sleep(shutdownDelay.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        // 3.
+        for (PreShutdownHook hook : preShutdownHooks.get()) {
+            try {
+                hook.run();
+            } catch (RuntimeException e) {
+                LOG.warn("pre-shutdown hook {} failed: {}", hook.name(), e.toString());
+            }
+        }
+        // 4.
+        try {
+            server.stop();
+        } catch (Exception e) {
+            LOG.warn("stopping the HTTPS server: {}", e.toString());
+        }
+        LOG.info("shutting down: stopped serving, requests in flight finished, after {} ms",
+                (System.nanoTime() - begin) / 1_000_000);
+    }
+
     @Deactivate
     void deactivate() throws Exception {
+        if (context != null) {
+            context.removeBundleListener(onFrameworkStop);
+        }
         if (authorizationService != null) {
             authorizationService.unregister();
             authenticationService.unregister();
@@ -255,6 +322,15 @@ public final class GenericAPIServer {
     void removeAuthorizer(Authorizer a, Map<String, Object> props) {
         boolean outgoing = authorizers.remove(a, props);
         LOG.info("authorizer {}: {}", outgoing ? "being updated" : "removed", a.getClass().getName());
+    }
+
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
+    void addPreShutdownHook(PreShutdownHook hook, Map<String, Object> props) {
+        preShutdownHooks.add(hook, props);
+    }
+
+    void removePreShutdownHook(PreShutdownHook hook) {
+        preShutdownHooks.remove(hook);
     }
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)

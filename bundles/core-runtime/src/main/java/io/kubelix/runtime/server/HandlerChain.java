@@ -5,6 +5,9 @@ import io.kubelix.runtime.metrics.RequestMetrics;
 import io.kubelix.runtime.server.filters.WithAuthentication;
 import io.kubelix.runtime.server.filters.WithAuthorization;
 import io.kubelix.runtime.server.filters.WithImpersonation;
+import io.kubelix.runtime.metrics.InflightWatermark;
+import io.kubelix.runtime.server.filters.WithMaxInFlightLimit;
+import io.kubelix.runtime.server.filters.WithTimeout;
 import io.kubelix.runtime.server.filters.WithPanicRecovery;
 import io.kubelix.runtime.server.filters.WithRequestMetrics;
 import io.kubelix.runtime.server.filters.WithRequestInfo;
@@ -19,9 +22,11 @@ import org.eclipse.jetty.server.Handler;
  *     └ WithRequestInfo
  *        └ WithAuthentication      (authenticators: whiteboard, by ranking; no credentials: system:anonymous)
  *           └ WithImpersonation    (Impersonate-* headers: act as another user when allowed to)
- *              └ WithAuthorization (system:masters, then the authorization modes' authorizers)
- *                 └ WithRequestMetrics (apiserver_request_total, _duration_seconds, _response_sizes, long-running)
- *                    └ Director     (API paths → server chain; others → non-API mux)
+ *              └ WithMaxInFlightLimit (--max-requests-inflight, --max-mutating-requests-inflight: 429 beyond)
+ *                 └ WithAuthorization (system:masters, then the authorization modes' authorizers)
+ *                    └ WithTimeout  (--request-timeout: 504 Timeout for a request not answered in time)
+ *                       └ WithRequestMetrics (apiserver_request_total, _duration_seconds, _response_sizes, long-running)
+ *                          └ Director     (API paths → server chain; others → non-API mux)
  * </pre>
  */
 final class HandlerChain {
@@ -31,8 +36,28 @@ final class HandlerChain {
 
     static Handler build(Handler director, Authentication authentication, AuthorizationChain authorization,
                          boolean anonymous, RequestMetrics metrics) {
+        return build(director, authentication, authorization, anonymous, metrics, Limits.NONE);
+    }
+
+    /**
+     * kube-apiserver's server-wide limits.
+     *
+     * @param maxRequestsInflight         {@code --max-requests-inflight}; 0 for no limit
+     * @param maxMutatingRequestsInflight {@code --max-mutating-requests-inflight}; 0 for no limit
+     * @param requestTimeout              {@code --request-timeout}; zero for none
+     */
+    record Limits(int maxRequestsInflight, int maxMutatingRequestsInflight, java.time.Duration requestTimeout,
+                  InflightWatermark readOnlyUse, InflightWatermark mutatingUse) {
+        static final Limits NONE = new Limits(0, 0, java.time.Duration.ZERO, new InflightWatermark(), new InflightWatermark());
+    }
+
+    static Handler build(Handler director, Authentication authentication, AuthorizationChain authorization,
+                         boolean anonymous, RequestMetrics metrics, Limits limits) {
         Handler h = new WithRequestMetrics(director, metrics);
+        h = new WithTimeout(h, limits.requestTimeout(), metrics);
         h = new WithAuthorization(h, authorization, anonymous);
+        h = new WithMaxInFlightLimit(h, limits.maxRequestsInflight(), limits.maxMutatingRequestsInflight(), metrics,
+                limits.readOnlyUse(), limits.mutatingUse());
         h = new WithImpersonation(h, authorization);
         h = new WithAuthentication(h, authentication::authenticate, anonymous);
         h = new WithRequestInfo(h);

@@ -7,6 +7,8 @@ import org.osgi.framework.startlevel.BundleStartLevel;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import io.kubelix.runtime.metrics.ServerMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,6 +44,9 @@ public final class PluginSwaps {
 
     private final Predicate<Map<String, ?>> restarting;
     private final Duration grace;
+    /** Names the plugin bundle that registered a service, for metrics. */
+    private final java.util.function.Function<Map<String, ?>, String> pluginName;
+    private final ServerMetrics metrics;
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "kubelix-plugin-swaps");
         t.setDaemon(true);
@@ -49,15 +54,34 @@ public final class PluginSwaps {
     });
 
     @Activate
-    public PluginSwaps(BundleContext context) {
+    public PluginSwaps(BundleContext context, @Reference ServerMetrics metrics) {
         this(properties -> restarting(context, properties), Duration.ofSeconds(new Settings(Map.of(), context)
-                .getInt("plugin-swap-grace-seconds", DEFAULT_GRACE_SECONDS, 0, 3600)));
+                .getInt("plugin-swap-grace-seconds", DEFAULT_GRACE_SECONDS, 0, 3600)),
+                properties -> bundleName(context, properties), metrics);
     }
 
     /** For tests: {@code restarting} says whether a service's bundle is being swapped. */
     public PluginSwaps(Predicate<Map<String, ?>> restarting, Duration grace) {
+        this(restarting, grace, properties -> "", null);
+    }
+
+    private PluginSwaps(Predicate<Map<String, ?>> restarting, Duration grace,
+                        java.util.function.Function<Map<String, ?>, String> pluginName, ServerMetrics metrics) {
         this.restarting = restarting;
         this.grace = grace;
+        this.pluginName = pluginName;
+        this.metrics = metrics;
+    }
+
+    /**
+     * Records that the service with these properties replaced its outgoing revision, which went away
+     * at {@code outgoingSinceNanos} ({@link System#nanoTime()}): one plugin update and the time
+     * requests waited for it ({@code kubelix_plugin_updates_total}, {@code kubelix_plugin_update_drain_seconds}).
+     */
+    public void swapped(Map<String, ?> properties, long outgoingSinceNanos) {
+        if (metrics != null) {
+            metrics.pluginUpdated(pluginName.apply(properties), (System.nanoTime() - outgoingSinceNanos) / 1e9);
+        }
     }
 
     /** Swaps never happen: every service that goes away is removed at once. */
@@ -100,6 +124,11 @@ public final class PluginSwaps {
 
     public Duration grace() {
         return grace;
+    }
+
+    private static String bundleName(BundleContext context, Map<String, ?> properties) {
+        Bundle bundle = properties.get(Constants.SERVICE_BUNDLEID) instanceof Long id ? context.getBundle(id) : null;
+        return bundle == null ? "" : String.valueOf(bundle.getSymbolicName());
     }
 
     private static boolean restarting(BundleContext context, Map<String, ?> properties) {

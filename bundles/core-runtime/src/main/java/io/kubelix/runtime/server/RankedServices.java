@@ -27,6 +27,8 @@ public final class RankedServices<T> implements Supplier<List<T>> {
         final int ranking;
         final long id;
         boolean outgoing;
+        /** When it went outgoing ({@link System#nanoTime()}). */
+        long outgoingSince;
 
         Entry(T service, Map<String, ?> properties) {
             this.service = service;
@@ -57,7 +59,13 @@ public final class RankedServices<T> implements Supplier<List<T>> {
     }
 
     public synchronized void add(T service, Map<String, ?> properties) {
-        entries.removeIf(e -> e.outgoing && PluginSwaps.replaces(properties, e.properties));
+        entries.removeIf(e -> {
+            if (e.outgoing && PluginSwaps.replaces(properties, e.properties)) {
+                swaps.swapped(properties, e.outgoingSince);
+                return true;
+            }
+            return false;
+        });
         entries.add(new Entry<>(service, properties));
         publish();
     }
@@ -80,6 +88,7 @@ public final class RankedServices<T> implements Supplier<List<T>> {
         }
         if (swaps.restarting(properties)) {
             entry.outgoing = true;
+            entry.outgoingSince = System.nanoTime();
             publish();
             swaps.afterGrace(() -> expire(entry));
             return true;

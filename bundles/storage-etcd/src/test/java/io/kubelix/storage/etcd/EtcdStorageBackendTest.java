@@ -1,5 +1,10 @@
 package io.kubelix.storage.etcd;
 
+import io.kubelix.api.metrics.Counter;
+import io.kubelix.api.metrics.Gauge;
+import io.kubelix.api.metrics.Histogram;
+import io.kubelix.api.metrics.MetricsRegistry;
+
 import io.kubelix.api.server.HealthChecker;
 import org.junit.jupiter.api.Test;
 import org.osgi.framework.BundleContext;
@@ -16,6 +21,32 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The DS component's life: idle unless etcd3 is the backend in use, the etcd health check only while in use. */
 class EtcdStorageBackendTest {
+    /** A metrics registry that keeps nothing. */
+    private static final MetricsRegistry NO_METRICS = new MetricsRegistry() {
+        @Override
+        public Counter counter(String name, String help, List<String> labelNames) {
+            return (amount, labelValues) -> { };
+        }
+
+        @Override
+        public Gauge gauge(String name, String help, List<String> labelNames) {
+            return new Gauge() {
+                @Override
+                public void set(double value, String... labelValues) {
+                }
+
+                @Override
+                public void add(double delta, String... labelValues) {
+                }
+            };
+        }
+
+        @Override
+        public Histogram histogram(String name, String help, List<Double> buckets, List<String> labelNames) {
+            return (value, labelValues) -> { };
+        }
+    };
+
 
     /** A BundleContext that answers framework properties from a map and records service registrations. */
     private static final class Framework {
@@ -46,7 +77,7 @@ class EtcdStorageBackendTest {
     @Test
     void idleWhenAnotherBackendIsInUse() {
         Framework fw = new Framework(Map.of("kubelix.storage-backend", "memory"));
-        EtcdStorageBackend backend = new EtcdStorageBackend(Map.of(), fw.context);
+        EtcdStorageBackend backend = new EtcdStorageBackend(Map.of(), fw.context, NO_METRICS);
         assertFalse(backend.started(), "no client, no thread");
         assertEquals(List.of(), fw.registered, "no etcd health check for a server on another backend");
         backend.deactivate();
@@ -56,7 +87,7 @@ class EtcdStorageBackendTest {
     void startsWithItsHealthCheckWhenEtcd3IsInUse() {
         Framework fw = new Framework(Map.of("kubelix.storage-backend", "etcd3",
                 "kubelix.etcd-servers", "http://127.0.0.1:1", "kubelix.etcd-compaction-interval", "0"));
-        EtcdStorageBackend backend = new EtcdStorageBackend(Map.of(), fw.context);
+        EtcdStorageBackend backend = new EtcdStorageBackend(Map.of(), fw.context, NO_METRICS);
         assertTrue(backend.started());
         assertEquals(1, fw.registered.size());
         HealthChecker check = (HealthChecker) fw.registered.get(0);
@@ -69,7 +100,7 @@ class EtcdStorageBackendTest {
     @Test
     void startsOnFirstUseOtherwise() {
         Framework fw = new Framework(Map.of("kubelix.etcd-servers", "http://127.0.0.1:1"));
-        EtcdStorageBackend backend = new EtcdStorageBackend(Map.of("etcd-compaction-interval", "0"), fw.context);
+        EtcdStorageBackend backend = new EtcdStorageBackend(Map.of("etcd-compaction-interval", "0"), fw.context, NO_METRICS);
         assertFalse(backend.started());
         backend.forResource(EtcdTestSupport.CONFIGMAPS);
         assertTrue(backend.started());

@@ -4,7 +4,10 @@ import io.kubelix.api.storage.StorageBackend;
 import io.kubelix.api.storage.StorageConfig;
 import io.kubelix.api.storage.StorageInterface;
 import org.osgi.framework.BundleContext;
+import io.kubelix.api.metrics.MetricsRegistry;
+import io.kubelix.support.storage.MeasuredStorage;
 import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.metatype.annotations.Designate;
@@ -26,9 +29,13 @@ public final class SqliteStorageBackend implements StorageBackend {
 
     private final SqlBackend backend;
 
+    /** kubelix_sql_request_duration_seconds, _requests_total and _request_errors_total, as kube's etcd_*; none in tests. */
+    private MeasuredStorage.Metrics metrics;
+
     @Activate
-    public SqliteStorageBackend(Map<String, Object> config, BundleContext context) {
+    public SqliteStorageBackend(Map<String, Object> config, BundleContext context, @Reference MetricsRegistry registry) {
         this(SqlSettings.read(config, context::getProperty), context);
+        this.metrics = MeasuredStorage.Metrics.register(registry, "kubelix_sql", "SQL storage");
         if (NAME.equals(context.getProperty("kubelix.storage-backend"))) {
             backend.store();
         }
@@ -46,7 +53,8 @@ public final class SqliteStorageBackend implements StorageBackend {
 
     @Override
     public StorageInterface forResource(StorageConfig config) {
-        return backend.forResource(config);
+        StorageInterface storage = backend.forResource(config);
+        return metrics == null ? storage : new MeasuredStorage(storage, metrics, config.groupResource().toString());
     }
 
     SqlBackend backend() {
