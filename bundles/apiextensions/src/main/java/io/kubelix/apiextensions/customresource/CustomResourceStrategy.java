@@ -20,7 +20,8 @@ import java.util.function.BooleanSupplier;
 
 /**
  * kube's customresource strategy for one served version of a CRD: unknown fields are pruned and
- * defaults applied by the version's structural schema, the object is validated against it, the
+ * defaults applied by the version's structural schema, the object is validated against it (an
+ * update only where it changes a value, as kube 1.33 ratchets), then by its CEL rules, the
  * status is the {@code status} subresource's when the version has one (ignored on create, kept on
  * update), and a CRD being deleted takes no new objects.
  */
@@ -80,7 +81,7 @@ final class CustomResourceStrategy implements RESTCreateStrategy, RESTUpdateStra
 
     /** The schema's errors, then, when there are none, the CEL rules' (kube runs rules on schema-valid objects only). */
     private List<FieldError> validate(RequestContext ctx, ObjectNode obj, ObjectNode old) {
-        List<FieldError> errs = validator.validate(obj);
+        List<FieldError> errs = old == null ? validator.validate(obj) : validator.validateUpdate(obj, old);
         if (!errs.isEmpty()) {
             return errs;
         }

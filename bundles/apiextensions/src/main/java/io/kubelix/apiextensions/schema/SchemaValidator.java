@@ -40,6 +40,58 @@ public final class SchemaValidator {
         return errs;
     }
 
+    /**
+     * The errors of an update, ratcheted as kube 1.33 does (CRDValidationRatcheting): an error about
+     * a value the update leaves as it was (the same at the same path in {@code old}, or missing in
+     * both) is not one, so objects stored before a schema was tightened can still be updated.
+     */
+    public List<FieldError> validateUpdate(JsonNode obj, JsonNode old) {
+        List<FieldError> errs = new ArrayList<>();
+        for (FieldError e : validate(obj)) {
+            List<Object> steps = steps(e.field());
+            if (steps == null || !at(obj, steps).equals(at(old, steps))) {
+                errs.add(e);
+            }
+        }
+        return errs;
+    }
+
+    /** The steps of a field path ({@code spec.ports[0].name}); null when it is ambiguous. */
+    private static List<Object> steps(String path) {
+        List<Object> steps = new ArrayList<>();
+        for (String part : path.split("\\.", -1)) {
+            int bracket = part.indexOf('[');
+            String name = bracket < 0 ? part : part.substring(0, bracket);
+            if (name.isEmpty() && bracket != 0) {
+                return null;
+            }
+            if (!name.isEmpty()) {
+                steps.add(name);
+            }
+            while (bracket >= 0) {
+                int close = part.indexOf(']', bracket);
+                if (close < 0) {
+                    return null;
+                }
+                try {
+                    steps.add(Integer.parseInt(part.substring(bracket + 1, close)));
+                } catch (NumberFormatException e) {
+                    return null;
+                }
+                bracket = part.indexOf('[', close);
+            }
+        }
+        return steps;
+    }
+
+    private static JsonNode at(JsonNode node, List<Object> steps) {
+        JsonNode n = node;
+        for (Object step : steps) {
+            n = step instanceof Integer i ? n.path(i) : n.path((String) step);
+        }
+        return n;
+    }
+
     private void validate(JsonNode value, JsonNode s, String path, boolean resourceRoot, List<FieldError> errs) {
         if (s == null || !s.isObject()) {
             return;

@@ -54,6 +54,17 @@ class SchemaValidatorTest {
     }
 
     @Test
+    void updatesRatchetValuesTheyLeaveAsTheyWere() throws Exception {
+        SchemaValidator validator = new SchemaValidator(json(SCHEMA));
+        ObjectNode old = json("{'spec':{'replicas':20,'tags':['a','b','c']}}");
+        assertEquals(List.of(), validator.validateUpdate(json("{'spec':{'replicas':20,'tags':['a','b','c'],'color':'red'}}"), old)
+                .stream().map(FieldError::message).toList());
+        assertEquals(List.of("spec.replicas: Invalid value: 30: spec.replicas in body should be less than or equal to 10"),
+                validator.validateUpdate(json("{'spec':{'image':'nginx','replicas':30,'tags':['a','b','c']}}"), old)
+                        .stream().map(FieldError::message).toList());
+    }
+
+    @Test
     void embeddedResourcesNameTheirApiVersionAndKind() throws Exception {
         assertEquals(List.of(), errors("{'spec':{'image':'nginx','template':{'apiVersion':'v1','kind':'Pod','spec':{}}}}"));
         assertEquals(List.of("spec.template.apiVersion: Required value: must not be empty",
