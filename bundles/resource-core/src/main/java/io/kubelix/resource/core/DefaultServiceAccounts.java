@@ -40,7 +40,7 @@ final class DefaultServiceAccounts {
     private final SharedIndexInformer namespaceInformer;
     private final SharedIndexInformer serviceAccountInformer;
     private final RateLimitingQueue<String> queue;
-    private final Thread worker;
+    private final KeyWorker worker;
     private List<ResourceEventHandlerRegistration> registrations = List.of();
 
     DefaultServiceAccounts(StandardStorage serviceAccounts, SharedInformerFactory informers) {
@@ -48,8 +48,8 @@ final class DefaultServiceAccounts {
         this.namespaceInformer = informers.forResource(NAMESPACES);
         this.serviceAccountInformer = informers.forResource(SERVICE_ACCOUNTS);
         this.queue = informers.newRateLimitingQueue("serviceaccount-controller");
-        this.worker = new Thread(this::work, "kubelix-serviceaccount-controller");
-        worker.setDaemon(true);
+        this.worker = new KeyWorker("kubelix-serviceaccount-controller", "default service account in", queue,
+                this::sync);
     }
 
     synchronized void start() {
@@ -91,39 +91,7 @@ final class DefaultServiceAccounts {
     /** Removes the handlers, lets a running sync finish, and ends the worker. */
     synchronized void stop() {
         registrations.forEach(ResourceEventHandlerRegistration::close);
-        try {
-            queue.shutDownWithDrain();
-            worker.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private void work() {
-        while (true) {
-            String namespace;
-            try {
-                namespace = queue.get();
-            } catch (InterruptedException e) {
-                return;
-            }
-            if (namespace == null) {
-                return;
-            }
-            try {
-                sync(namespace);
-                queue.forget(namespace);
-            } catch (StatusException e) {
-                // Storage not there yet, or unreachable: the namespace waits its back-off.
-                LOG.info("default service account in {}: {}; retrying", namespace, e.getMessage());
-                queue.addRateLimited(namespace);
-            } catch (RuntimeException e) {
-                LOG.warn("default service account in {}: {}", namespace, e.toString(), e);
-                queue.addRateLimited(namespace);
-            } finally {
-                queue.done(namespace);
-            }
-        }
+        worker.stop();
     }
 
     /** Creates {@code default} in the namespace unless it is there, or the namespace is gone or terminating. */
