@@ -8,9 +8,8 @@ import io.kubelix.api.informer.ResourceEventHandler;
 import io.kubelix.api.informer.ResourceEventHandlerRegistration;
 import io.kubelix.api.informer.SharedIndexInformer;
 import io.kubelix.api.informer.SharedInformerFactory;
+import io.kubelix.api.informer.Workers;
 import io.kubelix.api.schema.GroupVersionResource;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,14 +29,13 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class ResourceQuotaController {
     static final GroupVersionResource RESOURCE_QUOTAS = new GroupVersionResource("", "v1", "resourcequotas");
-    private static final Logger LOG = LoggerFactory.getLogger(ResourceQuotaController.class);
     private static final Duration SYNC_WAIT = Duration.ofSeconds(10);
 
     private final QuotaStatusWriter status;
     private final SharedInformerFactory informers;
     private final SharedIndexInformer quotas;
     private final RateLimitingQueue<String> queue;
-    private final Thread worker;
+    private Workers workers;
     private final Map<GroupVersionResource, ResourceEventHandlerRegistration> counted = new ConcurrentHashMap<>();
     private ResourceEventHandlerRegistration quotaHandler;
 
@@ -46,8 +44,6 @@ final class ResourceQuotaController {
         this.informers = informers;
         this.quotas = informers.forResource(RESOURCE_QUOTAS);
         this.queue = informers.newRateLimitingQueue("resourcequota-controller");
-        this.worker = new Thread(this::work, "kubelix-resourcequota-controller");
-        worker.setDaemon(true);
     }
 
     synchronized void start() {
@@ -69,7 +65,7 @@ final class ResourceQuotaController {
             public void onDelete(ObjectNode obj) {
             }
         });
-        worker.start();
+        workers = informers.runWorkers("resourcequota-controller", queue, 1, this::sync);
     }
 
     /** Removes the handlers, lets a running sync finish, and ends the worker. */
@@ -79,37 +75,8 @@ final class ResourceQuotaController {
         }
         counted.values().forEach(ResourceEventHandlerRegistration::close);
         counted.clear();
-        try {
-            queue.shutDownWithDrain();
-            worker.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private void work() {
-        while (true) {
-            String key;
-            try {
-                key = queue.get();
-            } catch (InterruptedException e) {
-                return;
-            }
-            if (key == null) {
-                return;
-            }
-            try {
-                sync(key);
-                queue.forget(key);
-            } catch (StatusException e) {
-                LOG.info("resource quota {}: {}; retrying", key, e.getMessage());
-                queue.addRateLimited(key);
-            } catch (RuntimeException e) {
-                LOG.warn("resource quota {}: {}", key, e.toString(), e);
-                queue.addRateLimited(key);
-            } finally {
-                queue.done(key);
-            }
+        if (workers != null) {
+            workers.stop();
         }
     }
 
