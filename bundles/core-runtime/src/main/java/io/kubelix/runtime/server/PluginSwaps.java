@@ -30,7 +30,7 @@ import java.util.function.Predicate;
  * its replacement, the same component from the same bundle, registers, and at most for a grace
  * period (framework property {@code kubelix.plugin-swap-grace-seconds}, default 10; 0 turns swaps off) in case the new revision never comes
  * up. A bundle that is stopped for good or uninstalled records that first, so its services are
- * removed at once.
+ * removed at once, and so are the services of every bundle when the framework stops.
  *
  * <p>An outgoing service is one whose component was deactivated: plugins must keep answering
  * from what they hold until they are garbage (the plugin guide says so).
@@ -137,6 +137,12 @@ public final class PluginSwaps {
         }
         Bundle bundle = context.getBundle(id);
         if (bundle == null || bundle.getState() != Bundle.STOPPING) {
+            return false;
+        }
+        // The framework stopping stops every bundle without touching their persistent state: that is
+        // no update, and nothing will come back to take their place.
+        Bundle framework = context.getBundle(Constants.SYSTEM_BUNDLE_ID);
+        if (framework != null && framework.getState() == Bundle.STOPPING) {
             return false;
         }
         BundleStartLevel startLevel = bundle.adapt(BundleStartLevel.class);
