@@ -120,7 +120,7 @@ public final class ResourceQuotaAdmission implements ValidatingAdmissionPlugin {
     }
 
     private static long count(JsonNode quantity) {
-        java.math.BigDecimal v = Quantity.parse(quantity);
+        java.math.BigDecimal v = Quantities.parse(quantity);
         return v == null ? 0 : v.longValue();
     }
 
