@@ -211,18 +211,26 @@ final class APIInstaller {
         return () -> open.remove(end);
     }
 
-    /** Ends every open watch, as when the server shuts down; returns how many there were. */
-    int endWatches() {
-        int ended = 0;
-        for (Set<Runnable> open : watches.values()) {
-            for (Runnable end : List.copyOf(open)) {
-                if (open.remove(end)) {
-                    end.run();
-                    ended++;
-                }
+    /**
+     * Ends every open watch, as when the server shuts down, and waits (at most {@code wait}) until
+     * each has finished its stream, so no connection is closed under a watch's last bytes; returns
+     * how many there were.
+     */
+    int endWatches(Duration wait) {
+        List<Runnable> ends = new ArrayList<>();
+        watches.values().forEach(ends::addAll);
+        ends.forEach(Runnable::run);
+        // A finished stream deregisters itself.
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (watches.values().stream().anyMatch(open -> !open.isEmpty()) && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(DRAIN_POLL.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
             }
         }
-        return ended;
+        return ends.size();
     }
 
     /** Stops new requests on a provider's storages, waits for those in flight, then destroys the storages. */

@@ -128,7 +128,7 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
     /** The server shuts down: open watches end cleanly now, so the requests in flight are all that is waited for. */
     @Override
     public void run() {
-        int ended = installer.endWatches();
+        int ended = installer.endWatches(Duration.ofSeconds(2));
         if (ended > 0) {
             LOG.info("shutting down: ended {} open watches", ended);
         }
