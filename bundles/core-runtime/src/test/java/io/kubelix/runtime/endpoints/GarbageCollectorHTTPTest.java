@@ -117,13 +117,25 @@ class GarbageCollectorHTTPTest {
         assertTrue(leaf < mid && mid < top, "deleted at " + leaf + ", " + mid + ", " + top);
     }
 
-    /** The metadata of the next {@code count} objects of {@code collection} deleted after {@code rv}, in order. */
-    private CompletableFuture<List<JsonNode>> deletions(String collection, String rv, int count) {
-        return client.sendAsync(HttpRequest.newBuilder(server.base.resolve(collection + "?watch=true&timeoutSeconds="
-                        + WAIT.toSeconds() + "&resourceVersion=" + rv)).build(), HttpResponse.BodyHandlers.ofLines())
-                .thenApply(r -> r.body().map(GarbageCollectorHTTPTest::read)
-                        .filter(e -> e.path("type").asText().equals("DELETED"))
-                        .map(e -> e.path("object").path("metadata")).limit(count).toList());
+    /**
+     * The metadata of the next {@code count} objects of {@code collection} deleted after {@code rv}, in
+     * order. Returns once the watch is open (its response has begun), so what the test does next is
+     * seen by it; the deletions are read on a thread of their own. (Reading them in a dependent stage
+     * of {@code sendAsync} ran the read in the test's own thread whenever the response had begun
+     * before the stage was added, which blocked the test until the watch timed out.)
+     */
+    private CompletableFuture<List<JsonNode>> deletions(String collection, String rv, int count) throws Exception {
+        HttpResponse<java.util.stream.Stream<String>> watch = client.send(HttpRequest.newBuilder(server.base.resolve(
+                collection + "?watch=true&timeoutSeconds=" + WAIT.toSeconds() + "&resourceVersion=" + rv)).build(),
+                HttpResponse.BodyHandlers.ofLines());
+        assertEquals(200, watch.statusCode(), collection + " watch");
+        return CompletableFuture.supplyAsync(() -> watch.body().map(GarbageCollectorHTTPTest::read)
+                .filter(e -> e.path("type").asText().equals("DELETED"))
+                .map(e -> e.path("object").path("metadata")).limit(count).toList(), reader -> {
+                    Thread t = new Thread(reader, "watch-reader " + collection);
+                    t.setDaemon(true);
+                    t.start();
+                });
     }
 
     private static JsonNode read(String line) {
