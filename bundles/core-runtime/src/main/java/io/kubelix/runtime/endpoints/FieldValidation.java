@@ -173,10 +173,17 @@ final class FieldValidation {
         }
     }
 
-    /** The typed decoding of the endpoint's kind, or null when it has no schema. */
+    /**
+     * The typed decoding of the endpoint's kind: kube's built-in kinds, whose schemas are the
+     * Kubernetes API's definitions ({@code io.k8s.*}), which kube decodes into Go types. Custom
+     * resources (a CRD's schema) and plugins' own kinds are decoded as kube decodes custom resources,
+     * as unstructured JSON checked by their own validation (a wrong type is its 422, not a 400); null
+     * for those and for kinds without a schema.
+     */
     private static TypedDecoding typed(RequestScope s) {
         ResourceSchema schema = s.storage.schema();
-        return schema == null ? null : new TypedDecoding(schema, s.kind().kind(), s.kind().groupVersion().version());
+        return schema == null || !schema.name().startsWith("io.k8s.") ? null
+                : new TypedDecoding(schema, s.kind().kind(), s.kind().groupVersion().version());
     }
 
     static void report(RequestScope s, Directive directive, List<String> problems) {
