@@ -87,8 +87,13 @@ public class PluginStatusIT {
         assertEquals(Bundles.kubelix(context, "resource-core").getLocation(), core.path("location").asText());
         assertTrue(core.toString(), names(core.path("contributes").path("apiResources"), "resource")
                 .containsAll(List.of("configmaps", "namespaces", "secrets")));
-        assertEquals("NamespaceLifecycle", core.path("contributes").path("admissionPlugins").path(0).path("name").asText());
-        assertEquals("validating", core.path("contributes").path("admissionPlugins").path(0).path("type").asText());
+        // resource-core's admission plugins, each with its type.
+        List<String> admission = new java.util.ArrayList<>();
+        core.path("contributes").path("admissionPlugins").forEach(a -> admission.add(a.path("name").asText() + "/"
+                + a.path("type").asText()));
+        assertTrue(admission.toString(), admission.containsAll(List.of("ResourceQuota/validating",
+                "LimitRanger/mutating", "ServiceAccount/mutating")));
+        assertTrue(admission.toString(), admission.stream().anyMatch(a -> a.startsWith("NamespaceLifecycle/")));
         JsonNode authn = plugin(r.json(), "io.kubelix.authn-token").path("contributes").path("authenticators");
         assertEquals(authn.toString(), 1, authn.size());
         JsonNode memory = plugin(r.json(), "io.kubelix.storage-memory").path("contributes").path("storageBackends");
