@@ -189,7 +189,22 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
         boolean watch = info.verb().equals("watch");
         // A request to a resource whose bundle is being updated waits for the new revision; during the
         // switch the old storage finishes what it has, and a request that finds it retired looks again.
-        while (inFlight != null && (inFlight.isOutgoing() || !watch && !inFlight.enter())) {
+        // A request enters, then checks that the provider is still not being updated: the update marks
+        // it outgoing, then waits for the requests in it, so either the request sees the mark and waits
+        // for the new revision, or the update waits for the request (the old revision's classes may be
+        // gone once the update returns).
+        while (inFlight != null) {
+            if (!inFlight.isOutgoing()) {
+                if (watch) {
+                    break;
+                }
+                if (inFlight.enter()) {
+                    if (!inFlight.isOutgoing()) {
+                        break;
+                    }
+                    inFlight.exit();
+                }
+            }
             if (inFlight.isOutgoing() && !inFlight.retired()) {
                 routes = installer.awaitSwap(inFlight);
             } else {
