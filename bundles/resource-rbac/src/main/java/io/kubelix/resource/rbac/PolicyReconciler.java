@@ -39,12 +39,20 @@ final class PolicyReconciler {
     private final StandardStorage clusterRoles;
     private final StandardStorage clusterRoleBindings;
     private final ScheduledExecutorService executor;
+    private final Runnable onDone;
     private long backoffMillis = INITIAL_BACKOFF_MILLIS;
     private ScheduledFuture<?> next;
     private boolean stopped;
 
     PolicyReconciler(BootstrapPolicy policy, StandardStorage clusterRoles, StandardStorage clusterRoleBindings,
                      ScheduledExecutorService executor) {
+        this(policy, clusterRoles, clusterRoleBindings, executor, () -> { });
+    }
+
+    /** @param onDone run once every role and binding is in place */
+    PolicyReconciler(BootstrapPolicy policy, StandardStorage clusterRoles, StandardStorage clusterRoleBindings,
+                     ScheduledExecutorService executor, Runnable onDone) {
+        this.onDone = onDone;
         this.policy = policy;
         this.clusterRoles = clusterRoles;
         this.clusterRoleBindings = clusterRoleBindings;
@@ -217,6 +225,7 @@ final class PolicyReconciler {
             if (done) {
                 LOG.info("RBAC bootstrap policy in place: {} cluster roles, {} cluster role bindings",
                         policy.clusterRoles().size(), policy.clusterRoleBindings().size());
+                onDone.run();
                 return;
             }
             schedule(backoffMillis);

@@ -9,6 +9,7 @@ import io.kubelix.api.registry.NameValidation;
 import io.kubelix.api.registry.RESTOptionsGetter;
 import io.kubelix.api.registry.RESTStorage;
 import io.kubelix.api.registry.RESTStorageProvider;
+import io.kubelix.api.server.PostStartHook;
 import io.kubelix.api.registry.StandardStorage;
 import io.kubelix.api.registry.StoreSpec;
 import io.kubelix.api.registry.TableColumn;
@@ -28,6 +29,8 @@ import org.slf4j.LoggerFactory;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 
@@ -36,10 +39,12 @@ import java.util.concurrent.ScheduledExecutorService;
  * {@code /apis/rbac.authorization.k8s.io/v1} roles and rolebindings (namespaced), clusterroles and
  * clusterrolebindings (cluster-scoped). Once the Stores are built it runs the
  * {@link PolicyReconciler} on its own thread to put kube's default cluster roles and bindings in place,
- * and the {@link ClusterRoleAggregationController}.
+ * and the {@link ClusterRoleAggregationController}. It is also kube's {@code rbac/bootstrap-roles}
+ * post-start hook: {@code /readyz} waits until the default roles and bindings are in place, so a
+ * client that waits for readiness is authorized by them at once.
  */
-@Component(service = RESTStorageProvider.class)
-public final class RbacRESTStorageProvider implements RESTStorageProvider {
+@Component(service = {RESTStorageProvider.class, PostStartHook.class})
+public final class RbacRESTStorageProvider implements RESTStorageProvider, PostStartHook {
     static final String GROUP = RbacValidation.GROUP;
     static final String VERSION = "v1";
     static final GroupResource ROLES = GroupResource.of(GROUP, "roles");
@@ -52,6 +57,8 @@ public final class RbacRESTStorageProvider implements RESTStorageProvider {
     private final ObjectMapper mapper = new ObjectMapper();
     private final ScheduledExecutorService executor;
     private PolicyReconciler reconciler;
+    /** Completed once a reconciler has put the bootstrap policy in place. */
+    private final CompletableFuture<Void> bootstrapped = new CompletableFuture<>();
 
     @Reference
     private SharedInformerFactory informers;
@@ -107,7 +114,8 @@ public final class RbacRESTStorageProvider implements RESTStorageProvider {
             if (reconciler != null) {
                 reconciler.stop();
             }
-            reconciler = new PolicyReconciler(BootstrapPolicy.load(mapper), clusterRoles, clusterRoleBindings, executor);
+            reconciler = new PolicyReconciler(BootstrapPolicy.load(mapper), clusterRoles, clusterRoleBindings, executor,
+                    () -> bootstrapped.complete(null));
             reconciler.start();
             if (aggregation != null) {
                 aggregation.stop();
@@ -116,6 +124,21 @@ public final class RbacRESTStorageProvider implements RESTStorageProvider {
         }
         LOG.info("built {}/{} storage: {}", GROUP, VERSION, v1.keySet());
         return new APIGroupInfo(GROUP, List.of(VERSION), Map.of(VERSION, v1));
+    }
+
+    @Override
+    public String name() {
+        return "rbac/bootstrap-roles";
+    }
+
+    /** Returns once the bootstrap policy is in place. */
+    @Override
+    public void run() throws Exception {
+        try {
+            bootstrapped.get();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        }
     }
 
     @Deactivate
