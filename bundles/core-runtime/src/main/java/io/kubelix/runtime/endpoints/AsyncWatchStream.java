@@ -45,7 +45,9 @@ final class AsyncWatchStream {
      * thousand watchers does not cost a thousand new buffers; null while it is being written.
      */
     private volatile WatchBatch batch;
-    private Scheduler.Task timeout;
+    private final Scheduler scheduler;
+    private final long timeoutSeconds;
+    private volatile Scheduler.Task timeout;
     private volatile Runnable onFinish = () -> { };
 
     AsyncWatchStream(WatchSink sink, Scheduler scheduler, String path, Watch watch, WatchEncoder encoder,
@@ -55,17 +57,34 @@ final class AsyncWatchStream {
         this.sink = sink;
         this.executor = writers;
         this.path = path;
-        this.timeout = scheduler.schedule(() -> {
-            expired = true;
-            schedulePump();
-        }, timeoutSeconds, TimeUnit.SECONDS);
+        this.scheduler = scheduler;
+        this.timeoutSeconds = timeoutSeconds;
     }
 
-    /** Starts streaming: the sink is opened, and events are written once the client sees it open. */
+    /**
+     * Starts streaming: the sink is opened, and events are written once the client sees it open.
+     * The timeout starts then: one of 0 s (a negative timeoutSeconds) may fire at once, before the
+     * timer's handle is kept, and ends the stream only after the sink is open.
+     */
     void start() {
         watch.onEnd(this::schedulePump);
         writing = true;
         sink.open(Callback.from(this::writeDone, this::fail), this::fail);
+        Scheduler.Task task = scheduler.schedule(() -> {
+            expired = true;
+            schedulePump();
+        }, timeoutSeconds, TimeUnit.SECONDS);
+        timeout = task;
+        if (finished.get()) {
+            task.cancel();
+        }
+    }
+
+    private void cancelTimeout() {
+        Scheduler.Task task = timeout;
+        if (task != null) {
+            task.cancel();
+        }
     }
 
     /** Runs {@code action} once the stream has ended, however it ends. */
@@ -155,7 +174,7 @@ final class AsyncWatchStream {
 
     private void finish() {
         if (finished.compareAndSet(false, true)) {
-            timeout.cancel();
+            cancelTimeout();
             watch.close();
             onFinish.run();
             sink.end();
@@ -164,7 +183,7 @@ final class AsyncWatchStream {
 
     private void fail(Throwable failure) {
         if (finished.compareAndSet(false, true)) {
-            timeout.cancel();
+            cancelTimeout();
             watch.close();
             onFinish.run();
             LOG.debug("watch {} ended: {}", path, failure.toString());
