@@ -15,9 +15,6 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import javax.naming.InvalidNameException;
-import javax.naming.ldap.LdapName;
-import javax.naming.ldap.Rdn;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -220,7 +217,7 @@ public final class RequestHeaderAuthenticator implements Authenticator {
         if (settings.allowedNames().isEmpty()) {
             return;
         }
-        String cn = commonName(leaf);
+        String cn = CertificateAuthorities.commonName(leaf);
         if (!settings.allowedNames().contains(cn)) {
             throw new GeneralSecurityException("x509: subject with cn=" + cn + " is not in the allowed list");
         }
@@ -263,18 +260,5 @@ public final class RequestHeaderAuthenticator implements Authenticator {
         } catch (IllegalArgumentException e) {
             return key;
         }
-    }
-
-    private static String commonName(X509Certificate leaf) {
-        try {
-            for (Rdn rdn : new LdapName(leaf.getSubjectX500Principal().getName()).getRdns()) {
-                if (rdn.getType().equalsIgnoreCase("CN")) {
-                    return rdn.getValue().toString();
-                }
-            }
-        } catch (InvalidNameException e) {
-            return "";
-        }
-        return "";
     }
 }

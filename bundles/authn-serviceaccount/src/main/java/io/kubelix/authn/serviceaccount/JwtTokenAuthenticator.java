@@ -25,11 +25,11 @@ import java.util.stream.Collectors;
 /**
  * kube's service account JWT authenticator: a bearer token that is a JWT whose {@code iss} is this
  * server's issuer must carry a valid RS256 signature of one of the verification keys, an audience
- * the request targets (for a request to the server, one of the API audiences), and be within {@code nbf} and {@code exp}, and name a
- * service account (and bound object) that still exists with the uid it names ({@link TokenValidator});
- * it then authenticates as the service account. A token that is not a JWT, or is another issuer's, is not
- * recognised, so other authenticators (the token file) still get it; one of ours that fails a
- * check ends authentication with 401.
+ * the request targets (for a request to the server, one of the API audiences), and be within
+ * {@code nbf} and {@code exp}, and name a service account (and bound object) that still exists
+ * with the uid it names ({@link TokenValidator}); it then authenticates as the service account. A
+ * token that is not a JWT, or is another issuer's, is not recognised, so other authenticators (the
+ * token file) still get it; one of ours that fails a check ends authentication with 401.
  */
 final class JwtTokenAuthenticator implements Authenticator {
     private static final Logger LOG = LoggerFactory.getLogger(JwtTokenAuthenticator.class);

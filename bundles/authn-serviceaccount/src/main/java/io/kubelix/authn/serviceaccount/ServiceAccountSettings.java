@@ -28,6 +28,7 @@ record ServiceAccountSettings(String issuer, Path signingKeyFile, Path keyFile, 
                               Duration maxTokenExpiration, List<String> apiAudiences) {
 
     static final String DEFAULT_ISSUER = TokenIssuer.DEFAULT_ISSUER;
+    static final Path DEFAULT_DATA_DIR = Path.of(".kubelix");
 
     ServiceAccountSettings {
         apiAudiences = List.copyOf(apiAudiences);
@@ -37,7 +38,6 @@ record ServiceAccountSettings(String issuer, Path signingKeyFile, Path keyFile, 
     ServiceAccountSettings(String issuer, Path signingKeyFile, Path keyFile, Path dataDir, Duration maxTokenExpiration) {
         this(issuer, signingKeyFile, keyFile, dataDir, maxTokenExpiration, List.of(issuer));
     }
-    static final Path DEFAULT_DATA_DIR = Path.of(".kubelix");
 
     /**
      * @param config            the component's settings by flag name (blank when unset)

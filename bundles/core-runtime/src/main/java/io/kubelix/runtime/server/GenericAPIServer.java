@@ -1,12 +1,10 @@
 package io.kubelix.runtime.server;
 
-import io.kubelix.api.authn.Authenticator;
 import io.kubelix.api.authn.AuthenticationChain;
+import io.kubelix.api.authn.Authenticator;
 import io.kubelix.api.authn.TokenIssuer;
-import io.kubelix.api.authn.AuthenticationRequest;
 import io.kubelix.api.authz.AuthorizationChain;
 import io.kubelix.api.authz.Authorizer;
-import io.kubelix.api.request.UserInfo;
 import io.kubelix.api.server.DelegationTarget;
 import io.kubelix.api.server.HealthChecker;
 import io.kubelix.runtime.bootstrap.CertKeyFiles;
@@ -48,6 +46,7 @@ import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,7 +61,6 @@ import java.util.ArrayList;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -90,6 +88,10 @@ public final class GenericAPIServer {
     private final AuthorizationModes authorizers;
     private final UnionAuthorizer authorization;
     private final Authentication authentication;
+    /** The service account token issuer, whose default audiences are the API audiences without --api-audiences. */
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    private volatile TokenIssuer tokenIssuer;
     private ServiceRegistration<AuthorizationChain> authorizationService;
     private ServiceRegistration<AuthenticationChain> authenticationService;
 
@@ -128,7 +130,7 @@ public final class GenericAPIServer {
         }
         authorizers = modes;
         authentication = new Authentication(authenticators, Authentication.apiAudiences(
-                settings.get("api-audiences", ""), settings.get("service-account-issuer", TokenIssuer.DEFAULT_ISSUER)));
+                settings.get("api-audiences", ""), () -> tokenIssuer));
         authorization = new UnionAuthorizer(authorizers);
         try {
             this.context = context;

@@ -4,6 +4,7 @@ import io.kubelix.api.authn.AudienceAwareAuthenticator;
 import io.kubelix.api.authn.Authenticated;
 import io.kubelix.api.authn.AuthenticationRequest;
 import io.kubelix.api.authn.Authenticator;
+import io.kubelix.api.authn.TokenIssuer;
 import io.kubelix.api.request.UserInfo;
 import org.junit.jupiter.api.Test;
 
@@ -39,7 +40,7 @@ class AuthenticationTest {
             throw new AssertionError("the server asks an audience-aware authenticator with audiences");
         }
     };
-    private final Authentication authentication = new Authentication(() -> List.of(jwt, tokenFile), API);
+    private final Authentication authentication = new Authentication(() -> List.of(jwt, tokenFile), () -> API);
 
     @Test
     void requestsToTheServerAreForTheApiAudiences() {
@@ -67,9 +68,23 @@ class AuthenticationTest {
     }
 
     @Test
-    void apiAudiencesDefaultToTheServiceAccountIssuer() {
-        assertEquals(List.of("https://issuer"), Authentication.apiAudiences("", "https://issuer"));
-        assertEquals(List.of("a", "b"), Authentication.apiAudiences(" a, b,,a ", "https://issuer"));
+    void apiAudiencesAreTheFlagsElseTheTokenIssuersDefaultsElseKubesIssuer() {
+        TokenIssuer issuer = new TokenIssuer() {
+            @Override
+            public List<String> defaultAudiences() {
+                return List.of("https://issuer.example");
+            }
+
+            @Override
+            public IssuedToken issue(ServiceAccount account, List<String> audiences, long expirationSeconds,
+                                     BoundObject boundObject) {
+                throw new UnsupportedOperationException();
+            }
+        };
+        assertEquals(List.of("a", "b"), Authentication.apiAudiences(" a, b,,a ", () -> issuer).get());
+        // The issuer configured for the service account plugin, however it was configured.
+        assertEquals(List.of("https://issuer.example"), Authentication.apiAudiences("", () -> issuer).get());
+        assertEquals(List.of(TokenIssuer.DEFAULT_ISSUER), Authentication.apiAudiences(null, () -> null).get());
     }
 
     private static Optional<String> token(AuthenticationRequest request) {

@@ -79,7 +79,7 @@ class HandlerChainTest {
         connector.setPort(0);
         server.addConnector(connector);
         server.setHandler(HandlerChain.build(new Echo(),
-                new Authentication(() -> authenticators, List.of(TokenIssuer.DEFAULT_ISSUER)),
+                new Authentication(() -> authenticators, () -> List.of(TokenIssuer.DEFAULT_ISSUER)),
                 new UnionAuthorizer(() -> authorizers), anonymous, new RequestMetrics(metrics)));
         server.start();
         base = URI.create("http://127.0.0.1:" + connector.getLocalPort());

@@ -1,5 +1,8 @@
 package io.kubelix.support.flags;
 
+import javax.naming.InvalidNameException;
+import javax.naming.ldap.LdapName;
+import javax.naming.ldap.Rdn;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -78,5 +81,21 @@ public record CertificateAuthorities(Set<TrustAnchor> anchors) {
         parameters.setDate(Date.from(at));
         CertPathValidator.getInstance("PKIX").validate(
                 CertificateFactory.getInstance("X.509").generateCertPath(chain), parameters);
+    }
+
+    /** The common name of a certificate's subject (the last CN in the certificate's order), or empty. */
+    public static String commonName(X509Certificate certificate) {
+        String cn = "";
+        try {
+            // LdapName's RDNs run in the certificate's own order (the reverse of the string's).
+            for (Rdn rdn : new LdapName(certificate.getSubjectX500Principal().getName()).getRdns()) {
+                if (rdn.getType().equalsIgnoreCase("CN")) {
+                    cn = rdn.getValue().toString();
+                }
+            }
+        } catch (InvalidNameException e) {
+            return "";
+        }
+        return cn;
     }
 }
