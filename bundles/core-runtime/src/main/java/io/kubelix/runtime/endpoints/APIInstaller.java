@@ -7,6 +7,7 @@ import io.kubelix.api.schema.GroupVersion;
 import io.kubelix.runtime.plugins.ProvidedResource;
 import io.kubelix.runtime.server.PluginSwaps;
 import io.kubelix.runtime.server.RankedServices;
+import org.osgi.framework.Constants;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,7 +48,7 @@ final class APIInstaller {
         final Map<String, ?> properties;
         final int ranking;
         final long id;
-        final InFlight inFlight = new InFlight();
+        final InFlight inFlight;
         boolean outgoing;
         /** When it went outgoing ({@link System#nanoTime()}). */
         long outgoingSince;
@@ -59,6 +60,7 @@ final class APIInstaller {
             this.properties = Map.copyOf(properties);
             this.ranking = RankedServices.ranking(properties);
             this.id = RankedServices.id(properties);
+            this.inFlight = new InFlight(properties.get(Constants.SERVICE_BUNDLEID) instanceof Long b ? b : -1);
         }
 
         String group() {

@@ -221,12 +221,16 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
             serve(storage, gv, path, info, request, response, callback);
             return true;
         }
-        try {
+        if (inFlight == null) {
+            serve(storage, gv, path, info, request, response, callback);
+            return true;
+        }
+        // The provider's bundle cannot finish an update while this request runs, so the request
+        // uses that bundle's admission plugins being updated rather than waiting for their new revision.
+        try (PluginSwaps.Held held = PluginSwaps.hold(inFlight.bundleId())) {
             serve(storage, gv, path, info, request, response, callback);
         } finally {
-            if (inFlight != null) {
-                inFlight.exit();
-            }
+            inFlight.exit();
         }
         return true;
     }

@@ -10,9 +10,19 @@ import java.util.concurrent.atomic.AtomicInteger;
  * outgoing: new requests wait for its replacement instead of entering.
  */
 final class InFlight {
+    /** The bundle that registered the provider, whose stop waits for these requests (-1: none known). */
+    private final long bundleId;
     private final AtomicInteger active = new AtomicInteger();
     private volatile boolean outgoing;
     private volatile boolean retired;
+
+    InFlight(long bundleId) {
+        this.bundleId = bundleId;
+    }
+
+    long bundleId() {
+        return bundleId;
+    }
 
     /** Enters a request; false when the provider is retired (the request must look up its route again). */
     boolean enter() {

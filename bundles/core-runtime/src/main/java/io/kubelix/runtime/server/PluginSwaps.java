@@ -84,6 +84,43 @@ public final class PluginSwaps {
         }
     }
 
+    /**
+     * The bundle whose stop waits for the request running on this thread: an API group's storage
+     * is released only when the requests in it are done, so while one of them runs, its bundle's
+     * classes stay loadable and its outgoing services usable.
+     */
+    private static final ThreadLocal<Long> HELD = new ThreadLocal<>();
+
+    /**
+     * Marks the current thread as running a request on a storage of bundle {@code bundleId} until
+     * the returned handle is closed. Meanwhile the request uses that bundle's outgoing services
+     * instead of waiting for their new revision, which cannot start before the request ends.
+     */
+    public static Held hold(long bundleId) {
+        Long previous = HELD.get();
+        HELD.set(bundleId);
+        return () -> {
+            if (previous == null) {
+                HELD.remove();
+            } else {
+                HELD.set(previous);
+            }
+        };
+    }
+
+    /** Whether the request on this thread holds the bundle that registered a service with these properties. */
+    static boolean held(Map<String, ?> properties) {
+        Long held = HELD.get();
+        return held != null && held.equals(properties.get(Constants.SERVICE_BUNDLEID));
+    }
+
+    /** Ends what {@link #hold} began. */
+    @FunctionalInterface
+    public interface Held extends AutoCloseable {
+        @Override
+        void close();
+    }
+
     /** Swaps never happen: every service that goes away is removed at once. */
     public static PluginSwaps none() {
         return new PluginSwaps(p -> false, Duration.ZERO);

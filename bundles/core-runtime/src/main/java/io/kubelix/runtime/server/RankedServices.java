@@ -18,7 +18,10 @@ import java.util.function.Supplier;
  * replacement arrives: readers wait meanwhile (at most the swap grace period) and then see the new
  * set, so during a plugin update a request is served with the old service or the new one, never
  * with neither. Readers do not use the outgoing service itself: its bundle's class loader may be
- * discarded by the refresh that follows an update.
+ * discarded by the refresh that follows an update. The exception is a request that runs on a
+ * storage of the bundle being updated ({@link PluginSwaps#hold}): the update waits for that
+ * request before the bundle's classes can go, and the new revision cannot come before, so it
+ * uses the outgoing services of its own bundle instead of waiting for them.
  */
 public final class RankedServices<T> implements Supplier<List<T>> {
     private static final class Entry<T> {
@@ -41,13 +44,20 @@ public final class RankedServices<T> implements Supplier<List<T>> {
     private static final Comparator<Entry<?>> ORDER = Comparator.<Entry<?>>comparingInt(e -> -e.ranking)
             .thenComparingLong(e -> e.id);
 
-    /** The services in order, and whether one of them is being swapped (readers then wait). */
-    private record Snapshot<T>(List<T> services, boolean swapping) {
+    /**
+     * The services in order, and, while some are being swapped (readers then wait), the entries
+     * with the outgoing ones in their places.
+     */
+    private record Snapshot<T>(List<T> services, boolean swapping, List<Member<T>> members) {
+    }
+
+    /** A service in a snapshot taken during a swap, and whether it was outgoing then. */
+    private record Member<T>(T service, Map<String, ?> properties, boolean outgoing) {
     }
 
     private final PluginSwaps swaps;
     private final List<Entry<T>> entries = new ArrayList<>();
-    private volatile Snapshot<T> snapshot = new Snapshot<>(List.of(), false);
+    private volatile Snapshot<T> snapshot = new Snapshot<>(List.of(), false, List.of());
 
     /** A collection whose services leave at once when they go away. */
     public RankedServices() {
@@ -108,7 +118,26 @@ public final class RankedServices<T> implements Supplier<List<T>> {
     @Override
     public List<T> get() {
         Snapshot<T> s = snapshot;
-        return s.swapping() ? awaitSwap() : s.services();
+        if (!s.swapping()) {
+            return s.services();
+        }
+        List<T> held = withHeldOutgoing(s);
+        return held != null ? held : awaitSwap();
+    }
+
+    /**
+     * The services with the outgoing ones in place when every outgoing service belongs to the
+     * bundle the current request holds; otherwise null.
+     */
+    private static <T> List<T> withHeldOutgoing(Snapshot<T> s) {
+        List<T> services = new ArrayList<>(s.members().size());
+        for (Member<T> m : s.members()) {
+            if (m.outgoing() && !PluginSwaps.held(m.properties())) {
+                return null;
+            }
+            services.add(m.service());
+        }
+        return services;
     }
 
     private synchronized List<T> awaitSwap() {
@@ -137,8 +166,10 @@ public final class RankedServices<T> implements Supplier<List<T>> {
 
     private void publish() {
         entries.sort(ORDER);
+        boolean swapping = entries.stream().anyMatch(e -> e.outgoing);
         snapshot = new Snapshot<>(entries.stream().filter(e -> !e.outgoing).map(e -> e.service).toList(),
-                entries.stream().anyMatch(e -> e.outgoing));
+                swapping, swapping ? entries.stream().map(e -> new Member<>(e.service, e.properties, e.outgoing)).toList()
+                        : List.of());
         notifyAll();
     }
 }

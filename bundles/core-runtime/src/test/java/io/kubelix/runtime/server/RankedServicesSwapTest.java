@@ -58,6 +58,47 @@ class RankedServicesSwapTest {
         assertEquals(List.of("b", "a-from-another-bundle", "a-v2"), reader.get(10, TimeUnit.SECONDS));
     }
 
+    /**
+     * A request running on a storage of the bundle being updated holds up that update, so waiting
+     * for the bundle's new revision would wait for itself: it goes on with the outgoing service.
+     * A request holding another bundle still waits.
+     */
+    @Test
+    void aRequestHoldingTheBundleBeingUpdatedUsesItsOutgoingServicesWithoutWaiting() throws Exception {
+        RankedServices<String> services = new RankedServices<>(swaps(Duration.ofSeconds(30)));
+        services.add("quota-v1", props(10L, 5L, "ResourceQuota"));
+        services.add("other", props(11L, 6L, "Other"));
+        updating.add(5L);
+        services.remove("quota-v1", props(10L, 5L, "ResourceQuota"));
+
+        CompletableFuture<List<String>> holder = CompletableFuture.supplyAsync(() -> {
+            try (PluginSwaps.Held held = PluginSwaps.hold(5L)) {
+                return services.get();
+            }
+        });
+        assertEquals(List.of("quota-v1", "other"), holder.get(5, TimeUnit.SECONDS));
+
+        CompletableFuture<List<String>> otherHolder = CompletableFuture.supplyAsync(() -> {
+            try (PluginSwaps.Held held = PluginSwaps.hold(6L)) {
+                return services.get();
+            }
+        });
+        CompletableFuture<List<String>> afterRelease = CompletableFuture.supplyAsync(() -> {
+            try (PluginSwaps.Held held = PluginSwaps.hold(5L)) {
+                services.get();
+            }
+            return services.get();
+        });
+        assertThrows(TimeoutException.class, () -> otherHolder.get(200, TimeUnit.MILLISECONDS),
+                "a request on another bundle's storage does not keep the bundle being updated");
+        assertThrows(TimeoutException.class, () -> afterRelease.get(200, TimeUnit.MILLISECONDS),
+                "once the request has left the storage it waits like any other");
+
+        services.add("quota-v2", props(12L, 5L, "ResourceQuota"));
+        assertEquals(List.of("other", "quota-v2"), otherHolder.get(10, TimeUnit.SECONDS));
+        assertEquals(List.of("other", "quota-v2"), afterRelease.get(10, TimeUnit.SECONDS));
+    }
+
     @Test
     void aServiceRemovedForGoodLeavesAtOnce() {
         RankedServices<String> services = new RankedServices<>(swaps(Duration.ofSeconds(30)));
