@@ -1,18 +1,16 @@
 package io.kubelix.admission.webhook;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.admission.AdmissionAttributes;
 import io.kubelix.api.errors.StatusCause;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.errors.StatusReason;
-import io.kubelix.api.request.UserInfo;
+import io.kubelix.support.admission.AdmissionRequests;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 
 /**
  * {@code admission.k8s.io/v1} AdmissionReviews as kube-apiserver writes and reads them
@@ -31,57 +29,8 @@ final class AdmissionReviews {
     static ObjectNode request(AdmissionAttributes a) {
         ObjectNode review = F.objectNode();
         review.put("kind", "AdmissionReview").put("apiVersion", API_VERSION);
-        ObjectNode r = review.putObject("request");
-        r.put("uid", UUID.randomUUID().toString());
-        ObjectNode kind = gvk(a);
-        ObjectNode resource = gvr(a);
-        r.set("kind", kind);
-        r.set("resource", resource);
-        putIfSet(r, "subResource", a.subresource());
-        r.set("requestKind", kind.deepCopy());
-        r.set("requestResource", resource.deepCopy());
-        putIfSet(r, "requestSubResource", a.subresource());
-        putIfSet(r, "name", a.name());
-        putIfSet(r, "namespace", a.namespace());
-        r.put("operation", a.operation().name());
-        r.set("userInfo", userInfo(a.context().user()));
-        r.set("object", a.object() == null ? F.nullNode() : a.object());
-        r.set("oldObject", a.oldObject() == null ? F.nullNode() : a.oldObject());
-        r.put("dryRun", a.dryRun());
-        r.set("options", a.options() == null ? F.nullNode() : a.options());
+        review.set("request", AdmissionRequests.withObjects(a));
         return review;
-    }
-
-    private static ObjectNode gvk(AdmissionAttributes a) {
-        ObjectNode k = F.objectNode();
-        k.put("group", a.kind().group()).put("version", a.kind().version()).put("kind", a.kind().kind());
-        return k;
-    }
-
-    private static ObjectNode gvr(AdmissionAttributes a) {
-        ObjectNode k = F.objectNode();
-        k.put("group", a.resource().group()).put("version", a.resource().version())
-                .put("resource", a.resource().resource());
-        return k;
-    }
-
-    /** authenticationv1.UserInfo: empty fields left out. */
-    private static ObjectNode userInfo(UserInfo user) {
-        ObjectNode u = F.objectNode();
-        putIfSet(u, "username", user.name());
-        putIfSet(u, "uid", user.uid());
-        if (!user.groups().isEmpty()) {
-            ArrayNode groups = u.putArray("groups");
-            user.groups().forEach(groups::add);
-        }
-        if (!user.extra().isEmpty()) {
-            ObjectNode extra = u.putObject("extra");
-            user.extra().forEach((k, v) -> {
-                ArrayNode values = extra.putArray(k);
-                v.forEach(values::add);
-            });
-        }
-        return u;
     }
 
     /**
@@ -172,11 +121,5 @@ final class AdmissionReviews {
                     d.path("kind").asText(""), causes, d.path("retryAfterSeconds").asInt(0));
         }
         return new StatusException(StatusReason.fromWireName(reason), code, text, details, null);
-    }
-
-    private static void putIfSet(ObjectNode n, String field, String value) {
-        if (value != null && !value.isEmpty()) {
-            n.put(field, value);
-        }
     }
 }

@@ -7,6 +7,7 @@ import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.informer.SharedIndexInformer;
 import io.kubelix.api.informer.SharedInformerFactory;
 import io.kubelix.api.schema.GroupVersionResource;
+import io.kubelix.support.admission.AdmissionMatcher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,14 +31,14 @@ final class WebhookPlugin {
 
     private final WebhookConfigurations configurations;
     private final SharedIndexInformer namespaces;
-    private final WebhookMatcher matcher;
+    private final AdmissionMatcher matcher;
     private final WebhookClient client;
     final ObjectMapper json = new ObjectMapper();
 
     WebhookPlugin(SharedInformerFactory informers, GroupVersionResource configurationResource) {
         this.configurations = new WebhookConfigurations(informers.forResource(configurationResource));
         this.namespaces = informers.forResource(NAMESPACES);
-        this.matcher = new WebhookMatcher(this::namespace);
+        this.matcher = new AdmissionMatcher(this::namespace);
         this.client = new WebhookClient(new ServiceResolver(informers.forResource(SERVICES).lister(),
                 informers.forResource(ENDPOINT_SLICES).lister()), json);
     }
@@ -46,13 +47,13 @@ final class WebhookPlugin {
     WebhookPlugin(WebhookConfigurations configurations, SharedIndexInformer namespaces, WebhookClient client) {
         this.configurations = configurations;
         this.namespaces = namespaces;
-        this.matcher = new WebhookMatcher(this::namespace);
+        this.matcher = new AdmissionMatcher(this::namespace);
         this.client = client;
     }
 
     /** The webhooks called for this request, in order. */
     List<Webhook> hooksFor(AdmissionAttributes a) {
-        if (WebhookMatcher.exempt(a)) {
+        if (AdmissionMatcher.exempt(a)) {
             return List.of();
         }
         List<Webhook> all;
@@ -64,7 +65,7 @@ final class WebhookPlugin {
         if (all.isEmpty()) {
             return List.of();
         }
-        return all.stream().filter(h -> matcher.shouldCall(h, a)).toList();
+        return all.stream().filter(h -> matcher.matches(h.rules(), h.namespaceSelector(), h.objectSelector(), a)).toList();
     }
 
     /**

@@ -1,4 +1,4 @@
-package io.kubelix.admission.webhook;
+package io.kubelix.support.admission;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -11,55 +11,81 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * Whether a webhook is called for a request (kube's {@code Webhook.ShouldCallHook}): its
- * {@code namespaceSelector} and {@code objectSelector} select the request, and one of its rules
- * matches the operation, API group, version, resource (with {@code resource/subresource},
- * {@code resource/*}, {@code *} and {@code * /*} forms) and scope. Writes of the objects that
- * configure admission are never sent to webhooks, so that no webhook can lock itself in.
+ * Which requests an admission configuration applies to, as kube matches webhooks
+ * ({@code Webhook.ShouldCallHook}) and admission policies ({@code matching.Matcher}): a
+ * {@code namespaceSelector} and an {@code objectSelector} that select the request, and rules that
+ * match its operation, API group, version, resource (with {@code resource/subresource},
+ * {@code resource/*}, {@code *} and {@code * /*} forms), scope and, for policies, resource names.
+ * Writes of the objects that configure admission are never matched, so that no configuration
+ * can lock itself in.
  */
-final class WebhookMatcher {
+public final class AdmissionMatcher {
     /** kube's {@code IsExemptAdmissionConfigurationResource}. */
     private static final Set<String> ADMISSION_CONFIGURATION = Set.of("validatingwebhookconfigurations",
             "mutatingwebhookconfigurations", "validatingadmissionpolicies", "validatingadmissionpolicybindings",
             "mutatingadmissionpolicies", "mutatingadmissionpolicybindings");
     private static final GroupResource NAMESPACES = GroupResource.of("", "namespaces");
 
-    /** Reads a namespace's labels; null when there is no such namespace. */
+    /** Reads a namespace; null when there is no such namespace. */
     private final Function<String, ObjectNode> namespaces;
 
-    WebhookMatcher(Function<String, ObjectNode> namespaces) {
+    public AdmissionMatcher(Function<String, ObjectNode> namespaces) {
         this.namespaces = namespaces;
     }
 
-    static boolean exempt(AdmissionAttributes a) {
+    /** Whether the request writes an object that configures admission, which nothing may intercept. */
+    public static boolean exempt(AdmissionAttributes a) {
         return "admissionregistration.k8s.io".equals(a.resource().group())
                 && ADMISSION_CONFIGURATION.contains(a.resource().resource());
     }
 
     /**
-     * Whether {@code hook} is called for the request.
+     * Whether one of {@code rules} matches, and the selectors select the request.
      *
-     * @throws StatusException 404 when the request's namespace does not exist and the webhook has a
+     * @throws StatusException 404 when the request's namespace does not exist and there is a
      *                         namespace selector, as kube answers
      */
-    boolean shouldCall(Webhook hook, AdmissionAttributes a) {
-        boolean rule = false;
-        for (JsonNode r : hook.rules()) {
-            if (matches(r, a)) {
-                rule = true;
-                break;
-            }
-        }
-        return rule && objectSelected(hook.objectSelector(), a) && namespaceSelected(hook.namespaceSelector(), a);
+    public boolean matches(JsonNode rules, JsonNode namespaceSelector, JsonNode objectSelector, AdmissionAttributes a) {
+        return anyRule(rules, a) && objectSelected(objectSelector, a) && namespaceSelected(namespaceSelector, a);
     }
 
-    /** rules.Matcher: scope, operations, API groups, versions and resources. */
-    static boolean matches(JsonNode rule, AdmissionAttributes a) {
+    /**
+     * A policy's or binding's {@code matchResources}: selected by its selectors, matched by one of
+     * its {@code resourceRules} and by none of its {@code excludeResourceRules}. Without
+     * {@code resourceRules} every resource matches (a binding that narrows nothing).
+     */
+    public boolean matchesResources(JsonNode matchResources, AdmissionAttributes a) {
+        if (matchResources == null || matchResources.isMissingNode() || matchResources.isNull()) {
+            return true;
+        }
+        JsonNode rules = matchResources.path("resourceRules");
+        if (rules.isArray() && !rules.isEmpty() && !anyRule(rules, a)) {
+            return false;
+        }
+        if (anyRule(matchResources.path("excludeResourceRules"), a)) {
+            return false;
+        }
+        return objectSelected(matchResources.path("objectSelector"), a)
+                && namespaceSelected(matchResources.path("namespaceSelector"), a);
+    }
+
+    private static boolean anyRule(JsonNode rules, AdmissionAttributes a) {
+        for (JsonNode r : rules) {
+            if (matchesRule(r, a)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** rules.Matcher: scope, operations, API groups, versions, resources and (for policies) resource names. */
+    public static boolean matchesRule(JsonNode rule, AdmissionAttributes a) {
         return scope(rule.path("scope").asText("*"), a)
                 && anyOrWildcard(rule.path("operations"), a.operation().name())
                 && anyOrWildcard(rule.path("apiGroups"), a.resource().group())
                 && anyOrWildcard(rule.path("apiVersions"), a.resource().version())
-                && resource(rule.path("resources"), a.resource().resource(), a.subresource());
+                && resource(rule.path("resources"), a.resource().resource(), a.subresource())
+                && resourceName(rule.path("resourceNames"), a.name());
     }
 
     private static boolean scope(String scope, AdmissionAttributes a) {
@@ -90,6 +116,19 @@ final class WebhookMatcher {
             String res = slash < 0 ? s : s.substring(0, slash);
             String rsub = slash < 0 ? "" : s.substring(slash + 1);
             if ((res.equals("*") || res.equals(resource)) && (rsub.equals("*") || rsub.equals(sub))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** No names: every object; otherwise the request's object must be one of them. */
+    private static boolean resourceName(JsonNode names, String name) {
+        if (!names.isArray() || names.isEmpty()) {
+            return true;
+        }
+        for (JsonNode n : names) {
+            if (n.asText().equals(name)) {
                 return true;
             }
         }
@@ -133,7 +172,8 @@ final class WebhookMatcher {
         return LabelSelectors.matches(selector, ns.path("metadata").path("labels"));
     }
 
-    private static boolean isNamespace(AdmissionAttributes a) {
+    /** Whether the request is about a namespace itself. */
+    public static boolean isNamespace(AdmissionAttributes a) {
         return a.resource().group().isEmpty() && "namespaces".equals(a.resource().resource());
     }
 }
