@@ -1,8 +1,10 @@
 package io.kubelix.api.informer;
 
+import io.kubelix.api.schema.GroupVersionKind;
 import io.kubelix.api.schema.GroupVersionResource;
 import org.osgi.annotation.versioning.ProviderType;
 
+import java.util.Optional;
 import java.time.Duration;
 
 /**
@@ -28,6 +30,12 @@ public interface SharedInformerFactory {
      * @return whether all of them have synced
      */
     boolean waitForCacheSync(Duration timeout, GroupVersionResource... resources) throws InterruptedException;
+
+    /**
+     * The resource serving {@code kind} now (a RESTMapper's mapping), as a client finds it in
+     * discovery; empty when no served resource has that kind in that group and version.
+     */
+    Optional<RESTMapping> mappingFor(GroupVersionKind kind);
 
     /**
      * A work queue with the default controller rate limiter (client-go's

@@ -11,6 +11,8 @@ import io.kubelix.api.informer.ResourceEventHandlerRegistration;
 import io.kubelix.api.informer.SharedIndexInformer;
 import io.kubelix.api.informer.SharedInformerFactory;
 import io.kubelix.api.informer.Workers;
+import io.kubelix.api.informer.RESTMapping;
+import io.kubelix.api.schema.GroupVersionKind;
 import io.kubelix.api.schema.GroupVersionResource;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
@@ -23,6 +25,7 @@ import org.osgi.service.component.annotations.ServiceScope;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.Optional;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -77,6 +80,11 @@ public final class BundleInformerFactory implements SharedInformerFactory {
     @Override
     public SharedIndexInformer forResource(GroupVersionResource resource) {
         return new Tracked(shared.informer(resource));
+    }
+
+    @Override
+    public Optional<RESTMapping> mappingFor(GroupVersionKind kind) {
+        return shared.mappingFor(kind);
     }
 
     @Override

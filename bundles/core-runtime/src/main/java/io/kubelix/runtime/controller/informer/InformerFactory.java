@@ -7,6 +7,9 @@ import io.kubelix.api.informer.Workers;
 import io.kubelix.api.informer.ResourceEventHandlerRegistration;
 import io.kubelix.api.informer.SharedIndexInformer;
 import io.kubelix.api.informer.SharedInformerFactory;
+import io.kubelix.api.informer.RESTMapping;
+import io.kubelix.api.registry.RESTStorage;
+import io.kubelix.api.schema.GroupVersionKind;
 import io.kubelix.api.schema.GroupVersionResource;
 import io.kubelix.runtime.controller.QueueWorkers;
 import io.kubelix.runtime.controller.ServedResources;
@@ -20,6 +23,7 @@ import org.osgi.service.component.annotations.Reference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.Optional;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -62,6 +66,20 @@ public final class InformerFactory implements SharedInformerFactory {
     @Override
     public SharedIndexInformer forResource(GroupVersionResource resource) {
         return informer(resource);
+    }
+
+    @Override
+    public Optional<RESTMapping> mappingFor(GroupVersionKind kind) {
+        for (GroupVersionResource r : served.resources()) {
+            if (!r.group().equals(kind.group()) || !r.version().equals(kind.version())) {
+                continue;
+            }
+            RESTStorage storage = served.storage(r);
+            if (storage != null && kind.kind().equals(storage.kind())) {
+                return java.util.Optional.of(new RESTMapping(r, storage.namespaced()));
+            }
+        }
+        return java.util.Optional.empty();
     }
 
     Informer informer(GroupVersionResource resource) {

@@ -1,0 +1,235 @@
+package io.kubelix.admission.policy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubelix.support.cel.CelCompileException;
+import io.kubelix.support.cel.CelEnvironment;
+import io.kubelix.support.cel.CelEvaluationError;
+import io.kubelix.support.cel.CelExpression;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One ValidatingAdmissionPolicy's expressions, compiled once per version of the policy (kube's
+ * {@code validatingadmissionpolicy.validator}): its match conditions, variables, validations with
+ * their message expressions, and audit annotations. An expression that does not compile fails when
+ * it would run, under the policy's failure policy, as kube's compile errors do.
+ */
+final class CompiledPolicy {
+    /** kube's limit on a message built by messageExpression (celconfig.MaxEvaluatedMessageExpressionSizeBytes). */
+    private static final int MAX_MESSAGE_BYTES = 5 * 1024;
+
+    /** The variables kube declares for admission policy expressions (authorizer is not offered). */
+    static final CelEnvironment ENVIRONMENT = CelEnvironment.builder()
+            .variable("object", CelEnvironment.Type.DYN)
+            .variable("oldObject", CelEnvironment.Type.DYN)
+            .variable("request", CelEnvironment.Type.DYN)
+            .variable("params", CelEnvironment.Type.DYN)
+            .variable("namespaceObject", CelEnvironment.Type.DYN)
+            .variable("variables", CelEnvironment.Type.MAP)
+            .build();
+
+    /** What one validation came to. */
+    enum Outcome { ADMIT, DENY, ERROR }
+
+    /** A validation's result: its outcome, the message for a denial or an error, and the reason of a denial. */
+    record Decision(Outcome outcome, String message, String reason) {
+    }
+
+    /** An expression that compiled, or the reason it did not. */
+    private record Compiled(String source, CelExpression expression, String error) {
+        static Compiled of(String source) {
+            try {
+                return new Compiled(source, ENVIRONMENT.compile(source), null);
+            } catch (CelCompileException e) {
+                return new Compiled(source, null, "compilation error: " + e.getMessage());
+            }
+        }
+
+        Object evaluate(Map<String, Object> bindings) throws PolicyException {
+            if (expression == null) {
+                throw new PolicyException(error);
+            }
+            try {
+                return expression.evaluate(bindings, CelEnvironment.PER_CALL_COST_LIMIT).value();
+            } catch (CelEvaluationError e) {
+                throw new PolicyException("expression '" + source + "' resulted in error: " + e.getMessage());
+            }
+        }
+    }
+
+    private record Validation(Compiled expression, String message, Compiled messageExpression, String reason) {
+    }
+
+    private record Variable(String name, Compiled expression) {
+    }
+
+    private final String name;
+    private final String resourceVersion;
+    private final JsonNode spec;
+    private final boolean failOpen;
+    private final List<Compiled> matchConditions = new ArrayList<>();
+    private final List<Variable> variables = new ArrayList<>();
+    private final List<Validation> validations = new ArrayList<>();
+
+    CompiledPolicy(ObjectNode policy) {
+        this.name = policy.path("metadata").path("name").asText();
+        this.resourceVersion = policy.path("metadata").path("resourceVersion").asText();
+        this.spec = policy.path("spec");
+        this.failOpen = "Ignore".equals(spec.path("failurePolicy").asText("Fail"));
+        for (JsonNode c : spec.path("matchConditions")) {
+            matchConditions.add(Compiled.of(c.path("expression").asText()));
+        }
+        for (JsonNode v : spec.path("variables")) {
+            variables.add(new Variable(v.path("name").asText(), Compiled.of(v.path("expression").asText())));
+        }
+        for (JsonNode v : spec.path("validations")) {
+            String messageExpression = v.path("messageExpression").asText("");
+            validations.add(new Validation(Compiled.of(v.path("expression").asText()), v.path("message").asText(""),
+                    messageExpression.isEmpty() ? null : Compiled.of(messageExpression), v.path("reason").asText("")));
+        }
+    }
+
+    String name() {
+        return name;
+    }
+
+    String resourceVersion() {
+        return resourceVersion;
+    }
+
+    JsonNode spec() {
+        return spec;
+    }
+
+    /** Whether the policy's failure policy is {@code Ignore}: errors admit instead of denying. */
+    boolean failOpen() {
+        return failOpen;
+    }
+
+    /** The outcome of an error under the failure policy. */
+    Outcome onError() {
+        return failOpen ? Outcome.ADMIT : Outcome.ERROR;
+    }
+
+    /**
+     * kube's match conditions: all must hold. A false one means the policy does not apply; errors
+     * with none false are an error (kube aggregates them).
+     *
+     * @throws PolicyException when a condition could not be evaluated and none was false
+     */
+    boolean conditionsHold(Map<String, Object> bindings) throws PolicyException {
+        List<String> errors = new ArrayList<>();
+        for (Compiled c : matchConditions) {
+            try {
+                Object v = c.evaluate(bindings);
+                if (Boolean.FALSE.equals(v)) {
+                    return false;
+                }
+                if (!Boolean.TRUE.equals(v)) {
+                    errors.add("expression '" + c.source() + "' resulted in error: no such overload");
+                }
+            } catch (PolicyException e) {
+                errors.add(e.getMessage());
+            }
+        }
+        if (!errors.isEmpty()) {
+            throw new PolicyException(errors.size() == 1 ? errors.get(0) : "[" + String.join(", ", errors) + "]");
+        }
+        return true;
+    }
+
+    /**
+     * Evaluates the variables in order (each may use those before it) into {@code bindings}'
+     * {@code variables}; a variable that fails is left out, and its error is what an expression
+     * using it meets.
+     */
+    Map<String, String> bindVariables(Map<String, Object> bindings) {
+        Map<String, Object> values = new LinkedHashMap<>();
+        Map<String, String> errors = new HashMap<>();
+        bindings.put("variables", values);
+        for (Variable v : variables) {
+            try {
+                Object value = v.expression().evaluate(bindings);
+                values.put(v.name(), value);
+            } catch (PolicyException e) {
+                errors.put(v.name(), e.getMessage());
+            }
+        }
+        return errors;
+    }
+
+    /** Each validation's decision, in order. */
+    List<Decision> validate(Map<String, Object> bindings, Map<String, String> variableErrors) {
+        List<Decision> decisions = new ArrayList<>(validations.size());
+        for (Validation v : validations) {
+            decisions.add(validate(v, bindings, variableErrors));
+        }
+        return decisions;
+    }
+
+    private Decision validate(Validation v, Map<String, Object> bindings, Map<String, String> variableErrors) {
+        String failedVariable = failedVariable(v.expression().source(), variableErrors);
+        if (failedVariable != null) {
+            return new Decision(onError(), "expression '" + v.expression().source() + "' resulted in error: "
+                    + variableErrors.get(failedVariable), "");
+        }
+        Object result;
+        try {
+            result = v.expression().evaluate(bindings);
+        } catch (PolicyException e) {
+            return new Decision(onError(), e.getMessage(), "");
+        }
+        if (Boolean.TRUE.equals(result)) {
+            return new Decision(Outcome.ADMIT, "", "");
+        }
+        if (!(result instanceof Boolean)) {
+            return new Decision(onError(), "expression '" + v.expression().source()
+                    + "' resulted in error: no such overload", "");
+        }
+        return new Decision(Outcome.DENY, message(v, bindings), v.reason().isEmpty() ? "Invalid" : v.reason());
+    }
+
+    /** messageExpression's string if it gives a usable one, else message, else the failed expression. */
+    private static String message(Validation v, Map<String, Object> bindings) {
+        if (v.messageExpression() != null) {
+            try {
+                if (v.messageExpression().evaluate(bindings) instanceof String s) {
+                    String trimmed = s.strip();
+                    if (!trimmed.isEmpty() && !trimmed.contains("\n")
+                            && trimmed.getBytes(java.nio.charset.StandardCharsets.UTF_8).length <= MAX_MESSAGE_BYTES) {
+                        return trimmed;
+                    }
+                }
+            } catch (PolicyException e) {
+                // kube logs it and falls back to the message
+            }
+        }
+        if (!v.message().isBlank()) {
+            return v.message().strip();
+        }
+        return "failed expression: " + v.expression().source().strip();
+    }
+
+    /** The first failed variable an expression names ({@code variables.x}), or null. */
+    private static String failedVariable(String source, Map<String, String> variableErrors) {
+        for (String name : variableErrors.keySet()) {
+            if (source.contains("variables." + name) || source.contains("variables[\"" + name + "\"]")
+                    || source.contains("variables['" + name + "']")) {
+                return name;
+            }
+        }
+        return null;
+    }
+
+    /** An evaluation or configuration failure, with kube's message. */
+    static final class PolicyException extends Exception {
+        PolicyException(String message) {
+            super(message, null, false, false);
+        }
+    }
+}

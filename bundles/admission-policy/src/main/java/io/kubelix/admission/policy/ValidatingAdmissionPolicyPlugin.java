@@ -1,0 +1,277 @@
+package io.kubelix.admission.policy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubelix.api.admission.AdmissionAttributes;
+import io.kubelix.api.admission.Operation;
+import io.kubelix.api.admission.ValidatingAdmissionPlugin;
+import io.kubelix.api.errors.StatusCause;
+import io.kubelix.api.errors.StatusException;
+import io.kubelix.api.errors.StatusReason;
+import io.kubelix.api.informer.SharedIndexInformer;
+import io.kubelix.api.informer.SharedInformerFactory;
+import io.kubelix.api.schema.GroupResource;
+import io.kubelix.api.schema.GroupVersionResource;
+import io.kubelix.support.admission.AdmissionMatcher;
+import io.kubelix.support.admission.AdmissionRequests;
+import io.kubelix.support.cel.CelValues;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The ValidatingAdmissionPolicy admission plugin (kube's {@code plugin/policy/validating}): every
+ * {@code ValidatingAdmissionPolicy} whose {@code matchConstraints} match the request is evaluated
+ * for each of its bindings that matches too, with the binding's params, in CEL; a failed validation
+ * is acted on as the binding's {@code validationActions} say (Deny refuses the request with kube's
+ * message, Warn adds a warning the client prints, Audit is logged). Policies, bindings and params
+ * are read through the server's informers, so a change applies within a second.
+ */
+@Component(service = ValidatingAdmissionPlugin.class)
+public final class ValidatingAdmissionPolicyPlugin implements ValidatingAdmissionPlugin {
+    private static final Logger LOG = LoggerFactory.getLogger(ValidatingAdmissionPolicyPlugin.class);
+    static final String PLUGIN_NAME = "ValidatingAdmissionPolicy";
+    static final GroupVersionResource POLICIES = new GroupVersionResource("admissionregistration.k8s.io", "v1",
+            "validatingadmissionpolicies");
+    static final GroupVersionResource BINDINGS = new GroupVersionResource("admissionregistration.k8s.io", "v1",
+            "validatingadmissionpolicybindings");
+    static final GroupVersionResource NAMESPACES = new GroupVersionResource("", "v1", "namespaces");
+    private static final Duration READY_WAIT = Duration.ofSeconds(10);
+
+    private final SharedIndexInformer policies;
+    private final SharedIndexInformer bindings;
+    private final SharedIndexInformer namespaces;
+    private final AdmissionMatcher matcher;
+    private final PolicyParams params;
+    private volatile Snapshot snapshot = new Snapshot("", List.of());
+
+    /** The policies with their bindings, rebuilt when either informer has seen a change. */
+    private record Snapshot(String resourceVersions, List<Hook> hooks) {
+    }
+
+    /** A policy and the bindings that name it, in name order. */
+    private record Hook(CompiledPolicy policy, List<ObjectNode> bindings) {
+    }
+
+    /** A failed validation of one binding, or a configuration error, that denies the request. */
+    private record Denial(String policy, String binding, String message, String reason) {
+    }
+
+    @Activate
+    public ValidatingAdmissionPolicyPlugin(@Reference SharedInformerFactory informers) {
+        this.policies = informers.forResource(POLICIES);
+        this.bindings = informers.forResource(BINDINGS);
+        this.namespaces = informers.forResource(NAMESPACES);
+        this.matcher = new AdmissionMatcher(name -> namespaces.lister().get(name).orElse(null));
+        this.params = new PolicyParams(informers);
+    }
+
+    @Override
+    public String name() {
+        return PLUGIN_NAME;
+    }
+
+    @Override
+    public boolean handles(Operation operation) {
+        return true;
+    }
+
+    @Override
+    public void validate(AdmissionAttributes a) {
+        if (AdmissionMatcher.exempt(a)) {
+            return;
+        }
+        List<Hook> hooks = hooks(a);
+        if (hooks.isEmpty()) {
+            return;
+        }
+        List<Denial> denials = new ArrayList<>();
+        Map<String, Object> base = null;
+        for (Hook hook : hooks) {
+            CompiledPolicy policy = hook.policy();
+            if (!matcher.matchesResources(policy.spec().path("matchConstraints"), a)) {
+                continue;
+            }
+            if (base == null) {
+                base = bindings(a);
+            }
+            for (ObjectNode binding : hook.bindings()) {
+                String bindingName = binding.path("metadata").path("name").asText();
+                JsonNode bindingSpec = binding.path("spec");
+                if (!matcher.matchesResources(bindingSpec.path("matchResources"), a)) {
+                    continue;
+                }
+                List<ObjectNode> paramObjects;
+                try {
+                    paramObjects = params.collect(policy.spec().path("paramKind"), bindingSpec.path("paramRef"),
+                            a.namespace());
+                } catch (CompiledPolicy.PolicyException e) {
+                    if (!policy.failOpen()) {
+                        denials.add(new Denial(policy.name(), bindingName, "failed to configure binding: "
+                                + e.getMessage(), ""));
+                    }
+                    continue;
+                }
+                for (ObjectNode param : paramObjects) {
+                    evaluate(policy, bindingName, bindingSpec, param, base, a, denials);
+                }
+            }
+        }
+        if (!denials.isEmpty()) {
+            throw denied(a, denials);
+        }
+    }
+
+    private void evaluate(CompiledPolicy policy, String bindingName, JsonNode bindingSpec, ObjectNode param,
+                          Map<String, Object> base, AdmissionAttributes a, List<Denial> denials) {
+        Map<String, Object> vars = new HashMap<>(base);
+        vars.put("params", CelValues.fromJson(param));
+        try {
+            if (!policy.conditionsHold(vars)) {
+                return;
+            }
+        } catch (CompiledPolicy.PolicyException e) {
+            if (!policy.failOpen()) {
+                act(policy, bindingName, bindingSpec, new CompiledPolicy.Decision(CompiledPolicy.Outcome.ERROR,
+                        e.getMessage(), ""), a, denials);
+            }
+            return;
+        }
+        Map<String, String> variableErrors = policy.bindVariables(vars);
+        for (CompiledPolicy.Decision d : policy.validate(vars, variableErrors)) {
+            if (d.outcome() != CompiledPolicy.Outcome.ADMIT) {
+                act(policy, bindingName, bindingSpec, d, a, denials);
+            }
+        }
+    }
+
+    /** A failed validation (or an error under failurePolicy Fail) as the binding's actions say. */
+    private static void act(CompiledPolicy policy, String bindingName, JsonNode bindingSpec,
+                            CompiledPolicy.Decision d, AdmissionAttributes a, List<Denial> denials) {
+        for (JsonNode action : bindingSpec.path("validationActions")) {
+            switch (action.asText()) {
+                case "Deny" -> denials.add(new Denial(policy.name(), bindingName, d.message(), d.reason()));
+                case "Warn" -> a.context().addWarning("Validation failed for ValidatingAdmissionPolicy '"
+                        + policy.name() + "' with binding '" + bindingName + "': " + d.message());
+                case "Audit" -> LOG.info("validation failed for ValidatingAdmissionPolicy '{}' with binding '{}' ({} {} {}): {}",
+                        policy.name(), bindingName, a.operation(), a.resource(), a.name(), d.message());
+                default -> LOG.warn("binding '{}' has an unknown validation action '{}'", bindingName, action.asText());
+            }
+        }
+    }
+
+    /** What every expression of this request sees, converted once: CEL reads these values as they are. */
+    private Map<String, Object> bindings(AdmissionAttributes a) {
+        Map<String, Object> vars = new HashMap<>();
+        vars.put("object", CelValues.fromJson(a.object()));
+        vars.put("oldObject", CelValues.fromJson(a.oldObject()));
+        vars.put("request", CelValues.fromJson(AdmissionRequests.withoutObjects(a)));
+        String namespace = a.namespace();
+        ObjectNode ns = namespace == null || namespace.isEmpty() || AdmissionMatcher.isNamespace(a) ? null
+                : namespaces.lister().get(namespace).map(ValidatingAdmissionPolicyPlugin::namespaceObject).orElse(null);
+        vars.put("namespaceObject", CelValues.fromJson(ns));
+        vars.put("params", CelValues.fromJson(null));
+        return vars;
+    }
+
+    /** kube's {@code CreateNamespaceObject}: the namespace's metadata without managed fields, spec and status. */
+    private static ObjectNode namespaceObject(ObjectNode ns) {
+        ObjectNode copy = ns.deepCopy();
+        if (copy.path("metadata") instanceof ObjectNode meta) {
+            meta.remove("managedFields");
+        }
+        return copy;
+    }
+
+    /**
+     * kube's denial: {@code admission.NewForbidden} with the first denial's message, its reason
+     * (Invalid unless the validation names another) and that reason's code, each denial a cause.
+     */
+    static StatusException denied(AdmissionAttributes a, List<Denial> denials) {
+        List<StatusCause> causes = new ArrayList<>();
+        String first = null;
+        for (Denial d : denials) {
+            String message = d.binding() == null
+                    ? "ValidatingAdmissionPolicy '" + d.policy() + "' denied request: " + d.message()
+                    : "ValidatingAdmissionPolicy '" + d.policy() + "' with binding '" + d.binding()
+                    + "' denied request: " + d.message();
+            if (first == null) {
+                first = message;
+            }
+            causes.add(new StatusCause("", message, ""));
+        }
+        Denial lead = denials.get(0);
+        StatusReason reason = lead.reason().isEmpty() ? StatusReason.INVALID : StatusReason.fromWireName(lead.reason());
+        GroupResource gr = a.resource().groupResource();
+        String name = forbiddenName(a);
+        StatusException forbidden = StatusException.forbidden(gr, name, first);
+        return new StatusException(reason, reason.code(), forbidden.getMessage(),
+                new StatusException.Details(name, gr.group(), gr.resource(), causes, 0), null);
+    }
+
+    /** The name kube's {@code admission.NewForbidden} gives: the object's name or generateName, else "Unknown". */
+    private static String forbiddenName(AdmissionAttributes a) {
+        if (a.object() != null) {
+            JsonNode meta = a.object().path("metadata");
+            if (!meta.path("name").asText("").isEmpty()) {
+                return meta.path("name").asText();
+            }
+            if (!meta.path("generateName").asText("").isEmpty()) {
+                return meta.path("generateName").asText();
+            }
+        }
+        return "Unknown";
+    }
+
+    /** The current policies with their bindings; waits up to 10 s for the first list, as kube's plugin does. */
+    private List<Hook> hooks(AdmissionAttributes a) {
+        if (!policies.hasSynced() || !bindings.hasSynced()) {
+            try {
+                if (!policies.waitForSync(READY_WAIT) || !bindings.waitForSync(READY_WAIT)) {
+                    throw StatusException.forbidden(a.resource().groupResource(), forbiddenName(a),
+                            "not yet ready to handle request");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw StatusException.forbidden(a.resource().groupResource(), forbiddenName(a),
+                        "not yet ready to handle request");
+            }
+        }
+        String rv = policies.lastSyncResourceVersion() + "/" + bindings.lastSyncResourceVersion();
+        Snapshot s = snapshot;
+        if (rv.equals(s.resourceVersions())) {
+            return s.hooks();
+        }
+        Map<String, CompiledPolicy> previous = new HashMap<>();
+        s.hooks().forEach(h -> previous.put(h.policy().name(), h.policy()));
+        Map<String, List<ObjectNode>> byPolicy = new HashMap<>();
+        for (ObjectNode b : bindings.lister().list()) {
+            byPolicy.computeIfAbsent(b.path("spec").path("policyName").asText(), k -> new ArrayList<>()).add(b);
+        }
+        List<Hook> hooks = new ArrayList<>();
+        for (ObjectNode p : policies.lister().list()) {
+            String name = p.path("metadata").path("name").asText();
+            List<ObjectNode> bound = byPolicy.getOrDefault(name, List.of());
+            if (bound.isEmpty()) {
+                continue;
+            }
+            CompiledPolicy compiled = previous.get(name);
+            if (compiled == null || !compiled.resourceVersion().equals(p.path("metadata").path("resourceVersion").asText())) {
+                compiled = new CompiledPolicy(p);
+            }
+            bound.sort(java.util.Comparator.comparing(b -> b.path("metadata").path("name").asText()));
+            hooks.add(new Hook(compiled, List.copyOf(bound)));
+        }
+        hooks.sort(java.util.Comparator.comparing(h -> h.policy().name()));
+        snapshot = new Snapshot(rv, List.copyOf(hooks));
+        return snapshot.hooks();
+    }
+}

@@ -1,0 +1,2 @@
+/** The ValidatingAdmissionPolicy admission plugin. Exports nothing. */
+package io.kubelix.admission.policy;
