@@ -2,10 +2,8 @@ package io.kubelix.admission.policy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kubelix.support.cel.CelCompileException;
-import io.kubelix.support.cel.CelEnvironment;
-import io.kubelix.support.cel.CelEvaluationError;
-import io.kubelix.support.cel.CelExpression;
+import io.kubelix.support.admission.MatchConditions;
+import io.kubelix.support.admission.MatchConditions.Compiled;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -23,43 +21,11 @@ final class CompiledPolicy {
     /** kube's limit on a message built by messageExpression (celconfig.MaxEvaluatedMessageExpressionSizeBytes). */
     private static final int MAX_MESSAGE_BYTES = 5 * 1024;
 
-    /** The variables kube declares for admission policy expressions (authorizer is not offered). */
-    static final CelEnvironment ENVIRONMENT = CelEnvironment.builder()
-            .variable("object", CelEnvironment.Type.DYN)
-            .variable("oldObject", CelEnvironment.Type.DYN)
-            .variable("request", CelEnvironment.Type.DYN)
-            .variable("params", CelEnvironment.Type.DYN)
-            .variable("namespaceObject", CelEnvironment.Type.DYN)
-            .variable("variables", CelEnvironment.Type.MAP)
-            .build();
-
     /** What one validation came to. */
     enum Outcome { ADMIT, DENY, ERROR }
 
     /** A validation's result: its outcome, the message for a denial or an error, and the reason of a denial. */
     record Decision(Outcome outcome, String message, String reason) {
-    }
-
-    /** An expression that compiled, or the reason it did not. */
-    private record Compiled(String source, CelExpression expression, String error) {
-        static Compiled of(String source) {
-            try {
-                return new Compiled(source, ENVIRONMENT.compile(source), null);
-            } catch (CelCompileException e) {
-                return new Compiled(source, null, "compilation error: " + e.getMessage());
-            }
-        }
-
-        Object evaluate(Map<String, Object> bindings) throws PolicyException {
-            if (expression == null) {
-                throw new PolicyException(error);
-            }
-            try {
-                return expression.evaluate(bindings, CelEnvironment.PER_CALL_COST_LIMIT).value();
-            } catch (CelEvaluationError e) {
-                throw new PolicyException("expression '" + source + "' resulted in error: " + e.getMessage());
-            }
-        }
     }
 
     private record Validation(Compiled expression, String message, Compiled messageExpression, String reason) {
@@ -72,7 +38,7 @@ final class CompiledPolicy {
     private final String resourceVersion;
     private final JsonNode spec;
     private final boolean failOpen;
-    private final List<Compiled> matchConditions = new ArrayList<>();
+    private final MatchConditions matchConditions;
     private final List<Variable> variables = new ArrayList<>();
     private final List<Validation> validations = new ArrayList<>();
 
@@ -81,9 +47,7 @@ final class CompiledPolicy {
         this.resourceVersion = policy.path("metadata").path("resourceVersion").asText();
         this.spec = policy.path("spec");
         this.failOpen = "Ignore".equals(spec.path("failurePolicy").asText("Fail"));
-        for (JsonNode c : spec.path("matchConditions")) {
-            matchConditions.add(Compiled.of(c.path("expression").asText()));
-        }
+        this.matchConditions = MatchConditions.compile(spec.path("matchConditions"));
         for (JsonNode v : spec.path("variables")) {
             variables.add(new Variable(v.path("name").asText(), Compiled.of(v.path("expression").asText())));
         }
@@ -123,24 +87,11 @@ final class CompiledPolicy {
      * @throws PolicyException when a condition could not be evaluated and none was false
      */
     boolean conditionsHold(Map<String, Object> bindings) throws PolicyException {
-        List<String> errors = new ArrayList<>();
-        for (Compiled c : matchConditions) {
-            try {
-                Object v = c.evaluate(bindings);
-                if (Boolean.FALSE.equals(v)) {
-                    return false;
-                }
-                if (!Boolean.TRUE.equals(v)) {
-                    errors.add("expression '" + c.source() + "' resulted in error: no such overload");
-                }
-            } catch (PolicyException e) {
-                errors.add(e.getMessage());
-            }
+        try {
+            return matchConditions.hold(bindings);
+        } catch (MatchConditions.EvaluationException e) {
+            throw new PolicyException(e.getMessage());
         }
-        if (!errors.isEmpty()) {
-            throw new PolicyException(errors.size() == 1 ? errors.get(0) : "[" + String.join(", ", errors) + "]");
-        }
-        return true;
     }
 
     /**
@@ -154,7 +105,7 @@ final class CompiledPolicy {
         bindings.put("variables", values);
         for (Variable v : variables) {
             try {
-                Object value = v.expression().evaluate(bindings);
+                Object value = evaluate(v.expression(), bindings);
                 values.put(v.name(), value);
             } catch (PolicyException e) {
                 errors.put(v.name(), e.getMessage());
@@ -180,7 +131,7 @@ final class CompiledPolicy {
         }
         Object result;
         try {
-            result = v.expression().evaluate(bindings);
+            result = evaluate(v.expression(), bindings);
         } catch (PolicyException e) {
             return new Decision(onError(), e.getMessage(), "");
         }
@@ -198,7 +149,7 @@ final class CompiledPolicy {
     private static String message(Validation v, Map<String, Object> bindings) {
         if (v.messageExpression() != null) {
             try {
-                if (v.messageExpression().evaluate(bindings) instanceof String s) {
+                if (evaluate(v.messageExpression(), bindings) instanceof String s) {
                     String trimmed = s.strip();
                     if (!trimmed.isEmpty() && !trimmed.contains("\n")
                             && trimmed.getBytes(java.nio.charset.StandardCharsets.UTF_8).length <= MAX_MESSAGE_BYTES) {
@@ -224,6 +175,14 @@ final class CompiledPolicy {
             }
         }
         return null;
+    }
+
+    private static Object evaluate(Compiled expression, Map<String, Object> bindings) throws PolicyException {
+        try {
+            return expression.evaluate(bindings);
+        } catch (MatchConditions.EvaluationException e) {
+            throw new PolicyException(e.getMessage());
+        }
     }
 
     /** An evaluation or configuration failure, with kube's message. */

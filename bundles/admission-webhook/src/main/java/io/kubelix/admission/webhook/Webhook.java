@@ -1,6 +1,7 @@
 package io.kubelix.admission.webhook;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kubelix.support.admission.MatchConditions;
 
 /**
  * One webhook of a mutating or validating webhook configuration (kube's {@code WebhookAccessor}),
@@ -10,8 +11,13 @@ import com.fasterxml.jackson.databind.JsonNode;
  *                      configurations, for reinvocation
  * @param configuration the configuration's name
  * @param spec          the webhook as the configuration holds it
+ * @param conditions    its {@code matchConditions}, compiled
  */
-record Webhook(String uid, String configuration, JsonNode spec) {
+record Webhook(String uid, String configuration, JsonNode spec, MatchConditions conditions) {
+
+    Webhook(String uid, String configuration, JsonNode spec) {
+        this(uid, configuration, spec, MatchConditions.compile(spec.path("matchConditions")));
+    }
 
     String name() {
         return spec.path("name").asText();

@@ -8,10 +8,15 @@ import io.kubelix.api.informer.SharedIndexInformer;
 import io.kubelix.api.informer.SharedInformerFactory;
 import io.kubelix.api.schema.GroupVersionResource;
 import io.kubelix.support.admission.AdmissionMatcher;
+import io.kubelix.support.admission.AdmissionRequests;
+import io.kubelix.support.admission.MatchConditions;
+import io.kubelix.support.cel.CelValues;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
@@ -65,7 +70,46 @@ final class WebhookPlugin {
         if (all.isEmpty()) {
             return List.of();
         }
-        return all.stream().filter(h -> matcher.matches(h.rules(), h.namespaceSelector(), h.objectSelector(), a)).toList();
+        List<Webhook> matched = all.stream()
+                .filter(h -> matcher.matches(h.rules(), h.namespaceSelector(), h.objectSelector(), a)).toList();
+        if (matched.stream().allMatch(h -> h.conditions().isEmpty())) {
+            return matched;
+        }
+        Map<String, Object> bindings = conditionBindings(a);
+        return matched.stream().filter(h -> conditionsHold(h, bindings, a)).toList();
+    }
+
+    /** What match conditions see: the objects and the request, converted to CEL's values once. */
+    private static Map<String, Object> conditionBindings(AdmissionAttributes a) {
+        Map<String, Object> bindings = new HashMap<>();
+        bindings.put("object", CelValues.fromJson(a.object()));
+        bindings.put("oldObject", CelValues.fromJson(a.oldObject()));
+        bindings.put("request", CelValues.fromJson(AdmissionRequests.withObjects(a)));
+        bindings.put("params", CelValues.fromJson(null));
+        bindings.put("namespaceObject", CelValues.fromJson(null));
+        bindings.put("variables", Map.of());
+        return bindings;
+    }
+
+    /**
+     * kube's {@code ShouldCallHook} with match conditions: a false one skips the webhook; an error
+     * skips it under {@code failurePolicy: Ignore} and otherwise refuses the request (403).
+     */
+    private static boolean conditionsHold(Webhook h, Map<String, Object> bindings, AdmissionAttributes a) {
+        if (h.conditions().isEmpty()) {
+            return true;
+        }
+        try {
+            return h.conditions().hold(bindings);
+        } catch (MatchConditions.EvaluationException e) {
+            if (h.ignoresFailures()) {
+                LOG.warn("Failed evaluating match conditions, failing open {}: {}", h.name(), e.getMessage());
+                return false;
+            }
+            LOG.warn("Failed evaluating match conditions, failing closed {}: {}", h.name(), e.getMessage());
+            throw StatusException.forbidden(a.resource().groupResource(), a.name(),
+                    new CallingWebhookException(h.name(), e.getMessage()).getMessage());
+        }
     }
 
     /**

@@ -198,6 +198,37 @@ class WebhookAdmissionTest {
     }
 
     @Test
+    void matchConditionsInCelChooseTheWebhooksAndAnErrorFollowsTheFailurePolicy() throws Exception {
+        ObjectNode labelled = hook("labelled.example.com", url("/v"));
+        labelled.putArray("matchConditions").addObject().put("name", "labelled")
+                .put("expression", "has(object.metadata.labels) && 'watched' in object.metadata.labels");
+        ObjectNode notSystem = hook("not-system.example.com", url("/v"));
+        notSystem.putArray("matchConditions").addObject().put("name", "not-system")
+                .put("expression", "!request.userInfo.username.startsWith('system:')");
+        validatingConfigs.put(configuration("ValidatingWebhookConfiguration", "a", labelled, notSystem));
+
+        validating.validate(create(configMap("default", "c", Map.of()), false));
+        assertEquals(List.of("not-system.example.com"), calledWebhooks());
+        server.reviews.clear();
+        validating.validate(create(configMap("default", "c", Map.of("watched", "true")), false));
+        assertEquals(List.of("labelled.example.com", "not-system.example.com"), calledWebhooks());
+
+        ObjectNode erring = hook("erring.example.com", url("/v"));
+        erring.putArray("matchConditions").addObject().put("name", "spec").put("expression", "object.spec.x == 1");
+        validatingConfigs.put(configuration("ValidatingWebhookConfiguration", "a", erring));
+        StatusException e = assertThrows(StatusException.class,
+                () -> validating.validate(create(configMap("default", "c", Map.of()), false)));
+        assertEquals(403, e.code());
+        assertEquals("configmaps \"c\" is forbidden: failed calling webhook \"erring.example.com\": "
+                + "expression 'object.spec.x == 1' resulted in error: no such key: spec", e.getMessage());
+        erring.put("failurePolicy", "Ignore");
+        validatingConfigs.put(configuration("ValidatingWebhookConfiguration", "a", erring));
+        server.reviews.clear();
+        validating.validate(create(configMap("default", "c", Map.of()), false));
+        assertEquals(List.of(), calledWebhooks());
+    }
+
+    @Test
     void aDryRunIsRefusedForWebhooksWithSideEffectsAndSentToTheOthers() throws Exception {
         ObjectNode some = hook("some.example.com", url("/v"));
         some.put("sideEffects", "Some");
