@@ -163,6 +163,50 @@ class KubectlAdmissionPolicyIT extends KubectlSuite {
 
     @Test
     @Order(4)
+    void aPolicyAsksTheAuthorizerAboutTheRequestingUser() throws Exception {
+        kubectl.ok("create", "namespace", "guarded");
+        kubectl.ok("create", "role", "cm-writer", "-n", "guarded", "--verb=create,get", "--resource=configmaps");
+        kubectl.ok("create", "rolebinding", "jane-writes", "-n", "guarded", "--role=cm-writer", "--user=jane");
+        kubectl.ok("apply", "-f", write("protected.yaml", """
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: ValidatingAdmissionPolicy
+                metadata: {name: protected-label}
+                spec:
+                  matchConstraints:
+                    resourceRules:
+                    - apiGroups: [""]
+                      apiVersions: [v1]
+                      operations: [CREATE]
+                      resources: [configmaps]
+                  validations:
+                  - expression: "!has(object.metadata.labels) || !('protected' in object.metadata.labels) || authorizer.group('').resource('configmaps').namespace(object.metadata.namespace).check('delete').allowed()"
+                    messageExpression: "'only users who may delete configmaps may create protected ones; ' + request.userInfo.username + ' may not'"
+                    reason: Forbidden
+                ---
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: ValidatingAdmissionPolicyBinding
+                metadata: {name: protected-label}
+                spec:
+                  policyName: protected-label
+                  validationActions: [Deny]
+                """).toString());
+        Path labelled = write("guarded.yaml", """
+                apiVersion: v1
+                kind: ConfigMap
+                metadata: {name: guarded, namespace: guarded, labels: {protected: "yes", team: a}}
+                """);
+        Result refused = await("the authorizer's answer", () -> kubectl.run("create", "-f", labelled.toString(), "--as=jane"),
+                r -> r.exitCode() != 0 && r.stderr().contains("ValidatingAdmissionPolicy"));
+        assertTrue(refused.stderr().contains("configmaps \"guarded\" is forbidden: ValidatingAdmissionPolicy 'protected-label' "
+                + "with binding 'protected-label' denied request: only users who may delete configmaps may create "
+                + "protected ones; jane may not"), refused::toString);
+        // Jane may create it unlabelled, and an admin (who may delete configmaps) labelled.
+        kubectl.ok("create", "configmap", "plain", "-n", "guarded", "--as=jane");
+        kubectl.ok("create", "-f", labelled.toString());
+    }
+
+    @Test
+    @Order(5)
     void aMissingParamIsRefusedWhenTheBindingSaysDeny() throws Exception {
         kubectl.ok("delete", "configmap", "limits", "-n", "vap");
         Result refused = await("the missing param's denial", () -> kubectl.run("create", "configmap", "after", "-n",

@@ -12,6 +12,8 @@ import io.kubelix.api.informer.SharedIndexInformer;
 import io.kubelix.api.informer.SharedInformerFactory;
 import io.kubelix.api.schema.GroupResource;
 import io.kubelix.api.schema.GroupVersionResource;
+import io.kubelix.api.authz.AuthorizationChain;
+import io.kubelix.support.admission.AdmissionAuthorizer;
 import io.kubelix.support.admission.AdmissionMatcher;
 import io.kubelix.support.admission.AdmissionRequests;
 import io.kubelix.support.cel.CelValues;
@@ -51,6 +53,8 @@ public final class ValidatingAdmissionPolicyPlugin implements ValidatingAdmissio
     private final SharedIndexInformer namespaces;
     private final AdmissionMatcher matcher;
     private final PolicyParams params;
+    /** Answers the expressions' {@code authorizer} checks. */
+    private final AuthorizationChain authorization;
     private volatile Snapshot snapshot = new Snapshot("", List.of());
 
     /** The policies with their bindings, rebuilt when either informer has seen a change. */
@@ -66,7 +70,9 @@ public final class ValidatingAdmissionPolicyPlugin implements ValidatingAdmissio
     }
 
     @Activate
-    public ValidatingAdmissionPolicyPlugin(@Reference SharedInformerFactory informers) {
+    public ValidatingAdmissionPolicyPlugin(@Reference SharedInformerFactory informers,
+                                           @Reference AuthorizationChain authorization) {
+        this.authorization = authorization;
         this.policies = informers.forResource(POLICIES);
         this.bindings = informers.forResource(BINDINGS);
         this.namespaces = informers.forResource(NAMESPACES);
@@ -179,6 +185,7 @@ public final class ValidatingAdmissionPolicyPlugin implements ValidatingAdmissio
                 : namespaces.lister().get(namespace).map(ValidatingAdmissionPolicyPlugin::namespaceObject).orElse(null);
         vars.put("namespaceObject", CelValues.fromJson(ns));
         vars.put("params", CelValues.fromJson(null));
+        AdmissionAuthorizer.bind(vars, a, authorization);
         return vars;
     }
 

@@ -7,6 +7,7 @@ import io.kubelix.api.admission.AdmissionAttributes;
 import io.kubelix.api.admission.MutatingAdmissionPlugin;
 import io.kubelix.api.admission.ReinvocationContext;
 import io.kubelix.api.errors.StatusException;
+import io.kubelix.api.authz.AuthorizationChain;
 import io.kubelix.api.informer.SharedInformerFactory;
 import io.kubelix.api.schema.GroupVersionResource;
 import org.osgi.service.component.annotations.Activate;
@@ -33,8 +34,8 @@ public final class MutatingAdmissionWebhook implements MutatingAdmissionPlugin {
     private final WebhookPlugin webhooks;
 
     @Activate
-    public MutatingAdmissionWebhook(@Reference SharedInformerFactory informers) {
-        this(new WebhookPlugin(informers, CONFIGURATIONS));
+    public MutatingAdmissionWebhook(@Reference SharedInformerFactory informers, @Reference AuthorizationChain authorization) {
+        this(new WebhookPlugin(informers, CONFIGURATIONS, authorization));
     }
 
     MutatingAdmissionWebhook(WebhookPlugin webhooks) {

@@ -2,6 +2,7 @@ package io.kubelix.admission.webhook;
 
 import io.kubelix.api.admission.AdmissionAttributes;
 import io.kubelix.api.admission.ValidatingAdmissionPlugin;
+import io.kubelix.api.authz.AuthorizationChain;
 import io.kubelix.api.informer.SharedInformerFactory;
 import io.kubelix.api.schema.GroupVersionResource;
 import org.osgi.service.component.annotations.Activate;
@@ -27,8 +28,8 @@ public final class ValidatingAdmissionWebhook implements ValidatingAdmissionPlug
     private final WebhookPlugin webhooks;
 
     @Activate
-    public ValidatingAdmissionWebhook(@Reference SharedInformerFactory informers) {
-        this(new WebhookPlugin(informers, CONFIGURATIONS));
+    public ValidatingAdmissionWebhook(@Reference SharedInformerFactory informers, @Reference AuthorizationChain authorization) {
+        this(new WebhookPlugin(informers, CONFIGURATIONS, authorization));
     }
 
     ValidatingAdmissionWebhook(WebhookPlugin webhooks) {

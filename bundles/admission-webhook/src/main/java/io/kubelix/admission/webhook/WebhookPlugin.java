@@ -7,6 +7,8 @@ import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.informer.SharedIndexInformer;
 import io.kubelix.api.informer.SharedInformerFactory;
 import io.kubelix.api.schema.GroupVersionResource;
+import io.kubelix.api.authz.AuthorizationChain;
+import io.kubelix.support.admission.AdmissionAuthorizer;
 import io.kubelix.support.admission.AdmissionMatcher;
 import io.kubelix.support.admission.AdmissionRequests;
 import io.kubelix.support.admission.MatchConditions;
@@ -40,7 +42,12 @@ final class WebhookPlugin {
     private final WebhookClient client;
     final ObjectMapper json = new ObjectMapper();
 
-    WebhookPlugin(SharedInformerFactory informers, GroupVersionResource configurationResource) {
+    /** Answers match conditions' {@code authorizer} checks; null in tests. */
+    private final AuthorizationChain authorization;
+
+    WebhookPlugin(SharedInformerFactory informers, GroupVersionResource configurationResource,
+                  AuthorizationChain authorization) {
+        this.authorization = authorization;
         this.configurations = new WebhookConfigurations(informers.forResource(configurationResource));
         this.namespaces = informers.forResource(NAMESPACES);
         this.matcher = new AdmissionMatcher(this::namespace);
@@ -50,6 +57,7 @@ final class WebhookPlugin {
 
     /** For tests: the parts given. */
     WebhookPlugin(WebhookConfigurations configurations, SharedIndexInformer namespaces, WebhookClient client) {
+        this.authorization = null;
         this.configurations = configurations;
         this.namespaces = namespaces;
         this.matcher = new AdmissionMatcher(this::namespace);
@@ -80,7 +88,7 @@ final class WebhookPlugin {
     }
 
     /** What match conditions see: the objects and the request, converted to CEL's values once. */
-    private static Map<String, Object> conditionBindings(AdmissionAttributes a) {
+    private Map<String, Object> conditionBindings(AdmissionAttributes a) {
         Map<String, Object> bindings = new HashMap<>();
         bindings.put("object", CelValues.fromJson(a.object()));
         bindings.put("oldObject", CelValues.fromJson(a.oldObject()));
@@ -88,6 +96,7 @@ final class WebhookPlugin {
         bindings.put("params", CelValues.fromJson(null));
         bindings.put("namespaceObject", CelValues.fromJson(null));
         bindings.put("variables", Map.of());
+        AdmissionAuthorizer.bind(bindings, a, authorization);
         return bindings;
     }
 

@@ -17,7 +17,7 @@ import java.util.Map;
  * {@code failurePolicy} decides about. An expression that does not compile fails when it runs.
  */
 public final class MatchConditions {
-    /** The variables kube declares for admission expressions (the authorizer is not offered). */
+    /** The variables kube declares for admission expressions; see {@link AdmissionAuthorizer} for the authorizer's. */
     public static final CelEnvironment ENVIRONMENT = CelEnvironment.builder()
             .variable("object", CelEnvironment.Type.DYN)
             .variable("oldObject", CelEnvironment.Type.DYN)
@@ -25,6 +25,8 @@ public final class MatchConditions {
             .variable("params", CelEnvironment.Type.DYN)
             .variable("namespaceObject", CelEnvironment.Type.DYN)
             .variable("variables", CelEnvironment.Type.MAP)
+            .variable("authorizer", CelEnvironment.Type.AUTHORIZER)
+            .variable("authorizer.requestResource", CelEnvironment.Type.RESOURCE_CHECK)
             .build();
     private static final MatchConditions NONE = new MatchConditions(List.of());
 

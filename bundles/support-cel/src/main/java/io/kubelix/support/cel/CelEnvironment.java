@@ -52,7 +52,11 @@ public final class CelEnvironment {
         /** A list of any values. */
         LIST(ListType.create(SimpleType.DYN)),
         /** A map from strings to any values (a JSON object). */
-        MAP(MapType.create(SimpleType.STRING, SimpleType.DYN));
+        MAP(MapType.create(SimpleType.STRING, SimpleType.DYN)),
+        /** kube's {@code authorizer}: bind a {@link CelAuthorizer}. */
+        AUTHORIZER(AuthorizerLibrary.AUTHORIZER),
+        /** kube's {@code authorizer.requestResource}: bind a {@link CelAuthorizer.ResourceCheck}. */
+        RESOURCE_CHECK(AuthorizerLibrary.RESOURCE_CHECK);
 
         final CelType celType;
 
@@ -121,6 +125,10 @@ public final class CelEnvironment {
                             CelExtensions.sets(options), CelExtensions.optional())
                     .addFunctionDeclarations(KubernetesLibrary.declarations())
                     .addFunctionBindings(KubernetesLibrary.bindings());
+            if (variables.containsValue(Type.AUTHORIZER)) {
+                builder.addFunctionDeclarations(AuthorizerLibrary.declarations())
+                        .addFunctionBindings(AuthorizerLibrary.bindings());
+            }
             variables.forEach((name, type) -> builder.addVar(name, type.celType));
             return new CelEnvironment(builder.build(), variables);
         }
