@@ -45,24 +45,8 @@ public final class CelAuthorizer {
     }
 
     /** A resource check in progress ({@code authorizer.group(g).resource(r)...}). */
-    public static final class ResourceCheck {
-        final CelAuthorizer authorizer;
-        final String group;
-        final String resource;
-        final String subresource;
-        final String namespace;
-        final String name;
-
-        ResourceCheck(CelAuthorizer authorizer, String group, String resource, String subresource, String namespace,
-                      String name) {
-            this.authorizer = authorizer;
-            this.group = group;
-            this.resource = resource;
-            this.subresource = subresource;
-            this.namespace = namespace;
-            this.name = name;
-        }
-
+    public record ResourceCheck(CelAuthorizer authorizer, String group, String resource, String subresource,
+                                String namespace, String name) {
         /** {@code authorizer.requestResource}: the resource of the request being admitted. */
         public static ResourceCheck of(CelAuthorizer authorizer, String group, String resource, String subresource,
                                        String namespace, String name) {
@@ -76,26 +60,11 @@ public final class CelAuthorizer {
     }
 
     /** {@code authorizer.group(g)}, before its resource is named. */
-    static final class GroupCheck {
-        final CelAuthorizer authorizer;
-        final String group;
-
-        GroupCheck(CelAuthorizer authorizer, String group) {
-            this.authorizer = authorizer;
-            this.group = group;
-        }
+    record GroupCheck(CelAuthorizer authorizer, String group) {
     }
 
     /** {@code authorizer.path(p)}. */
-    static final class PathCheck {
-        final CelAuthorizer authorizer;
-        final String path;
-
-        PathCheck(CelAuthorizer authorizer, String path) {
-            this.authorizer = authorizer;
-            this.path = path;
-        }
-
+    record PathCheck(CelAuthorizer authorizer, String path) {
         Decision check(String verb) {
             return authorizer.checker.check(new Check(authorizer.serviceAccount, path, "", "", "", "", "", verb),
                     authorizer.serviceAccount);
