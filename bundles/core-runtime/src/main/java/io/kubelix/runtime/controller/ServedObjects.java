@@ -32,22 +32,22 @@ public final class ServedObjects {
 
     /** The object read from storage (not a cache). @throws StatusException 404 when it does not exist */
     public ObjectNode get(GroupVersionResource resource, String namespace, String name) {
-        return storage(resource, Getter.class).get(RequestContext.system(namespace), name, "");
+        return served.call(resource, s -> verb(resource, s, Getter.class).get(RequestContext.system(namespace), name, ""));
     }
 
     public ObjectNode create(GroupVersionResource resource, ObjectNode obj) {
         String namespace = obj.path("metadata").path("namespace").asText("");
-        return storage(resource, Creater.class).create(RequestContext.system(namespace), obj, CreateOptions.DEFAULT);
+        return served.call(resource, s -> verb(resource, s, Creater.class)
+                .create(RequestContext.system(namespace), obj, CreateOptions.DEFAULT));
     }
 
     /** Replaces the object with what {@code change} makes of the current one (retried on conflict by the Store). */
     public ObjectNode update(GroupVersionResource resource, String namespace, String name, UnaryOperator<ObjectNode> change) {
-        return storage(resource, Updater.class).update(RequestContext.system(namespace), name,
-                (ctx, current) -> change.apply(current.deepCopy()), UpdateOptions.DEFAULT).object();
+        return served.call(resource, s -> verb(resource, s, Updater.class).update(RequestContext.system(namespace), name,
+                (ctx, current) -> change.apply(current.deepCopy()), UpdateOptions.DEFAULT).object());
     }
 
-    private <S> S storage(GroupVersionResource resource, Class<S> verb) {
-        RESTStorage storage = served.storage(resource);
+    private static <S> S verb(GroupVersionResource resource, RESTStorage storage, Class<S> verb) {
         if (!verb.isInstance(storage)) {
             throw StatusException.serviceUnavailable(describe(resource) + " is not served"
                     + (storage == null ? "" : " with the verb " + verb.getSimpleName().toLowerCase(java.util.Locale.ROOT)));

@@ -4,6 +4,7 @@ import io.kubelix.api.registry.RESTStorage;
 import io.kubelix.api.schema.GroupVersionResource;
 
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * The resources the server serves, as its controllers read them (core-runtime internal; the core
@@ -17,6 +18,15 @@ public interface ServedResources {
      * null when none serves it.
      */
     RESTStorage storage(GroupVersionResource resource);
+
+    /**
+     * Runs {@code call} with the storage serving {@code resource} (null when none does) as a client's
+     * request would run: once an update of its plugin has finished, and without letting an update
+     * discard the storage's classes while it runs.
+     */
+    default <T> T call(GroupVersionResource resource, Function<RESTStorage, T> call) {
+        return call.apply(storage(resource));
+    }
 
     /** Every resource served now (not subresources). */
     List<GroupVersionResource> resources();

@@ -198,6 +198,47 @@ final class APIInstaller {
         return routes;
     }
 
+    /** The storage serving a path, and the requests in flight on it that this one has entered (null: not entered). */
+    record Entered(RESTStorage storage, InFlight inFlight) {
+    }
+
+    /**
+     * Looks up the storage serving {@code path} and, when {@code enter}, enters the requests in
+     * flight on it. A resource whose bundle is being updated waits for the new revision; during the
+     * switch the old storage finishes what it has, and a caller that finds it retired looks again.
+     * A caller enters, then checks that the provider is still not being updated: the update marks it
+     * outgoing, then waits for the requests in it, so either the caller sees the mark and waits for the
+     * new revision, or the update waits for the caller (the old revision's classes may be gone once
+     * the update returns). Without {@code enter} (a watch, which streams from the watch cache that
+     * outlives a swap) it only waits out an update in progress.
+     */
+    Entered enter(GroupVersion gv, String path, boolean enter) throws InterruptedException {
+        RouteTable routes = routes();
+        RESTStorage storage = routes.lookup(gv, path);
+        InFlight inFlight = storage == null ? null : routes.inFlight(storage);
+        while (inFlight != null) {
+            if (!inFlight.isOutgoing()) {
+                if (!enter) {
+                    return new Entered(storage, null);
+                }
+                if (inFlight.enter()) {
+                    if (!inFlight.isOutgoing()) {
+                        break;
+                    }
+                    inFlight.exit();
+                }
+            }
+            if (inFlight.isOutgoing() && !inFlight.retired()) {
+                routes = awaitSwap(inFlight);
+            } else {
+                routes = routes();
+            }
+            storage = routes.lookup(gv, path);
+            inFlight = storage == null ? null : routes.inFlight(storage);
+        }
+        return new Entered(storage, inFlight);
+    }
+
     /**
      * Registers an open watch on a served resource path, with how to end it; returns how to
      * deregister it. A watch whose resource is no longer served is ended at once.

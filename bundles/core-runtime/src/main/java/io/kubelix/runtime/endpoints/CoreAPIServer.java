@@ -184,35 +184,10 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
             return false;
         }
         String path = info.subresource().isEmpty() ? info.resource() : info.resource() + "/" + info.subresource();
-        RESTStorage storage = routes.lookup(gv, path);
-        InFlight inFlight = storage == null ? null : routes.inFlight(storage);
         boolean watch = info.verb().equals("watch");
-        // A request to a resource whose bundle is being updated waits for the new revision; during the
-        // switch the old storage finishes what it has, and a request that finds it retired looks again.
-        // A request enters, then checks that the provider is still not being updated: the update marks
-        // it outgoing, then waits for the requests in it, so either the request sees the mark and waits
-        // for the new revision, or the update waits for the request (the old revision's classes may be
-        // gone once the update returns).
-        while (inFlight != null) {
-            if (!inFlight.isOutgoing()) {
-                if (watch) {
-                    break;
-                }
-                if (inFlight.enter()) {
-                    if (!inFlight.isOutgoing()) {
-                        break;
-                    }
-                    inFlight.exit();
-                }
-            }
-            if (inFlight.isOutgoing() && !inFlight.retired()) {
-                routes = installer.awaitSwap(inFlight);
-            } else {
-                routes = installer.routes();
-            }
-            storage = routes.lookup(gv, path);
-            inFlight = storage == null ? null : routes.inFlight(storage);
-        }
+        APIInstaller.Entered entered = installer.enter(gv, path, !watch);
+        RESTStorage storage = entered.storage();
+        InFlight inFlight = entered.inFlight();
         if (storage == null) {
             return false;
         }
@@ -233,6 +208,30 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
             inFlight.exit();
         }
         return true;
+    }
+
+    /**
+     * Runs a controller's call on the storage serving {@code resource} as a request runs: after an
+     * update of its plugin in progress, and counted among the storage's requests in flight, so the
+     * update waits for it rather than discarding the classes it runs.
+     */
+    @Override
+    public <T> T call(GroupVersionResource resource, java.util.function.Function<RESTStorage, T> call) {
+        APIInstaller.Entered entered;
+        try {
+            entered = installer.enter(new GroupVersion(resource.group(), resource.version()), resource.resource(), true);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw StatusException.serviceUnavailable("interrupted while waiting for a plugin update");
+        }
+        if (entered.inFlight() == null) {
+            return call.apply(entered.storage());
+        }
+        try (PluginSwaps.Held held = PluginSwaps.hold(entered.inFlight().bundleId())) {
+            return call.apply(entered.storage());
+        } finally {
+            entered.inFlight().exit();
+        }
     }
 
     private void serve(RESTStorage storage, GroupVersion gv, String path, RequestInfo info, Request request,

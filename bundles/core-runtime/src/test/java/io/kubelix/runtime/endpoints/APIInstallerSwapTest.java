@@ -42,6 +42,42 @@ class APIInstallerSwapTest {
         return new APIInstaller(new PluginSwaps(p -> updating.contains(p.get(Constants.SERVICE_BUNDLEID)), grace));
     }
 
+    /** A controller's call enters like a request: it holds up an update, and one that arrives during an update waits for the new revision. */
+    @Test
+    void aCallThatEntersHoldsUpAnUpdateAndOneArrivingDuringItGetsTheNewRevision() throws Exception {
+        APIInstaller installer = installer(Duration.ofSeconds(30));
+        Storage v1 = new Storage();
+        RESTStorageProvider p1 = provider();
+        installer.install(p1, "Widgets", group(v1), props(10L));
+
+        APIInstaller.Entered first = installer.enter(GV, "widgets", true);
+        assertSame(v1, first.storage());
+        assertEquals(BUNDLE, first.inFlight().bundleId(), "the call knows whose update it holds up");
+        updating.add(BUNDLE);
+        CompletableFuture<Void> stopping = CompletableFuture.runAsync(() -> installer.uninstall(p1, props(10L)));
+        await(first.inFlight()::isOutgoing, "the update has begun");
+        CompletableFuture<APIInstaller.Entered> second = CompletableFuture.supplyAsync(() -> {
+            try {
+                return installer.enter(GV, "widgets", true);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        assertThrows(TimeoutException.class, () -> stopping.get(200, TimeUnit.MILLISECONDS),
+                "the stop waits for the call on the old revision");
+        assertThrows(TimeoutException.class, () -> second.get(200, TimeUnit.MILLISECONDS),
+                "a call arriving during the update does not enter the old revision");
+        first.inFlight().exit();
+        stopping.get(10, TimeUnit.SECONDS);
+
+        updating.remove(BUNDLE);
+        Storage v2 = new Storage();
+        installer.install(provider(), "Widgets", group(v2), props(11L));
+        APIInstaller.Entered entered = second.get(10, TimeUnit.SECONDS);
+        assertSame(v2, entered.storage());
+        entered.inFlight().exit();
+    }
+
     @Test
     void anUpdatedProviderServesUntilItsNewRevisionThenItsStorageIsDrainedAndDestroyed() throws Exception {
         APIInstaller installer = installer(Duration.ofSeconds(30));
