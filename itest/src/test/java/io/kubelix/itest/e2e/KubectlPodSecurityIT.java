@@ -6,7 +6,6 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -36,12 +35,6 @@ class KubectlPodSecurityIT extends KubectlSuite {
 
     KubectlPodSecurityIT() {
         super("pod-security", "pods,deployments");
-    }
-
-    private Path write(String name, String yaml) throws Exception {
-        Path file = work.resolve(name);
-        Files.writeString(file, yaml);
-        return file;
     }
 
     @Test
