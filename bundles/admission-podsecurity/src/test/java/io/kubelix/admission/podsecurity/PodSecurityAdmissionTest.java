@@ -213,6 +213,20 @@ class PodSecurityAdmissionTest {
     }
 
     @Test
+    void atMost3000ExistingPodsAreChecked() {
+        List<ObjectNode> many = new ArrayList<>();
+        for (int i = 0; i < NamespacePods.MAX_PODS + 1; i++) {
+            many.add(json("{'metadata':{'name':'p" + i + "'},'spec':{'hostPID':true,'containers':[{'name':'c','image':'i'}]}}"));
+        }
+        pods.put("big", many);
+        plugin.validate(attributes(Operation.UPDATE, NAMESPACES, "Namespace", "", "",
+                namespaceObject("big", "{'pod-security.kubernetes.io/enforce':'baseline'}"), namespaceObject("big", "{}")));
+        assertEquals(List.of("new PodSecurity enforce level only checked against the first 3000 of 3001 existing pods",
+                "existing pods in namespace \"big\" violate the new PodSecurity enforce level \"baseline:latest\"",
+                "p0 (and 2999 other pods): host namespaces"), warnings);
+    }
+
+    @Test
     void namespacePolicyDefaults() {
         NamespacePolicy p = NamespacePolicy.of(json("{'pod-security.kubernetes.io/enforce':'restricted',"
                 + "'pod-security.kubernetes.io/enforce-version':'v1.30','pod-security.kubernetes.io/audit':'nope'}"));
