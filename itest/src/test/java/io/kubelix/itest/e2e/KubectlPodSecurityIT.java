@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -18,7 +19,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code restricted} namespace refuses a privileged pod with kube's message and admits a hardened
  * one, a {@code warn=baseline} namespace answers a deployment with a hostPath volume with kube's
  * warning, label values that are not levels or versions are refused, and raising a namespace's
- * enforce level warns about the running pod that breaks it. The methods run in order on one server.
+ * enforce level warns about the running pod that breaks it; a second server started with
+ * {@code --admission-control-config-file} enforces its default level on unlabelled namespaces and
+ * leaves its exempt namespace unchecked, saying so. The methods run in order on one server.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class KubectlPodSecurityIT extends KubectlSuite {
@@ -156,5 +159,49 @@ class KubectlPodSecurityIT extends KubectlSuite {
         }, r -> r.exitCode() != 0);
         assertTrue(refused.stderr().contains("pods \"again\" is forbidden: violates PodSecurity \"baseline:latest\": "
                 + "host namespaces (hostNetwork=true)"), refused::toString);
+    }
+
+    @Test
+    @Order(5)
+    void theAdmissionControlConfigFileSetsTheDefaultsAndExemptions() throws Exception {
+        Path other = KubelixServer.workDirectory("pod-security-config");
+        Path config = other.resolve("admission.yaml");
+        Files.createDirectories(other);
+        Files.writeString(config, """
+                apiVersion: apiserver.config.k8s.io/v1
+                kind: AdmissionConfiguration
+                plugins:
+                - name: PodSecurity
+                  configuration:
+                    apiVersion: pod-security.admission.config.k8s.io/v1
+                    kind: PodSecurityConfiguration
+                    defaults: {enforce: baseline}
+                    exemptions: {namespaces: [tools]}
+                """);
+        Path distribution = Path.of(KubelixServer.property("kubelix.itest.distribution"));
+        try (KubelixServer configured = KubelixServer.start(distribution, other, READY_TIMEOUT,
+                "--admission-control-config-file=" + config)) {
+            Kubectl k = configured.kubectl(other);
+            configured.awaitServed(k, READY_TIMEOUT, "pods");
+            k.ok("create", "namespace", "plain");
+            Path plain = other.resolve("plain-privileged.yaml");
+            Files.writeString(plain, PRIVILEGED_POD.formatted("plain"));
+            Result refused = configured.await("the default enforce level", READY_TIMEOUT,
+                    () -> k.run("create", "-f", plain.toString()), r -> r.exitCode() != 0);
+            assertTrue(refused.stderr().contains("pods \"priv\" is forbidden: violates PodSecurity \"baseline:latest\": "
+                    + "privileged (container \"c\" must not set securityContext.privileged=true)"), refused::toString);
+
+            Result labelled = k.ok("create", "-f", write("tools.yaml", """
+                    apiVersion: v1
+                    kind: Namespace
+                    metadata: {name: tools, labels: {pod-security.kubernetes.io/enforce: restricted}}
+                    """).toString());
+            assertEquals("Warning: namespace \"tools\" is exempt from Pod Security, and the policy "
+                    + "(enforce=restricted:latest) will be ignored", labelled.stderr().trim(), labelled::toString);
+            Path tools = other.resolve("tools-privileged.yaml");
+            Files.writeString(tools, PRIVILEGED_POD.formatted("tools"));
+            configured.await("the exempt namespace", READY_TIMEOUT, () -> k.run("create", "-f", tools.toString()),
+                    r -> r.exitCode() == 0);
+        }
     }
 }

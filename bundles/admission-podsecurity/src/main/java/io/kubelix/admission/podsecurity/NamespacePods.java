@@ -23,10 +23,12 @@ final class NamespacePods {
 
     private final Function<String, List<ObjectNode>> pods;
     private final Evaluator evaluator;
+    private final Set<String> exemptRuntimeClasses;
 
-    NamespacePods(Function<String, List<ObjectNode>> pods, Evaluator evaluator) {
+    NamespacePods(Function<String, List<ObjectNode>> pods, Evaluator evaluator, Set<String> exemptRuntimeClasses) {
         this.pods = pods;
         this.evaluator = evaluator;
+        this.exemptRuntimeClasses = exemptRuntimeClasses;
     }
 
     /** A pod breaking the level for one set of reasons: the first of them by name, and how many. */
@@ -80,12 +82,18 @@ final class NamespacePods {
         return warnings;
     }
 
-    /** Pods without a controller and the first pod of each controller, then the other pods of controllers. */
-    private static List<ObjectNode> prioritize(List<ObjectNode> pods) {
+    /**
+     * Pods without a controller and the first pod of each controller, then the other pods of
+     * controllers; pods of exempt runtime classes are left out.
+     */
+    private List<ObjectNode> prioritize(List<ObjectNode> pods) {
         List<ObjectNode> first = new ArrayList<>();
         List<ObjectNode> duplicates = new ArrayList<>();
         Set<String> controllers = new HashSet<>();
         for (ObjectNode pod : pods) {
+            if (exemptRuntimeClasses.contains(pod.path("spec").path("runtimeClassName").asText(""))) {
+                continue;
+            }
             String controller = controllerUid(pod);
             if (controller == null) {
                 first.add(pod);

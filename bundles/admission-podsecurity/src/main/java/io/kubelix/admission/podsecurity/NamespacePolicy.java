@@ -34,14 +34,19 @@ record NamespacePolicy(LevelVersion enforce, LevelVersion audit, LevelVersion wa
     static final NamespacePolicy DEFAULT = new NamespacePolicy(LevelVersion.PRIVILEGED_LATEST,
             LevelVersion.PRIVILEGED_LATEST, LevelVersion.PRIVILEGED_LATEST, List.of());
 
-    /** The policy of {@code labels} (a namespace's {@code metadata.labels}, possibly missing). */
+    /** The policy of {@code labels} (a namespace's {@code metadata.labels}, possibly missing) with kube's defaults. */
     static NamespacePolicy of(JsonNode labels) {
-        LevelVersion enforce = DEFAULT.enforce;
-        LevelVersion audit = DEFAULT.audit;
-        LevelVersion warn = DEFAULT.warn;
+        return of(labels, DEFAULT);
+    }
+
+    /** The policy of {@code labels}, {@code defaults} standing for the labels not set. */
+    static NamespacePolicy of(JsonNode labels, NamespacePolicy defaults) {
+        LevelVersion enforce = defaults.enforce;
+        LevelVersion audit = defaults.audit;
+        LevelVersion warn = defaults.warn;
         List<FieldError> errors = new ArrayList<>();
         if (labels == null || !labels.isObject() || labels.isEmpty()) {
-            return DEFAULT;
+            return defaults;
         }
         boolean hasEnforceLevel = false;
         if (labels.has(ENFORCE)) {
@@ -95,6 +100,15 @@ record NamespacePolicy(LevelVersion enforce, LevelVersion audit, LevelVersion wa
 
     private static String field(String key) {
         return "metadata.labels[" + key + "]";
+    }
+
+    /** Each mode at the same level and version, or privileged in both (kube's {@code Policy.Equivalent}). */
+    boolean equivalent(NamespacePolicy other) {
+        return equivalent(enforce, other.enforce) && equivalent(audit, other.audit) && equivalent(warn, other.warn);
+    }
+
+    private static boolean equivalent(LevelVersion a, LevelVersion b) {
+        return a.level() == Level.PRIVILEGED && b.level() == Level.PRIVILEGED || a.equals(b);
     }
 
     boolean fullyPrivileged() {

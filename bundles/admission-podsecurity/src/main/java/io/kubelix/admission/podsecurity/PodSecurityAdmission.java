@@ -9,12 +9,16 @@ import io.kubelix.api.admission.ValidatingAdmissionPlugin;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.informer.SharedInformerFactory;
 import io.kubelix.api.schema.GroupVersionResource;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import org.osgi.framework.BundleContext;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -37,8 +41,9 @@ import java.util.function.Function;
  *       enforce level made stricter warns about the namespace's existing pods that break it.</li>
  * </ul>
  *
- * Namespaces and pods are read through the server's informers. Not yet: the exemptions and defaults
- * of {@code --admission-control-config-file} (every namespace defaults to {@code privileged:latest}).
+ * Namespaces and pods are read through the server's informers. {@code --admission-control-config-file}
+ * may give a {@link PodSecurityConfiguration}: the policy of namespaces without labels (else
+ * {@code privileged:latest}) and the users, namespaces and runtime classes never checked.
  */
 @Component(service = ValidatingAdmissionPlugin.class)
 public final class PodSecurityAdmission implements ValidatingAdmissionPlugin {
@@ -53,19 +58,35 @@ public final class PodSecurityAdmission implements ValidatingAdmissionPlugin {
     /** How long a pod's namespace, not yet in the informer, is waited for. */
     private static final long NAMESPACE_WAIT_MILLIS = 1000;
 
+    private final PodSecurityConfiguration config;
     private final Function<String, Optional<ObjectNode>> namespaces;
     private final NamespacePods existingPods;
     private final Evaluator evaluator = Evaluator.standard();
 
     @Activate
-    public PodSecurityAdmission(@Reference SharedInformerFactory informers) {
-        this(name -> informers.forResource(NAMESPACES).lister().get(name),
+    public PodSecurityAdmission(@Reference SharedInformerFactory informers, BundleContext context) {
+        this(configuration(context.getProperty("kubelix.admission-control-config-file")),
+                name -> informers.forResource(NAMESPACES).lister().get(name),
                 namespace -> informers.forResource(PODS).lister().byNamespace(namespace).list());
     }
 
-    PodSecurityAdmission(Function<String, Optional<ObjectNode>> namespaces, Function<String, List<ObjectNode>> pods) {
+    PodSecurityAdmission(PodSecurityConfiguration config, Function<String, Optional<ObjectNode>> namespaces,
+                         Function<String, List<ObjectNode>> pods) {
+        this.config = config;
         this.namespaces = namespaces;
-        this.existingPods = new NamespacePods(pods, evaluator);
+        this.existingPods = new NamespacePods(pods, evaluator, config.runtimeClasses());
+    }
+
+    private static PodSecurityConfiguration configuration(String admissionConfigFile) {
+        if (admissionConfigFile == null || admissionConfigFile.isBlank()) {
+            return PodSecurityConfiguration.DEFAULT;
+        }
+        PodSecurityConfiguration c = PodSecurityConfiguration.read(Path.of(admissionConfigFile),
+                new ObjectMapper(new YAMLFactory()));
+        LOG.info("PodSecurity: defaults enforce={}, audit={}, warn={}; exempt users {}, namespaces {}, runtime classes {}"
+                        + " (from {})", c.defaults().enforce(), c.defaults().audit(), c.defaults().warn(), c.usernames(),
+                c.namespaces(), c.runtimeClasses(), admissionConfigFile);
+        return c;
     }
 
     @Override
@@ -94,15 +115,18 @@ public final class PodSecurityAdmission implements ValidatingAdmissionPlugin {
         if (!a.subresource().isEmpty() || a.object() == null) {
             return;
         }
-        NamespacePolicy policy = NamespacePolicy.of(a.object().path("metadata").path("labels"));
+        JsonNode labels = a.object().path("metadata").path("labels");
+        NamespacePolicy policy = NamespacePolicy.of(labels, config.defaults());
+        String name = a.object().path("metadata").path("name").asText();
         if (a.operation() == Operation.CREATE) {
             if (!policy.errors().isEmpty()) {
                 throw invalid(a, policy);
             }
+            warnIfExempt(a, name, policy, labels);
             return;
         }
         NamespacePolicy old = NamespacePolicy.of(a.oldObject() == null ? null
-                : a.oldObject().path("metadata").path("labels"));
+                : a.oldObject().path("metadata").path("labels"), config.defaults());
         if (!policy.errors().isEmpty() && (old.errors().isEmpty() || !policy.errors().equals(old.errors()))) {
             throw invalid(a, policy);
         }
@@ -112,8 +136,31 @@ public final class PodSecurityAdmission implements ValidatingAdmissionPlugin {
                 || enforce.version() == oldEnforce.version() && enforce.level().compareTo(oldEnforce.level()) < 1) {
             return;
         }
-        String name = a.object().path("metadata").path("name").asText();
+        if (config.namespaces().contains(name)) {
+            warnIfExempt(a, name, policy, labels);
+            return;
+        }
         existingPods.warnings(name, enforce).forEach(a.context()::addWarning);
+    }
+
+    /** kube's {@code exemptNamespaceWarning}: an exempt namespace labelled with a policy is told it is ignored. */
+    private void warnIfExempt(AdmissionAttributes a, String name, NamespacePolicy policy, JsonNode labels) {
+        if (!config.namespaces().contains(name) || policy.fullyPrivileged() || policy.equivalent(config.defaults())) {
+            return;
+        }
+        List<String> modes = new java.util.ArrayList<>();
+        addMode(modes, "enforce", policy.enforce(), labels, NamespacePolicy.ENFORCE, NamespacePolicy.ENFORCE_VERSION);
+        addMode(modes, "audit", policy.audit(), labels, NamespacePolicy.AUDIT, NamespacePolicy.AUDIT_VERSION);
+        addMode(modes, "warn", policy.warn(), labels, NamespacePolicy.WARN, NamespacePolicy.WARN_VERSION);
+        a.context().addWarning("namespace \"" + name + "\" is exempt from Pod Security, and the policy ("
+                + String.join(", ", modes) + ") will be ignored");
+    }
+
+    private static void addMode(List<String> modes, String mode, LevelVersion lv, JsonNode labels, String levelLabel,
+                                String versionLabel) {
+        if (lv.level() != Level.PRIVILEGED && (labels.has(levelLabel) || labels.has(versionLabel))) {
+            modes.add(mode + "=" + lv);
+        }
     }
 
     private static StatusException invalid(AdmissionAttributes a, NamespacePolicy policy) {
@@ -122,7 +169,7 @@ public final class PodSecurityAdmission implements ValidatingAdmissionPlugin {
     }
 
     private void validatePod(AdmissionAttributes a) {
-        if (IGNORED_POD_SUBRESOURCES.contains(a.subresource()) || a.object() == null) {
+        if (IGNORED_POD_SUBRESOURCES.contains(a.subresource()) || a.object() == null || exempt(a)) {
             return;
         }
         NamespacePolicy policy = namespacePolicy(a, true);
@@ -137,7 +184,7 @@ public final class PodSecurityAdmission implements ValidatingAdmissionPlugin {
     }
 
     private void validatePodController(AdmissionAttributes a) {
-        if (!a.subresource().isEmpty() || a.object() == null) {
+        if (!a.subresource().isEmpty() || a.object() == null || exempt(a)) {
             return;
         }
         NamespacePolicy policy = namespacePolicy(a, false);
@@ -152,9 +199,18 @@ public final class PodSecurityAdmission implements ValidatingAdmissionPlugin {
         evaluate(a, policy, template.path("metadata"), template.path("spec"), false);
     }
 
+    /** An exempt namespace or user (the configuration's exemptions) is not checked. */
+    private boolean exempt(AdmissionAttributes a) {
+        return !a.namespace().isEmpty() && config.namespaces().contains(a.namespace())
+                || config.usernames().contains(a.context().user().name());
+    }
+
     /** kube's {@code EvaluatePod}: enforce (pods only), then audit, then warn when admitted. */
     private void evaluate(AdmissionAttributes a, NamespacePolicy policy, JsonNode metadata, JsonNode spec,
                           boolean enforce) {
+        if (config.runtimeClasses().contains(spec.path("runtimeClassName").asText(""))) {
+            return;
+        }
         if (!policy.errors().isEmpty()) {
             LOG.warn("PodSecurity: failed to parse the labels of namespace {} ({} {}): {}", a.namespace(),
                     a.resource().resource(), a.name(), policy.errors().get(0).message());
@@ -207,6 +263,6 @@ public final class PodSecurityAdmission implements ValidatingAdmissionPlugin {
                     a.name());
             return null;
         }
-        return NamespacePolicy.of(ns.get().path("metadata").path("labels"));
+        return NamespacePolicy.of(ns.get().path("metadata").path("labels"), config.defaults());
     }
 }

@@ -36,9 +36,14 @@ class PodSecurityAdmissionTest {
 
     private final Map<String, ObjectNode> namespaces = new HashMap<>();
     private final Map<String, List<ObjectNode>> pods = new HashMap<>();
-    private final PodSecurityAdmission plugin = new PodSecurityAdmission(n -> Optional.ofNullable(namespaces.get(n)),
-            n -> pods.getOrDefault(n, List.of()));
+    private final PodSecurityAdmission plugin = plugin(PodSecurityConfiguration.DEFAULT);
     private final List<String> warnings = new ArrayList<>();
+    private String user = "alice";
+
+    private PodSecurityAdmission plugin(PodSecurityConfiguration config) {
+        return new PodSecurityAdmission(config, n -> Optional.ofNullable(namespaces.get(n)),
+                n -> pods.getOrDefault(n, List.of()));
+    }
 
     private void namespace(String name, String labels) {
         namespaces.put(name, namespaceObject(name, labels));
@@ -58,7 +63,7 @@ class PodSecurityAdmissionTest {
     private final class Context implements RequestContext {
         @Override
         public UserInfo user() {
-            return new UserInfo("alice", "", List.of(), Map.of());
+            return new UserInfo(user, "", List.of(), Map.of());
         }
 
         @Override
@@ -224,6 +229,69 @@ class PodSecurityAdmissionTest {
         assertEquals(List.of("new PodSecurity enforce level only checked against the first 3000 of 3001 existing pods",
                 "existing pods in namespace \"big\" violate the new PodSecurity enforce level \"baseline:latest\"",
                 "p0 (and 2999 other pods): host namespaces"), warnings);
+    }
+
+    @Test
+    void theConfigurationsDefaultsApplyToUnlabelledNamespacesAndItsExemptionsAreNotChecked() {
+        PodSecurityAdmission configured = plugin(PodSecurityConfiguration.of(json("{'apiVersion':"
+                + "'pod-security.admission.config.k8s.io/v1','kind':'PodSecurityConfiguration','defaults':{'enforce':'baseline'},"
+                + "'exemptions':{'usernames':['system:serviceaccount:kube-system:replicaset-controller'],"
+                + "'runtimeClasses':['kata'],'namespaces':['kube-system']}}")));
+        namespace("plain", "{}");
+        namespace("kube-system", "{'pod-security.kubernetes.io/enforce':'restricted'}");
+        StatusException e = assertThrows(StatusException.class, () -> configured.validate(attributes(Operation.CREATE,
+                PODS, "Pod", "", "plain", pod(PRIVILEGED_POD), null)));
+        assertTrue(e.getMessage().contains("violates PodSecurity \"baseline:latest\": privileged"), e.getMessage());
+
+        configured.validate(attributes(Operation.CREATE, PODS, "Pod", "", "kube-system", pod(PRIVILEGED_POD), null));
+        ObjectNode kata = pod(PRIVILEGED_POD);
+        ((ObjectNode) kata.path("spec")).put("runtimeClassName", "kata");
+        configured.validate(attributes(Operation.CREATE, PODS, "Pod", "", "plain", kata, null));
+        user = "system:serviceaccount:kube-system:replicaset-controller";
+        configured.validate(attributes(Operation.CREATE, PODS, "Pod", "", "plain", pod(PRIVILEGED_POD), null));
+        assertEquals(List.of(), warnings);
+
+        ObjectNode labelled = namespaceObject("kube-system", "{'pod-security.kubernetes.io/enforce':'restricted',"
+                + "'pod-security.kubernetes.io/warn-version':'v1.30'}");
+        configured.validate(attributes(Operation.CREATE, NAMESPACES, "Namespace", "", "", labelled, null));
+        assertEquals(List.of("namespace \"kube-system\" is exempt from Pod Security, and the policy "
+                + "(enforce=restricted:latest, warn=restricted:v1.30) will be ignored"), warnings);
+    }
+
+    @Test
+    void theConfigurationIsReadFromTheAdmissionConfigurationFile(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Files.writeString(dir.resolve("admission.yaml"), """
+                apiVersion: apiserver.config.k8s.io/v1
+                kind: AdmissionConfiguration
+                plugins:
+                - name: PodSecurity
+                  path: podsecurity.yaml
+                """);
+        java.nio.file.Files.writeString(dir.resolve("podsecurity.yaml"), """
+                apiVersion: pod-security.admission.config.k8s.io/v1
+                kind: PodSecurityConfiguration
+                defaults: {enforce: restricted, enforce-version: v1.30, warn: baseline}
+                exemptions: {namespaces: [kube-system]}
+                """);
+        com.fasterxml.jackson.databind.ObjectMapper yaml = new com.fasterxml.jackson.databind.ObjectMapper(
+                new com.fasterxml.jackson.dataformat.yaml.YAMLFactory());
+        PodSecurityConfiguration c = PodSecurityConfiguration.read(dir.resolve("admission.yaml"), yaml);
+        assertEquals("restricted:v1.30", c.defaults().enforce().toString());
+        assertEquals("baseline:latest", c.defaults().warn().toString());
+        assertEquals("privileged:latest", c.defaults().audit().toString());
+        assertEquals(java.util.Set.of("kube-system"), c.namespaces());
+
+        java.nio.file.Files.writeString(dir.resolve("podsecurity.yaml"), """
+                apiVersion: pod-security.admission.config.k8s.io/v1
+                kind: PodSecurityConfiguration
+                defaults: {enforce: strict}
+                exemptions: {usernames: [a, a]}
+                """);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> PodSecurityConfiguration.read(dir.resolve("admission.yaml"), yaml));
+        assertEquals("invalid PodSecurityConfiguration: defaults.enforce: Invalid value: \"strict\": must be one of "
+                + "privileged, baseline, restricted, exemptions.usernames[1]: Duplicate value: \"a\"", e.getMessage());
     }
 
     @Test
