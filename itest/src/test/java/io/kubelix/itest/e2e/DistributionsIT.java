@@ -34,9 +34,9 @@ class DistributionsIT {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = ';', value = {
-            "default; authn-oidc authn-requestheader authn-serviceaccount authn-token authn-x509 authz-authenticated authz-rbac authz-webhook admission-webhook admission-policy " + GROUP_PLUGINS + " storage-etcd storage-memory storage-sql; false; true",
+            "default; authn-oidc authn-requestheader authn-serviceaccount authn-token authn-x509 authz-authenticated authz-rbac authz-webhook admission-webhook admission-policy admission-podsecurity " + GROUP_PLUGINS + " storage-etcd storage-memory storage-sql; false; true",
             "minimal; authn-token authz-rbac resource-core resource-rbac storage-sql; false; false",
-            "full; admission-deny-label authn-oidc authn-requestheader authn-serviceaccount authn-token authn-x509 authz-authenticated authz-rbac authz-webhook admission-webhook admission-policy " + GROUP_PLUGINS
+            "full; admission-deny-label authn-oidc authn-requestheader authn-serviceaccount authn-token authn-x509 authz-authenticated authz-rbac authz-webhook admission-webhook admission-policy admission-podsecurity " + GROUP_PLUGINS
                     + " storage-etcd storage-memory storage-sql widget-resource; true; true"})
     void startsWithItsPluginsAndServesKubectl(String name, String plugins, boolean examples, boolean apps) throws Exception {
         Path distribution = Path.of(KubelixServer.property("kubelix.itest.distribution." + name));

@@ -6,9 +6,6 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -25,12 +22,6 @@ class KubectlAdmissionPolicyIT extends KubectlSuite {
 
     KubectlAdmissionPolicyIT() {
         super("admission-policy", "validatingadmissionpolicies,validatingadmissionpolicybindings");
-    }
-
-    private Path write(String name, String yaml) throws Exception {
-        Path file = work.resolve(name);
-        Files.writeString(file, yaml);
-        return file;
     }
 
     @Test

@@ -261,10 +261,6 @@ class KubectlAppsIT extends KubectlSuite {
                 + "\n    controller: true\n    blockOwnerDeletion: true\n";
     }
 
-    private Path write(String file, String content) throws java.io.IOException {
-        return Files.writeString(work.resolve(file), content, StandardCharsets.UTF_8);
-    }
-
     private JsonNode openAPIv3Paths() throws Exception {
         return JSON.readTree(kubectl.ok("get", "--raw", "/openapi/v3").stdout()).path("paths");
     }

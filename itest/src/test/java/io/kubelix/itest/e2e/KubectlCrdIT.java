@@ -7,7 +7,6 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -102,12 +101,6 @@ class KubectlCrdIT extends KubectlSuite {
 
     KubectlCrdIT() {
         super("crd", "customresourcedefinitions");
-    }
-
-    private Path write(String name, String content) throws Exception {
-        Path file = work.resolve(name);
-        Files.writeString(file, content, StandardCharsets.UTF_8);
-        return file;
     }
 
     /** A CRD of group stable.example.com: its name, scope, names and versions, each a YAML flow map. */

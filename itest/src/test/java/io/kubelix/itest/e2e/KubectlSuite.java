@@ -60,6 +60,11 @@ abstract class KubectlSuite {
         }
     }
 
+    /** Writes {@code content} (UTF-8) to {@code name} in the work directory, for {@code kubectl -f}. */
+    Path write(String name, String content) throws java.io.IOException {
+        return java.nio.file.Files.writeString(work.resolve(name), content, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
     /** Repeats {@code attempt} until {@code done} accepts its result, for at most {@link #POLL_TIMEOUT}. */
     <T> T await(String what, Callable<T> attempt, Predicate<T> done) throws Exception {
         return server.await(what, POLL_TIMEOUT, attempt, done);
