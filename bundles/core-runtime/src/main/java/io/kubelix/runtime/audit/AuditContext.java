@@ -163,11 +163,6 @@ public final class AuditContext {
         return auditID;
     }
 
-    /** Whether events of this stage are sent. */
-    public boolean sends(Stage stage) {
-        return !omitStages.contains(stage);
-    }
-
     /** AddAuditAnnotation: a key already set keeps its first value, as kube keeps it. */
     public static void addAnnotation(Request request, String key, String value) {
         AuditContext ac = of(request);
@@ -294,9 +289,6 @@ public final class AuditContext {
         responseStatus = status;
     }
 
-    synchronized boolean hasResponseStatus() {
-        return responseStatus != null;
-    }
 
     /** The event as it stands, sent at {@code stage}. */
     synchronized Event event(Stage stage, Instant stageTimestamp) {
