@@ -11,6 +11,7 @@ import io.kubelix.api.request.UserInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.kubelix.support.webhook.WebhookKubeconfig;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.kubelix.api.authz.Authorizer;
 import io.kubelix.support.flags.GoDuration;
 import io.kubelix.support.webhook.CABundleTrust;
+import io.kubelix.support.webhook.WebhookKubeconfig;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.ServiceRegistration;
 import org.osgi.service.component.annotations.Activate;
@@ -51,7 +52,8 @@ public final class WebhookAuthorizerComponent {
                 setting(config, context, "authorization-webhook-cache-authorized-ttl", "5m"));
         Duration unauthorized = GoDuration.parse("--authorization-webhook-cache-unauthorized-ttl",
                 setting(config, context, "authorization-webhook-cache-unauthorized-ttl", "30s"));
-        WebhookKubeconfig target = WebhookKubeconfig.read(Path.of(file), new ObjectMapper(new YAMLFactory()));
+        WebhookKubeconfig target = WebhookKubeconfig.read(Path.of(file), new ObjectMapper(new YAMLFactory()),
+                "authorization webhook config file");
         HttpClient.Builder client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10))
                 .sslContext(CABundleTrust.sslContext(target.caPem(), target.server().getHost().replaceAll("^\\[|]$", "")));
         WebhookAuthorizer authorizer = new WebhookAuthorizer(target, client.build(), new ObjectMapper(), allowed,

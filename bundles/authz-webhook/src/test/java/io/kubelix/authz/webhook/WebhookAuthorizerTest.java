@@ -1,5 +1,6 @@
 package io.kubelix.authz.webhook;
 
+import io.kubelix.support.webhook.WebhookKubeconfig;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -67,7 +68,8 @@ class WebhookAuthorizerTest {
                 + "http://127.0.0.1:" + service.getAddress().getPort() + "/authorize\nusers:\n- name: apiserver\n"
                 + "  user:\n    tokenFile: token\n");
         Files.writeString(dir.resolve("token"), "s3cret\n");
-        webhook = new WebhookAuthorizer(WebhookKubeconfig.read(config, new ObjectMapper(new YAMLFactory())),
+        webhook = new WebhookAuthorizer(WebhookKubeconfig.read(config, new ObjectMapper(new YAMLFactory()),
+                "authorization webhook config file"),
                 HttpClient.newHttpClient(), JSON, Duration.ofMinutes(5), Duration.ofSeconds(30), clock::get);
     }
 

@@ -29,6 +29,7 @@ final class NamedCreateHandler {
     static void create(RequestScope s, AdmissionChain admission, Response response, Callback callback) throws IOException {
         NamedCreater creater = (NamedCreater) s.storage;
         ObjectNode body = s.bodyObject(FieldValidation.decodeObject(s));
+        io.kubelix.runtime.audit.AuditContext.logRequestObject(s.request, body);
         boolean dryRun = s.dryRun();
         CreateOptions options = new CreateOptions(dryRun, ResourceHandlers.fieldManager(s));
         AdmissionAttributes attributes = new AdmissionAttributes(Operation.CREATE, s.kind(),

@@ -22,6 +22,7 @@ import io.kubelix.api.request.RequestContext;
 import io.kubelix.api.schema.ResourceSchema;
 import io.kubelix.api.storage.ListResult;
 import io.kubelix.api.storage.Preconditions;
+import io.kubelix.runtime.audit.AuditContext;
 import io.kubelix.runtime.codec.Codecs;
 import io.kubelix.runtime.codec.MediaType;
 import io.kubelix.runtime.fieldmanager.FieldManager;
@@ -106,6 +107,7 @@ final class ResourceHandlers {
             throw StatusException.methodNotSupported(s.groupResource(), "create");
         }
         ObjectNode body = s.bodyObject(FieldValidation.decodeObject(s));
+        AuditContext.logRequestObject(s.request, body);
         String manager = writer(s);
         FieldManager fields = s.fieldManager();
         if (fields != null) {
@@ -118,6 +120,7 @@ final class ResourceHandlers {
     static void update(RequestScope s, Response response, Callback callback) throws IOException {
         Updater updater = require(s, Updater.class, "update");
         ObjectNode body = s.bodyObject(FieldValidation.decodeObject(s));
+        AuditContext.logRequestObject(s.request, body);
         String manager = writer(s);
         FieldManager fields = s.fieldManager();
         String uid = body.path("metadata").path("uid").asText("");
@@ -155,6 +158,7 @@ final class ResourceHandlers {
         String manager = writer(s);
         FieldManager fields = s.fieldManager();
         FieldValidation.Patch patch = FieldValidation.decodePatch(s, patchType.equals(Patches.JSON_PATCH));
+        AuditContext.logRequestPatch(s.request, patch.body());
         // Strategic merge follows the kind's schema: lists merge on their x-kubernetes-patch-merge-key.
         ResourceSchema schema = s.storage.schema();
         // The update function may run again on a conflict: the last run's warnings are the ones to send.
@@ -195,6 +199,7 @@ final class ResourceHandlers {
             throw Patches.unsupported(Patches.APPLY_PATCH);
         }
         FieldValidation.Patch patch = FieldValidation.decodeApply(s);
+        AuditContext.logRequestPatch(s.request, patch.body());
         if (!(patch.body() instanceof ObjectNode config)) {
             throw StatusException.badRequest("error decoding YAML: the apply configuration must be an object");
         }

@@ -2,6 +2,7 @@ package io.kubelix.runtime.endpoints;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kubelix.api.errors.StatusException;
+import io.kubelix.runtime.audit.AuditContext;
 import io.kubelix.runtime.codec.Codecs;
 import io.kubelix.runtime.codec.MediaType;
 import org.eclipse.jetty.http.HttpHeader;
@@ -15,7 +16,10 @@ import org.eclipse.jetty.util.Callback;
 import java.nio.ByteBuffer;
 import java.util.List;
 
-/** Writing objects and Status errors to a response (k8s' responsewriters). */
+/**
+ * Writing objects and Status errors to a response (k8s' responsewriters); each object written is
+ * given to the request's audit event (a Status as its response status).
+ */
 public final class Responses {
     /** Request attribute set once the whole request body has been read. */
     public static final String BODY_READ = "io.kubelix.bodyRead";
@@ -29,13 +33,16 @@ public final class Responses {
      */
     public static void writeObject(Request request, Response response, Callback callback, int code, JsonNode body) {
         boolean yaml = prefersYaml(request);
-        write(response, callback, code, yaml ? MediaType.YAML : MediaType.JSON,
-                yaml ? Codecs.toYaml(body) : Codecs.toJson(body));
+        byte[] bytes = yaml ? Codecs.toYaml(body) : Codecs.toJson(body);
+        AuditContext.logResponseObject(request, body, yaml ? null : bytes);
+        write(response, callback, code, yaml ? MediaType.YAML : MediaType.JSON, bytes);
     }
 
     /** Writes a JSON body with an explicit content type (discovery documents, Tables). */
     public static void writeJson(Response response, Callback callback, int code, String contentType, JsonNode body) {
-        write(response, callback, code, contentType, Codecs.toJson(body));
+        byte[] bytes = Codecs.toJson(body);
+        AuditContext.logResponseObject(response.getRequest(), body, bytes);
+        write(response, callback, code, contentType, bytes);
     }
 
     /** Writes the Status of an error, as JSON (or YAML when asked). */
@@ -62,6 +69,7 @@ public final class Responses {
 
     /** Writes a list encoded from the watch cache's encodings, streamed in chunks. */
     static void write(Response response, Callback callback, int code, String contentType, EncodedList body) {
+        AuditContext.logResponseJson(response.getRequest(), body::toByteArray);
         prepare(response, code, contentType, body.length());
         body.write(response, callback);
     }

@@ -54,6 +54,21 @@ public final class ServerMetrics {
             .labelNames("plugin")
             .register(registry);
 
+    final Counter auditEvents = Counter.builder().name("apiserver_audit_event")
+            .help("Counter of audit events generated and sent to the audit backend.")
+            .register(registry);
+    final Counter auditErrors = Counter.builder().name("apiserver_audit_error")
+            .help("Counter of audit events that failed to be audited properly. Plugin identifies the plugin affected by the error.")
+            .labelNames("plugin")
+            .register(registry);
+    final Counter auditLevels = Counter.builder().name("apiserver_audit_level")
+            .help("Counter of policy levels for audit events (1 per request).")
+            .labelNames("level")
+            .register(registry);
+    final Counter auditRequestsRejected = Counter.builder().name("apiserver_audit_requests_rejected")
+            .help("Counter of apiserver requests rejected due to an error in audit logging backend.")
+            .register(registry);
+
     /** The in-flight limits' use, per request kind. */
     private final InflightWatermark readOnlyInflight = new InflightWatermark();
     private final InflightWatermark mutatingInflight = new InflightWatermark();

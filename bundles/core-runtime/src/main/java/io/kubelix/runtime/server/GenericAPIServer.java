@@ -7,11 +7,13 @@ import io.kubelix.api.authz.AuthorizationChain;
 import io.kubelix.api.authz.Authorizer;
 import io.kubelix.api.server.DelegationTarget;
 import io.kubelix.api.server.HealthChecker;
+import io.kubelix.runtime.audit.AuditOptions;
 import io.kubelix.runtime.bootstrap.CertKeyFiles;
 import io.kubelix.runtime.bootstrap.DataDirectory;
 import io.kubelix.runtime.bootstrap.ServingKeys;
 import io.kubelix.runtime.controller.bootstrap.KubernetesService;
 import io.kubelix.runtime.controller.bootstrap.KubernetesServiceController;
+import io.kubelix.runtime.metrics.AuditMetrics;
 import io.kubelix.runtime.metrics.MetricsHandler;
 import io.kubelix.runtime.metrics.RequestMetrics;
 import io.kubelix.runtime.metrics.ServerMetrics;
@@ -110,6 +112,8 @@ public final class GenericAPIServer {
         }
     };
     private Duration shutdownDelay = Duration.ZERO;
+    /** The audit policy and backends, or null when nothing is audited. */
+    private AuditOptions.Audit audit;
     private BundleContext context;
     private final Server server;
     /** Serves a changed --tls-cert-file, when one is given. */
@@ -210,8 +214,10 @@ public final class GenericAPIServer {
         shutdownDelay = GoDuration.parse("shutdown-delay-duration", settings.get("shutdown-delay-duration", "0s"));
         // At shutdown, requests in flight may take up to the request timeout to finish.
         server.setStopTimeout(Math.max(5_000, limits.requestTimeout().toMillis() + 1_000));
+        // kube-apiserver's --audit-* flags: an invalid policy or flag stops the server.
+        audit = AuditOptions.build(settings, new AuditMetrics(metrics));
         server.setHandler(new GracefulHandler(HandlerChain.build(director, authentication, authorization, anonymous,
-                new RequestMetrics(metrics), limits)));
+                new RequestMetrics(metrics), limits, audit)));
         server.setErrorHandler(new StatusErrorHandler());
         try {
             server.start();
@@ -250,7 +256,8 @@ public final class GenericAPIServer {
      * {@code bin/kubelix}), while every plugin still serves: 1. {@code /readyz} fails, so load
      * balancers stop sending; 2. requests are still served for {@code --shutdown-delay-duration};
      * 3. the pre-shutdown hooks run (open watches end cleanly); 4. the server stops listening and
-     * waits for the requests in flight to finish (at most the request timeout).
+     * waits for the requests in flight to finish (at most the request timeout); 5. the audit
+     * backends write the events they still hold.
      */
     private void shutDownGracefully() {
         long begin = System.nanoTime();
@@ -278,6 +285,8 @@ public final class GenericAPIServer {
         } catch (Exception e) {
             LOG.warn("stopping the HTTPS server: {}", e.toString());
         }
+        // 5. The audit backends write what they still hold.
+        stopAuditing();
         LOG.info("shutting down: stopped serving, requests in flight finished, after {} ms",
                 (System.nanoTime() - begin) / 1_000_000);
     }
@@ -297,6 +306,14 @@ public final class GenericAPIServer {
             reloader.close();
         }
         server.stop();
+        stopAuditing();
+    }
+
+    private synchronized void stopAuditing() {
+        if (audit != null) {
+            audit.backend().shutdown();
+            audit = null;
+        }
     }
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)

@@ -1,7 +1,10 @@
 package io.kubelix.runtime.server;
 
 import io.kubelix.api.authz.AuthorizationChain;
+import io.kubelix.runtime.audit.AuditOptions;
 import io.kubelix.runtime.metrics.RequestMetrics;
+import io.kubelix.runtime.server.filters.WithAudit;
+import io.kubelix.runtime.server.filters.WithAuditInit;
 import io.kubelix.runtime.server.filters.WithAuthentication;
 import io.kubelix.runtime.server.filters.WithAuthorization;
 import io.kubelix.runtime.server.filters.WithImpersonation;
@@ -17,16 +20,18 @@ import org.eclipse.jetty.server.Handler;
 /**
  * DefaultBuildHandlerChain: wraps the Director in the filters, outermost first.
  * <pre>
- * WithPanicRecovery
- *  └ WithURIPolicy                (malformed escapes in the query, dot segments in the path: 400)
- *     └ WithRequestInfo
- *        └ WithAuthentication      (authenticators: whiteboard, by ranking; no credentials: system:anonymous)
- *           └ WithImpersonation    (Impersonate-* headers: act as another user when allowed to)
- *              └ WithMaxInFlightLimit (--max-requests-inflight, --max-mutating-requests-inflight: 429 beyond)
- *                 └ WithAuthorization (system:masters, then the authorization modes' authorizers)
- *                    └ WithTimeout  (--request-timeout: 504 Timeout for a request not answered in time)
- *                       └ WithRequestMetrics (apiserver_request_total, _duration_seconds, _response_sizes, long-running)
- *                          └ Director     (API paths → server chain; others → non-API mux)
+ * WithAuditInit                   (the Audit-ID of every request and response)
+ *  └ WithPanicRecovery
+ *     └ WithURIPolicy                (malformed escapes in the query, dot segments in the path: 400)
+ *        └ WithRequestInfo
+ *           └ WithAuthentication      (authenticators: whiteboard, by ranking; no credentials: system:anonymous)
+ *              └ WithAudit            (--audit-policy-file: the request's audit events; only with a policy and a backend)
+ *                 └ WithImpersonation    (Impersonate-* headers: act as another user when allowed to)
+ *                    └ WithMaxInFlightLimit (--max-requests-inflight, --max-mutating-requests-inflight: 429 beyond)
+ *                       └ WithAuthorization (system:masters, then the authorization modes' authorizers)
+ *                          └ WithTimeout  (--request-timeout: 504 Timeout for a request not answered in time)
+ *                             └ WithRequestMetrics (apiserver_request_total, _duration_seconds, _response_sizes, long-running)
+ *                                └ Director     (API paths → server chain; others → non-API mux)
  * </pre>
  */
 final class HandlerChain {
@@ -36,7 +41,7 @@ final class HandlerChain {
 
     static Handler build(Handler director, Authentication authentication, AuthorizationChain authorization,
                          boolean anonymous, RequestMetrics metrics) {
-        return build(director, authentication, authorization, anonymous, metrics, Limits.NONE);
+        return build(director, authentication, authorization, anonymous, metrics, Limits.NONE, null);
     }
 
     /**
@@ -51,17 +56,23 @@ final class HandlerChain {
         static final Limits NONE = new Limits(0, 0, java.time.Duration.ZERO, new InflightWatermark(), new InflightWatermark());
     }
 
+    /** @param audit the audit policy and backends, or null for no auditing */
     static Handler build(Handler director, Authentication authentication, AuthorizationChain authorization,
-                         boolean anonymous, RequestMetrics metrics, Limits limits) {
+                         boolean anonymous, RequestMetrics metrics, Limits limits, AuditOptions.Audit audit) {
         Handler h = new WithRequestMetrics(director, metrics);
         h = new WithTimeout(h, limits.requestTimeout(), metrics);
         h = new WithAuthorization(h, authorization, anonymous);
         h = new WithMaxInFlightLimit(h, limits.maxRequestsInflight(), limits.maxMutatingRequestsInflight(), metrics,
                 limits.readOnlyUse(), limits.mutatingUse());
         h = new WithImpersonation(h, authorization);
-        h = new WithAuthentication(h, authentication::authenticate, anonymous);
+        if (audit != null) {
+            WithAudit withAudit = new WithAudit(h, audit);
+            h = new WithAuthentication(withAudit, authentication::authenticate, anonymous, withAudit::failedAuthentication);
+        } else {
+            h = new WithAuthentication(h, authentication::authenticate, anonymous);
+        }
         h = new WithRequestInfo(h);
         h = new WithURIPolicy(h);
-        return new WithPanicRecovery(h);
+        return new WithAuditInit(new WithPanicRecovery(h));
     }
 }

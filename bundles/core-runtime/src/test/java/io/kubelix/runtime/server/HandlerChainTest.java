@@ -187,6 +187,71 @@ class HandlerChainTest {
                 + "role.rbac.authorization.k8s.io \"gone\" not found"), r.body());
     }
 
+    @Test
+    void theAuditFilterSeesTheAuthenticatedUserTheImpersonatedOneTheDecisionAndFailedAuthentication() throws Exception {
+        server.stop();
+        List<io.kubelix.runtime.audit.Event> events = new CopyOnWriteArrayList<>();
+        io.kubelix.runtime.audit.AuditBackend collecting = new io.kubelix.runtime.audit.AuditBackend() {
+            @Override
+            public boolean processEvents(List<io.kubelix.runtime.audit.Event> batch) {
+                events.addAll(batch);
+                return true;
+            }
+
+            @Override
+            public void shutdown() {
+            }
+        };
+        var policy = io.kubelix.runtime.audit.PolicyReader.parse(("apiVersion: audit.k8s.io/v1\nkind: Policy\n"
+                + "rules:\n- level: Metadata\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        server = new Server();
+        ServerConnector connector = new ServerConnector(server);
+        connector.setHost("127.0.0.1");
+        connector.setPort(0);
+        server.addConnector(connector);
+        server.setHandler(HandlerChain.build(new Echo(),
+                new Authentication(() -> authenticators, () -> List.of(TokenIssuer.DEFAULT_ISSUER)),
+                new UnionAuthorizer(() -> authorizers), false, new RequestMetrics(metrics), HandlerChain.Limits.NONE,
+                new io.kubelix.runtime.audit.AuditOptions.Audit(new io.kubelix.runtime.audit.PolicyRuleEvaluator(policy),
+                        collecting, new io.kubelix.runtime.metrics.AuditMetrics(metrics))));
+        server.start();
+        base = URI.create("http://127.0.0.1:" + connector.getLocalPort());
+        authorizers.add((user, info) -> user.name().equals("admin") || info.verb().equals("list")
+                ? AuthorizationDecision.allow("allowed by test") : AuthorizationDecision.noOpinion());
+
+        HttpResponse<String> r = send(CONFIGMAPS, "user-admin", "Impersonate-User", "bob");
+        assertEquals(200, r.statusCode(), r::body);
+        String id = r.headers().firstValue("Audit-ID").orElseThrow();
+        awaitCount(events, 2);
+        List<io.kubelix.runtime.audit.Event> mine = events.stream().filter(e -> e.auditID().equals(id)).toList();
+        assertEquals(2, mine.size(), events::toString);
+        io.kubelix.runtime.audit.Event complete = mine.get(1);
+        assertEquals("admin", complete.user().name());
+        assertEquals("bob", complete.impersonatedUser().name());
+        assertEquals(Map.of("authorization.k8s.io/decision", "allow", "authorization.k8s.io/reason", "allowed by test"),
+                complete.annotations());
+        assertEquals(200, complete.responseStatus().code());
+
+        HttpResponse<String> denied = get(CONFIGMAPS + "/x", "user-alice");
+        assertEquals(403, denied.statusCode());
+        awaitCount(events, 4);
+        io.kubelix.runtime.audit.Event forbidden = events.get(events.size() - 1);
+        assertEquals("forbid", forbidden.annotations().get("authorization.k8s.io/decision"));
+        assertEquals("Forbidden", forbidden.responseStatus().reason());
+        assertEquals(403, forbidden.responseStatus().code());
+
+        events.clear();
+        HttpResponse<String> unauthorized = get(CONFIGMAPS, "someone-elses-token");
+        assertEquals(401, unauthorized.statusCode());
+        awaitCount(events, 1);
+        Thread.sleep(100);
+        assertEquals(1, events.size(), events::toString);
+        assertEquals(io.kubelix.runtime.audit.Stage.ResponseStarted, events.get(0).stage());
+        assertEquals(null, events.get(0).user());
+        assertEquals(401, events.get(0).responseStatus().code());
+        assertEquals(unauthorized.headers().firstValue("Audit-ID").orElseThrow(), events.get(0).auditID());
+    }
+
     @AfterEach
     void stop() throws Exception {
         server.stop();
@@ -329,6 +394,12 @@ class HandlerChainTest {
         JsonNode status = new ObjectMapper(new YAMLFactory()).readTree(r.body());
         assertEquals("Unauthorized", status.path("reason").asText());
         assertEquals(401, status.path("code").asInt());
+    }
+
+    private static void awaitCount(List<?> list, int n) throws InterruptedException {
+        for (int i = 0; i < 500 && list.size() < n; i++) {
+            Thread.sleep(10);
+        }
     }
 
     private HttpResponse<String> get(String path, String token) throws Exception {

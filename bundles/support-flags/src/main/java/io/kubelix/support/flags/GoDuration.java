@@ -4,9 +4,12 @@ import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** A duration flag as Go's time.ParseDuration reads it, in whole units: {@code 24h}, {@code 1h30m}, {@code 90s}. */
+/**
+ * A duration flag as Go's time.ParseDuration reads it, in whole units: {@code 24h}, {@code 1h30m},
+ * {@code 90s}, {@code 250ms}.
+ */
 public final class GoDuration {
-    private static final Pattern PART = Pattern.compile("(\\d+)(h|m|s)");
+    private static final Pattern PART = Pattern.compile("(\\d+)(h|ms|m|s)");
 
     private GoDuration() {
     }
@@ -21,6 +24,7 @@ public final class GoDuration {
             total = total.plus(switch (m.group(2)) {
                 case "h" -> Duration.ofHours(n);
                 case "m" -> Duration.ofMinutes(n);
+                case "ms" -> Duration.ofMillis(n);
                 default -> Duration.ofSeconds(n);
             });
             end = m.end();

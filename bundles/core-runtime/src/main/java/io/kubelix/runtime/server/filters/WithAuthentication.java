@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 
 /**
@@ -36,19 +37,35 @@ public final class WithAuthentication extends Handler.Wrapper {
 
     private final Function<AuthenticationRequest, Optional<UserInfo>> authenticators;
     private final boolean anonymous;
+    private final BiConsumer<Request, StatusException> failed;
 
     /** @param authenticators the union of the authenticators, asked with the API server's audiences */
     public WithAuthentication(Handler next, Function<AuthenticationRequest, Optional<UserInfo>> authenticators,
                               boolean anonymous) {
+        this(next, authenticators, anonymous, (request, e) -> { });
+    }
+
+    /** @param failed told of each request refused 401 (kube's failed-authentication audit) */
+    public WithAuthentication(Handler next, Function<AuthenticationRequest, Optional<UserInfo>> authenticators,
+                              boolean anonymous, BiConsumer<Request, StatusException> failed) {
         super(next);
         this.authenticators = authenticators;
         this.anonymous = anonymous;
+        this.failed = failed;
     }
 
     @Override
     public boolean handle(Request request, Response response, Callback callback) throws Exception {
         AuthenticationRequest authRequest = new JettyAuthenticationRequest(request);
-        Optional<UserInfo> user = authenticators.apply(authRequest);
+        Optional<UserInfo> user;
+        try {
+            user = authenticators.apply(authRequest);
+        } catch (StatusException e) {
+            if (e.code() == 401) {
+                failed.accept(request, e);
+            }
+            throw e;
+        }
         if (user.isPresent()) {
             Requests.setUser(request, user.get());
             return super.handle(request, response, callback);
@@ -60,7 +77,9 @@ public final class WithAuthentication extends Handler.Wrapper {
         }
         LOG.debug("{} {} from {}: no authenticator recognised the credentials", request.getMethod(),
                 request.getHttpURI().getPath(), authRequest.remoteAddress());
-        throw StatusException.unauthorized("Unauthorized");
+        StatusException unauthorized = StatusException.unauthorized("Unauthorized");
+        failed.accept(request, unauthorized);
+        throw unauthorized;
     }
 
     private record JettyAuthenticationRequest(Request request) implements AuthenticationRequest {

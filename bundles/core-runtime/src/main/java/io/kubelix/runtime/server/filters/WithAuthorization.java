@@ -7,6 +7,7 @@ import io.kubelix.api.errors.StatusReason;
 import io.kubelix.api.request.RequestInfo;
 import io.kubelix.api.request.UserInfo;
 import io.kubelix.api.schema.GroupResource;
+import io.kubelix.runtime.audit.AuditContext;
 import io.kubelix.runtime.request.Requests;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -21,10 +22,16 @@ import java.util.List;
  * WithAuthorization: health is always allowed (kube's always-allow paths); everything else is
  * decided by the server's authorization chain ({@code system:masters}, then the authorization
  * modes' authorizers). A request it does not allow is 403 Forbidden with kube-apiserver's message
- * naming the user, verb and resource, followed by the authorizers' reasons.
+ * naming the user, verb and resource, followed by the authorizers' reasons. The decision and its
+ * reason are audit annotations ({@code authorization.k8s.io/decision}: allow or forbid,
+ * {@code authorization.k8s.io/reason}).
  */
 public final class WithAuthorization extends Handler.Wrapper {
     private static final Logger LOG = LoggerFactory.getLogger(WithAuthorization.class);
+
+    /** The audit annotations of kube's authorization filter. */
+    static final String DECISION_ANNOTATION = "authorization.k8s.io/decision";
+    static final String REASON_ANNOTATION = "authorization.k8s.io/reason";
 
     private final AuthorizationChain authorization;
     private final boolean anonymous;
@@ -48,8 +55,12 @@ public final class WithAuthorization extends Handler.Wrapper {
         }
         AuthorizationDecision d = authorization.authorize(user, info);
         if (d.decision() == AuthorizationDecision.Decision.ALLOW) {
+            AuditContext.addAnnotation(request, DECISION_ANNOTATION, "allow");
+            AuditContext.addAnnotation(request, REASON_ANNOTATION, d.reason() == null ? "" : d.reason());
             return super.handle(request, response, callback);
         }
+        AuditContext.addAnnotation(request, DECISION_ANNOTATION, "forbid");
+        AuditContext.addAnnotation(request, REASON_ANNOTATION, d.reason() == null ? "" : d.reason());
         LOG.info("forbidden: user \"{}\" {} {}{}", user.name(), info.verb(), info.path(),
                 d.reason().isEmpty() ? "" : ": " + d.reason());
         throw forbidden(user, info, d.reason());

@@ -5,6 +5,7 @@ import io.kubelix.api.authz.AuthorizationDecision;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.request.RequestInfo;
 import io.kubelix.api.request.UserInfo;
+import io.kubelix.runtime.audit.AuditContext;
 import io.kubelix.runtime.request.Requests;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
@@ -105,6 +106,7 @@ public final class WithImpersonation extends Handler.Wrapper {
         UserInfo impersonated = new UserInfo(username, hasUid ? requestedUid : "", groups, requestedExtra);
         LOG.debug("user \"{}\" impersonates \"{}\" (groups {})", requester.name(), username, groups);
         Requests.setUser(request, impersonated);
+        AuditContext.logImpersonatedUser(request, impersonated);
         return super.handle(new WithoutImpersonationHeaders(request), response, callback);
     }
 

@@ -1,4 +1,4 @@
-package io.kubelix.authz.webhook;
+package io.kubelix.support.webhook;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -11,47 +11,50 @@ import java.nio.file.Path;
 import java.util.Base64;
 
 /**
- * What {@code --authorization-webhook-config-file} says, in kubeconfig format as kube-apiserver
- * reads it: the first cluster's {@code server} and CA ({@code certificate-authority} or
+ * What a webhook's kubeconfig file ({@code --authorization-webhook-config-file},
+ * {@code --audit-webhook-config-file}) says, as kube-apiserver reads it: the first cluster's {@code server} and CA ({@code certificate-authority} or
  * {@code -data}), and the first user's bearer token ({@code token} or {@code tokenFile}), if any.
  * Relative file paths are relative to the config file.
  *
- * @param server the URL SubjectAccessReviews are POSTed to
+ * @param server the URL requests are POSTed to
  * @param caPem  the PEM CA certificates to trust, or null for the JDK's own
  * @param token  the bearer token to send, or null
  */
-record WebhookKubeconfig(URI server, byte[] caPem, String token) {
+public record WebhookKubeconfig(URI server, byte[] caPem, String token) {
 
-    /** @throws IllegalArgumentException naming the file and what is wrong with it */
-    static WebhookKubeconfig read(Path file, ObjectMapper yaml) {
+    /**
+     * @param what the file's role in messages, such as {@code authorization webhook config file}
+     * @throws IllegalArgumentException naming the file and what is wrong with it
+     */
+    public static WebhookKubeconfig read(Path file, ObjectMapper yaml, String what) {
         JsonNode config;
         try {
             config = yaml.readTree(Files.readAllBytes(file));
         } catch (IOException e) {
-            throw new IllegalArgumentException("cannot read authorization webhook config file " + file + ": " + e);
+            throw new IllegalArgumentException("cannot read " + what + " " + file + ": " + e);
         }
         JsonNode cluster = config.path("clusters").path(0).path("cluster");
         String server = cluster.path("server").asText("");
         if (server.isEmpty()) {
-            throw new IllegalArgumentException("authorization webhook config file " + file
+            throw new IllegalArgumentException(what + " " + file
                     + " names no clusters[0].cluster.server");
         }
         URI uri = URI.create(server);
         if (!"https".equals(uri.getScheme()) && !"http".equals(uri.getScheme())) {
-            throw new IllegalArgumentException("authorization webhook config file " + file + ": server \"" + server
+            throw new IllegalArgumentException(what + " " + file + ": server \"" + server
                     + "\" is not an http(s) URL");
         }
-        byte[] ca = bytes(file, cluster, "certificate-authority");
+        byte[] ca = bytes(file, cluster, "certificate-authority", what);
         JsonNode user = config.path("users").path(0).path("user");
         String token = user.path("token").asText("");
         if (token.isEmpty() && !user.path("tokenFile").asText("").isEmpty()) {
-            token = new String(bytes(file, user, "tokenFile-as-file"), StandardCharsets.UTF_8).trim();
+            token = new String(bytes(file, user, "tokenFile-as-file", what), StandardCharsets.UTF_8).trim();
         }
         return new WebhookKubeconfig(uri, ca, token.isEmpty() ? null : token);
     }
 
     /** {@code <key>-data} (base64) or {@code <key>} (a file path); {@code tokenFile-as-file} reads {@code tokenFile}. */
-    private static byte[] bytes(Path file, JsonNode node, String key) {
+    private static byte[] bytes(Path file, JsonNode node, String key, String what) {
         String data = node.path(key + "-data").asText("");
         if (!data.isEmpty()) {
             return Base64.getDecoder().decode(data);
@@ -64,7 +67,7 @@ record WebhookKubeconfig(URI server, byte[] caPem, String token) {
         try {
             return Files.readAllBytes(resolved);
         } catch (IOException e) {
-            throw new IllegalArgumentException("authorization webhook config file " + file + ": cannot read "
+            throw new IllegalArgumentException(what + " " + file + ": cannot read "
                     + resolved + ": " + e);
         }
     }
