@@ -16,7 +16,9 @@ import io.kubelix.runtime.metrics.MetricsHandler;
 import io.kubelix.runtime.metrics.RequestMetrics;
 import io.kubelix.runtime.metrics.ServerMetrics;
 import io.kubelix.runtime.plugins.KubelixEndpoint;
+import io.kubelix.runtime.server.healthz.BundlesStartedCheck;
 import io.kubelix.runtime.server.healthz.HealthHandler;
+import io.kubelix.runtime.server.healthz.RequiredChecks;
 import io.kubelix.runtime.server.healthz.VersionInfo;
 import io.kubelix.support.flags.GoDuration;
 import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
@@ -173,12 +175,13 @@ public final class GenericAPIServer {
         DataDirectory data = DataDirectory.prepare(dataDir, servingHosts(bind, settings));
 
         // 2. The handler chain, with the built-in checks first.
-        addBuiltInChecks();
+        addBuiltInChecks(context);
         VersionInfo version = new VersionInfo();
         Director director = new Director(serverChain, openAPIProviders, kubelixEndpoints, List.of(
                 new HealthHandler("healthz", healthzChecks),
                 new HealthHandler("livez", livezChecks),
-                new HealthHandler("readyz", readyzChecks)), version, new MetricsHandler(metrics));
+                new HealthHandler("readyz", new RequiredChecks(readyzChecks, RequiredChecks.READYZ))), version,
+                new MetricsHandler(metrics));
 
         // 3. Listen.
         Server server = new Server(threadPool());
@@ -383,7 +386,13 @@ public final class GenericAPIServer {
         healthzChecks.remove(c);
     }
 
-    private void addBuiltInChecks() {
+    /**
+     * The checks the server has of its own: {@code ping}; for {@code /readyz} also
+     * {@code bundles-started}, {@code authentication}, {@code authorization} and, last,
+     * {@code shutdown}. The checks of storage, informers and post-start hooks are registered by
+     * their components, and {@link RequiredChecks} stands in for them until they are.
+     */
+    private void addBuiltInChecks(BundleContext context) {
         HealthChecker ping = new NamedCheck("ping", () -> { });
         HealthChecker shutdown = new NamedCheck("shutdown", () -> {
             if (shuttingDown.get()) {
@@ -395,6 +404,8 @@ public final class GenericAPIServer {
         livezChecks.add(ping, first);
         readyzChecks.add(ping, first);
         healthzChecks.add(ping, first);
+        // Not ready while the framework is still starting bundles (plugins/ included).
+        readyzChecks.add(new BundlesStartedCheck(context), Map.of());
         // Serving needs someone to authenticate and authorize requests; until plugins provide both, not ready.
         readyzChecks.add(new NamedCheck("authentication", () -> {
             if (authenticators.get().isEmpty()) {
