@@ -97,7 +97,7 @@ final class ExampleBuild {
     }
 
     /** The {@code mvn} of the Maven running this build ({@code maven.home}), else the one on the PATH. */
-    private static String maven() {
+    static String maven() {
         String home = System.getProperty("kubelix.itest.maven-home", "");
         if (!home.isEmpty()) {
             Path mvn = Path.of(home, "bin", "mvn");

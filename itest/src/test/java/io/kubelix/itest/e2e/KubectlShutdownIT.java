@@ -125,6 +125,6 @@ class KubectlShutdownIT {
                 "the delay, then a quick drain: " + tookMillis + " ms\n" + server.log());
         assertEquals("ended with 200", watch.get(5, TimeUnit.SECONDS), "the watch ended cleanly");
         assertEquals(List.of(), failures, "no request failed but by finding the server gone; outcomes: " + outcomes);
-        assertTrue(server.log().contains("shutting down: stopped serving"), server.log());
+        assertTrue(server.log().contains("Kubelix is stopping: stopped serving"), server.log());
     }
 }

@@ -92,6 +92,28 @@ final class KubelixServer implements AutoCloseable {
         return server;
     }
 
+    /**
+     * Starts the distribution where it is, without copying it: the way a user runs
+     * {@code distribution/target/kubelix/bin/kubelix}. Only the data directory ({@code work/data})
+     * and the log are written; the tree is read, and must not be changed by the test.
+     */
+    static KubelixServer startInPlace(Path distribution, Path work, Duration readyTimeout)
+            throws IOException, InterruptedException {
+        if (!Files.isExecutable(distribution.resolve("bin").resolve("kubelix"))) {
+            throw new IllegalStateException(distribution + "/bin/kubelix is missing: build the distribution module first");
+        }
+        KubelixServer server = new KubelixServer(distribution, work.resolve("data"), work.resolve("kubelix.log"), freePort(),
+                List.of());
+        server.launch();
+        try {
+            server.awaitReady(readyTimeout);
+        } catch (AssertionError | RuntimeException | InterruptedException e) {
+            server.close();
+            throw e;
+        }
+        return server;
+    }
+
     private void launch() throws IOException {
         List<String> command = new java.util.ArrayList<>(List.of(home.resolve("bin").resolve("kubelix").toString(),
                 "--secure-port", Integer.toString(port), "--data-dir", dataDir.toString()));

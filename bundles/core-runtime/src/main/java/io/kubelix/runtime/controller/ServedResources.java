@@ -37,4 +37,13 @@ public interface ServedResources {
      * removes it.
      */
     Runnable onChange(Runnable listener);
+
+    /**
+     * Whether the storage backend is there now, so the served resources can be read; while it is
+     * not (the server starts, or its storage plugin is being installed), readers wait for
+     * {@link #onChange} instead of failing.
+     */
+    default boolean storageAvailable() {
+        return true;
+    }
 }

@@ -5,6 +5,7 @@ import io.kubelix.api.registry.RESTStorage;
 import io.kubelix.api.registry.RESTStorageProvider;
 import io.kubelix.api.schema.GroupVersion;
 import io.kubelix.runtime.plugins.ProvidedResource;
+import io.kubelix.runtime.server.Lifecycle;
 import io.kubelix.runtime.server.PluginSwaps;
 import io.kubelix.runtime.server.RankedServices;
 import org.osgi.framework.Constants;
@@ -177,7 +178,7 @@ final class APIInstaller {
         installed.removeAll(gone);
         rebuild();
         for (Installed i : gone) {
-            LOG.info("uninstalled API group {} from {}", i.group(), i.name);
+            Lifecycle.gone(LOG, "uninstalled API group {} from {}", i.group(), i.name);
             retire(i);
         }
     }

@@ -74,6 +74,8 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
     private final OpenAPIHandler openAPI = new OpenAPIHandler(new VersionInfo().gitVersion());
     /** Registers a listener of the storage backend coming and going; none in tests. */
     private java.util.function.Function<Runnable, Runnable> backendChanges = listener -> () -> { };
+    /** Whether the storage backend is there; always in tests. */
+    private java.util.function.BooleanSupplier backendAvailable = () -> true;
 
     private final WatchServing watchServing;
 
@@ -84,6 +86,7 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
                 .getInt("min-request-timeout", (int) WatchServing.DEFAULT_MIN_REQUEST_TIMEOUT_SECONDS, 1, 1_000_000),
                 metrics::watchEvent);
         this.backendChanges = storageFactory::onBackendChange;
+        this.backendAvailable = storageFactory::available;
     }
 
     /** For tests: the core API over stores from {@code storeFactory}. */
@@ -165,6 +168,11 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
             routes.run();
             backend.run();
         };
+    }
+
+    @Override
+    public boolean storageAvailable() {
+        return backendAvailable.getAsBoolean();
     }
 
     @Override

@@ -5,6 +5,7 @@ import io.kubelix.api.admission.AdmissionPlugin;
 import io.kubelix.api.admission.MutatingAdmissionPlugin;
 import io.kubelix.api.admission.ValidatingAdmissionPlugin;
 import io.kubelix.runtime.server.GenericAPIServer;
+import io.kubelix.runtime.server.Lifecycle;
 import io.kubelix.runtime.server.PluginSwaps;
 import io.kubelix.runtime.server.RankedServices;
 import org.osgi.framework.BundleContext;
@@ -120,7 +121,7 @@ public final class AdmissionChain {
 
     void removeMutating(MutatingAdmissionPlugin p, Map<String, Object> props) {
         boolean outgoing = mutating.remove(p, props);
-        LOG.info("admission plugin {}: {} (mutating)", outgoing ? "being updated" : "removed", p.name());
+        Lifecycle.gone(LOG, "admission plugin {}: {} (mutating)", outgoing ? "being updated" : "removed", p.name());
     }
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
@@ -132,6 +133,6 @@ public final class AdmissionChain {
 
     void removeValidating(ValidatingAdmissionPlugin p, Map<String, Object> props) {
         boolean outgoing = validating.remove(p, props);
-        LOG.info("admission plugin {}: {} (validating)", outgoing ? "being updated" : "removed", p.name());
+        Lifecycle.gone(LOG, "admission plugin {}: {} (validating)", outgoing ? "being updated" : "removed", p.name());
     }
 }

@@ -18,8 +18,12 @@ import io.kubelix.runtime.metrics.MetricsHandler;
 import io.kubelix.runtime.metrics.RequestMetrics;
 import io.kubelix.runtime.metrics.ServerMetrics;
 import io.kubelix.runtime.plugins.KubelixEndpoint;
+import io.kubelix.runtime.plugins.PluginInventory;
+import io.kubelix.runtime.server.healthz.BundlesStartedCheck;
 import io.kubelix.runtime.server.healthz.HealthHandler;
+import io.kubelix.runtime.server.healthz.RequiredChecks;
 import io.kubelix.runtime.server.healthz.VersionInfo;
+import io.kubelix.runtime.storage.StorageFactory;
 import io.kubelix.support.flags.GoDuration;
 import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
 import org.eclipse.jetty.http2.HTTP2Cipher;
@@ -37,6 +41,7 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.BundleEvent;
 import org.osgi.framework.SynchronousBundleListener;
@@ -55,6 +60,7 @@ import org.slf4j.LoggerFactory;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.SSLContext;
+import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -104,6 +110,8 @@ public final class GenericAPIServer {
     private final RankedServices<HealthChecker> readyzChecks = new RankedServices<>();
     private final RankedServices<HealthChecker> healthzChecks = new RankedServices<>();
     private final AtomicBoolean shuttingDown = new AtomicBoolean();
+    /** When the graceful shutdown began ({@link System#nanoTime()}); 0 before. */
+    private volatile long stoppingSince;
     private final RankedServices<PreShutdownHook> preShutdownHooks = new RankedServices<>();
     /** Shuts the server down gracefully as the framework begins to stop, before any plugin stops. */
     private final SynchronousBundleListener onFrameworkStop = event -> {
@@ -114,6 +122,23 @@ public final class GenericAPIServer {
     private Duration shutdownDelay = Duration.ZERO;
     /** The audit policy and backends, or null when nothing is audited. */
     private AuditOptions.Audit audit;
+    /** The checks of {@code /readyz}, with the required ones standing in until they are registered. */
+    private RequiredChecks readyz;
+    /** Where the server listens and where its kubeconfig is, for the ready line. */
+    private String servingUrl;
+    private Path kubeconfigFile;
+    /** When the server component started ({@link System#nanoTime()}), and whether the framework was starting then. */
+    private final long activatedNanos = System.nanoTime();
+    private boolean startedWithFramework;
+    /** Says when the server is first ready. */
+    private ReadyAnnouncer announcer;
+    /** For the ready line: the storage backend in use and the plugins. */
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    private volatile StorageFactory storageFactory;
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    private volatile PluginInventory pluginInventory;
     private BundleContext context;
     private final Server server;
     /** Serves a changed --tls-cert-file, when one is given. */
@@ -138,6 +163,8 @@ public final class GenericAPIServer {
         authorization = new UnionAuthorizer(authorizers);
         try {
             this.context = context;
+            Bundle framework = context.getBundle(org.osgi.framework.Constants.SYSTEM_BUNDLE_ID);
+            startedWithFramework = framework != null && framework.getState() == Bundle.STARTING;
             server = start(config, context, metrics);
             context.addBundleListener(onFrameworkStop);
             if (Boolean.parseBoolean(context.getProperty("kubelix.handle-signals"))) {
@@ -146,6 +173,8 @@ public final class GenericAPIServer {
             // The access and token review APIs ask the same chains requests meet.
             authorizationService = context.registerService(AuthorizationChain.class, authorization, null);
             authenticationService = context.registerService(AuthenticationChain.class, authentication, null);
+            announcer = new ReadyAnnouncer(readyz, this::readyLine);
+            announcer.start();
         } catch (Exception | Error e) {
             failed(context, e);
             throw e;
@@ -177,12 +206,13 @@ public final class GenericAPIServer {
         DataDirectory data = DataDirectory.prepare(dataDir, servingHosts(bind, settings));
 
         // 2. The handler chain, with the built-in checks first.
-        addBuiltInChecks();
+        addBuiltInChecks(context);
         VersionInfo version = new VersionInfo();
         Director director = new Director(serverChain, openAPIProviders, kubelixEndpoints, List.of(
                 new HealthHandler("healthz", healthzChecks),
                 new HealthHandler("livez", livezChecks),
-                new HealthHandler("readyz", readyzChecks)), version, new MetricsHandler(metrics));
+                new HealthHandler("readyz", readyz = new RequiredChecks(readyzChecks, RequiredChecks.READYZ))),
+                version, new MetricsHandler(metrics));
 
         // 3. Listen.
         Server server = new Server(threadPool());
@@ -245,10 +275,35 @@ public final class GenericAPIServer {
         // 4. A kubeconfig for kubectl.
         String url = "https://" + urlHost(bind) + ":" + connector.getLocalPort();
         Path kubeconfig = data.writeKubeconfig(url);
+        servingUrl = url;
+        kubeconfigFile = kubeconfig;
         LOG.info("Kubelix {} serving on {} (data directory {})", version.gitVersion(), url, dataDir);
         LOG.info("TLS provider: {}", tlsProvider.description());
         LOG.info("kubeconfig for kubectl: {}  (export KUBECONFIG={})", kubeconfig, kubeconfig);
         return server;
+    }
+
+    /**
+     * The line logged once when the server is first ready: where it serves, its kubeconfig, the
+     * storage backend, how many plugins (bundles contributing to the server, as
+     * {@code /kubelix/plugins} lists them) and how long it took: since the JVM started when Kubelix
+     * started with the framework ({@code bin/kubelix}), else since the server component started.
+     */
+    String readyLine() {
+        long millis = startedWithFramework ? ManagementFactory.getRuntimeMXBean().getUptime()
+                : (System.nanoTime() - activatedNanos) / 1_000_000;
+        StorageFactory storage = storageFactory;
+        PluginInventory inventory = pluginInventory;
+        String plugins = "";
+        if (inventory != null) {
+            long own = context.getBundle().getBundleId();
+            long count = inventory.report().plugins().stream().filter(p -> p.bundle().id() != own).count();
+            plugins = ", " + count + (count == 1 ? " plugin" : " plugins");
+        }
+        return String.format(java.util.Locale.ROOT, "Kubelix is ready on %s, %.1f s after start: kubeconfig %s, "
+                        + "storage backend %s%s", servingUrl, millis / 1000.0, kubeconfigFile,
+                storage == null ? new Settings(Map.of(), context).get("storage-backend", "memory") : storage.backendName(),
+                plugins);
     }
 
     /**
@@ -263,7 +318,9 @@ public final class GenericAPIServer {
         long begin = System.nanoTime();
         // 1.
         shuttingDown.set(true);
-        LOG.info("shutting down: /readyz fails from now on; serving {} s more (--shutdown-delay-duration)",
+        stopAnnouncer();
+        stoppingSince = begin;
+        LOG.info("Kubelix is stopping: /readyz fails from now on; serving {} s more (--shutdown-delay-duration)",
                 shutdownDelay.toSeconds());
         // 2.
         try {
@@ -287,8 +344,14 @@ public final class GenericAPIServer {
         }
         // 5. The audit backends write what they still hold.
         stopAuditing();
-        LOG.info("shutting down: stopped serving, requests in flight finished, after {} ms",
+        LOG.info("Kubelix is stopping: stopped serving, requests in flight finished, after {} ms; stopping the plugins",
                 (System.nanoTime() - begin) / 1_000_000);
+    }
+
+    private void stopAnnouncer() {
+        if (announcer != null) {
+            announcer.stop();
+        }
     }
 
     @Deactivate
@@ -301,12 +364,18 @@ public final class GenericAPIServer {
             authenticationService.unregister();
         }
         shuttingDown.set(true);
-        LOG.info("Kubelix API server shutting down");
+        stopAnnouncer();
         if (reloader != null) {
             reloader.close();
         }
         server.stop();
         stopAuditing();
+        long since = stoppingSince;
+        if (since != 0) {
+            LOG.info("Kubelix stopped, {} ms after it began to stop", (System.nanoTime() - since) / 1_000_000);
+        } else {
+            LOG.info("Kubelix API server stopped");
+        }
     }
 
     private synchronized void stopAuditing() {
@@ -324,7 +393,7 @@ public final class GenericAPIServer {
 
     void removeAuthenticator(Authenticator a, Map<String, Object> props) {
         boolean outgoing = authenticators.remove(a, props);
-        LOG.info("authenticator {}: {}", outgoing ? "being updated" : "removed", a.getClass().getName());
+        Lifecycle.gone(LOG, "authenticator {}: {}", outgoing ? "being updated" : "removed", a.getClass().getName());
     }
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
@@ -340,7 +409,7 @@ public final class GenericAPIServer {
 
     void removeAuthorizer(Authorizer a, Map<String, Object> props) {
         boolean outgoing = authorizers.remove(a, props);
-        LOG.info("authorizer {}: {}", outgoing ? "being updated" : "removed", a.getClass().getName());
+        Lifecycle.gone(LOG, "authorizer {}: {}", outgoing ? "being updated" : "removed", a.getClass().getName());
     }
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
@@ -360,7 +429,7 @@ public final class GenericAPIServer {
 
     void removeDelegationTarget(DelegationTarget t) {
         serverChain.remove(t);
-        LOG.info("server chain: {} removed", t.name());
+        Lifecycle.gone(LOG, "server chain: {} removed", t.name());
     }
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
@@ -400,7 +469,13 @@ public final class GenericAPIServer {
         healthzChecks.remove(c);
     }
 
-    private void addBuiltInChecks() {
+    /**
+     * The checks the server has of its own: {@code ping}; for {@code /readyz} also
+     * {@code bundles-started}, {@code authentication}, {@code authorization} and, last,
+     * {@code shutdown}. The checks of storage, informers and post-start hooks are registered by
+     * their components, and {@link RequiredChecks} stands in for them until they are.
+     */
+    private void addBuiltInChecks(BundleContext context) {
         HealthChecker ping = new NamedCheck("ping", () -> { });
         HealthChecker shutdown = new NamedCheck("shutdown", () -> {
             if (shuttingDown.get()) {
@@ -412,6 +487,8 @@ public final class GenericAPIServer {
         livezChecks.add(ping, first);
         readyzChecks.add(ping, first);
         healthzChecks.add(ping, first);
+        // Not ready while the framework is still starting bundles (plugins/ included).
+        readyzChecks.add(new BundlesStartedCheck(context), Map.of());
         // Serving needs someone to authenticate and authorize requests; until plugins provide both, not ready.
         readyzChecks.add(new NamedCheck("authentication", () -> {
             if (authenticators.get().isEmpty()) {

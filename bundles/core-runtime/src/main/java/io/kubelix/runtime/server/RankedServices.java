@@ -41,7 +41,8 @@ public final class RankedServices<T> implements Supplier<List<T>> {
         }
     }
 
-    private static final Comparator<Entry<?>> ORDER = Comparator.<Entry<?>>comparingInt(e -> -e.ranking)
+    /** Highest ranking first (compared, not negated: -Integer.MIN_VALUE is Integer.MIN_VALUE), then lowest id. */
+    private static final Comparator<Entry<?>> ORDER = ((Comparator<Entry<?>>) (a, b) -> Integer.compare(b.ranking, a.ranking))
             .thenComparingLong(e -> e.id);
 
     /**

@@ -5,6 +5,7 @@ import io.kubelix.api.schema.GroupResource;
 import io.kubelix.api.server.HealthChecker;
 import io.kubelix.api.storage.StorageBackend;
 import io.kubelix.api.storage.StorageInterface;
+import io.kubelix.runtime.server.Lifecycle;
 import io.kubelix.runtime.server.Settings;
 import io.kubelix.runtime.storage.cacher.Cacher;
 import io.kubelix.runtime.storage.cacher.CacherStats;
@@ -93,7 +94,11 @@ public final class StorageFactory implements HealthChecker {
     void removeBackend(StorageBackend backend, Map<String, Object> props) {
         Object name = props.get(StorageBackend.NAME_PROPERTY);
         if (name != null && backends.remove(name.toString(), backend)) {
-            LOG.info("storage backend gone: {}", name);
+            if (Lifecycle.stopping()) {
+                LOG.debug("storage backend gone: {}", name);
+            } else {
+                LOG.info("storage backend gone: {}", name);
+            }
             listeners.forEach(Runnable::run);
         }
     }
@@ -135,6 +140,16 @@ public final class StorageFactory implements HealthChecker {
         }
         return rawStorages.computeIfAbsent(resourcePrefix,
                 p -> new BackendStorage(new GroupResource("", p), p, this));
+    }
+
+    /** Whether the backend in use is there now. */
+    public boolean available() {
+        return backends.containsKey(backendName);
+    }
+
+    /** The name of the backend in use ({@code --storage-backend}). */
+    public String backendName() {
+        return backendName;
     }
 
     /** The backend in use. @throws StatusException 503 while no bundle provides it */

@@ -26,6 +26,16 @@ class RankedServicesTest {
     }
 
     @Test
+    void theExtremeRankingsSortAtTheEnds() {
+        RankedServices<String> services = new RankedServices<>();
+        services.add("min", props(Integer.MIN_VALUE, 1L));
+        services.add("zero", props(0, 2L));
+        services.add("max", props(Integer.MAX_VALUE, 3L));
+
+        assertEquals(List.of("max", "zero", "min"), services.get());
+    }
+
+    @Test
     void rankingThatIsNotAnIntegerCountsAsZero() {
         RankedServices<String> services = new RankedServices<>();
         services.add("long-ranking", props(100L, 1L));

@@ -100,6 +100,11 @@ final class ServiceRepair {
         if (stopped || services == null) {
             return true;
         }
+        // Nothing to compare the records with before the informer has listed the services (while the server
+        // starts, storage may not even be there yet): wait for it rather than fail reading the records.
+        if (!services.hasSynced()) {
+            return false;
+        }
         RangeAllocator.Snapshot ipRecord = allocators.ipAllocator().snapshot();
         RangeAllocator.Snapshot portRecord = allocators.nodePortAllocator().snapshot();
         if (!services.hasSynced() || revision(services.lastSyncResourceVersion())

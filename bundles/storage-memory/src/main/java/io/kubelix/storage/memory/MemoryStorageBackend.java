@@ -59,11 +59,19 @@ public final class MemoryStorageBackend implements StorageBackend {
     });
     private volatile int watchQueueSize;
     private ScheduledFuture<?> bookmarks;
+    /** Whether the whole framework is stopping (no next version of the bundle will come); never outside one. */
+    private java.util.function.BooleanSupplier frameworkStopping = () -> false;
 
     @Activate
     public MemoryStorageBackend(MemoryStorageConfig config, BundleContext context) {
         this(config.event$_$history$_$size(), config.watch$_$queue$_$size(),
                 Duration.ofMillis(config.progress$_$notify$_$interval$_$ms()), handoverFile(context));
+        if (context != null) {
+            frameworkStopping = () -> {
+                org.osgi.framework.Bundle framework = context.getBundle(org.osgi.framework.Constants.SYSTEM_BUNDLE_ID);
+                return framework != null && framework.getState() == org.osgi.framework.Bundle.STOPPING;
+            };
+        }
     }
 
     /** A backend outside a framework (tests, embedding): nothing is handed over between instances. */
@@ -100,9 +108,12 @@ public final class MemoryStorageBackend implements StorageBackend {
         scheduler.shutdownNow();
         int watches = store.watcherCount();
         store.endWatches();
-        int kept = handOver();
+        // A framework shutdown is no update of the bundle: nothing comes to take the objects over.
+        boolean stopping = frameworkStopping.getAsBoolean();
+        int kept = stopping ? -1 : handOver();
         LOG.info("Memory storage stopped at revision {}: {} watches ended, {}", store.currentRevision(), watches,
-                kept < 0 ? store.keyCount() + " keys dropped" : kept + " keys kept for the bundle's next version");
+                kept >= 0 ? kept + " keys kept for the bundle's next version"
+                        : store.keyCount() + " keys dropped" + (stopping ? " (the server stops)" : ""));
     }
 
     /** The live objects of the bundle's previous version, when it left them in the data area. */

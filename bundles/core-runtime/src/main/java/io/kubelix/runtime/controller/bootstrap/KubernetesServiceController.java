@@ -153,6 +153,11 @@ public final class KubernetesServiceController implements PostStartHook {
                 if (e.reason() != StatusReason.INVALID) {
                     throw e;
                 }
+                if (inStorage(SERVICES)) {
+                    // An earlier pass created it and the cache has not seen it yet: the IP is taken by the service itself.
+                    update(SERVICES, desired::serviceUpdate);
+                    return;
+                }
                 // The range in use is not --service-cluster-ip-range's (etc/io.kubelix.services.cfg sets another).
                 LOG.warn("bootstrap-controller: the kubernetes service cannot have cluster IP {} ({}); the "
                         + "allocator chooses one", clusterIP, e.getMessage());
@@ -161,6 +166,19 @@ public final class KubernetesServiceController implements PostStartHook {
             }
         }
         update(SERVICES, desired::serviceUpdate);
+    }
+
+    /** Whether the object exists in storage (the informer's cache may be behind). */
+    private boolean inStorage(GroupVersionResource resource) {
+        try {
+            objects.get(resource, KubernetesService.NAMESPACE, KubernetesService.NAME);
+            return true;
+        } catch (StatusException e) {
+            if (e.reason() == StatusReason.NOT_FOUND) {
+                return false;
+            }
+            throw e;
+        }
     }
 
     private void ensure(GroupVersionResource resource, SharedIndexInformer cache, ObjectNode wanted,

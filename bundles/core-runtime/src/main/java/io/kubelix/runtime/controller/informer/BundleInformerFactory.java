@@ -14,6 +14,7 @@ import io.kubelix.api.informer.Workers;
 import io.kubelix.api.informer.RESTMapping;
 import io.kubelix.api.schema.GroupVersionKind;
 import io.kubelix.api.schema.GroupVersionResource;
+import io.kubelix.runtime.server.Lifecycle;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
 import org.osgi.service.component.ComponentContext;
@@ -63,7 +64,7 @@ public final class BundleInformerFactory implements SharedInformerFactory {
     @Deactivate
     void deactivate() {
         if (!registrations.isEmpty() || !queues.isEmpty()) {
-            LOG.info("informers: {} released; removing its {} handlers and shutting down its {} work queues", consumer,
+            Lifecycle.gone(LOG, "informers: {} released; removing its {} handlers and shutting down its {} work queues", consumer,
                     registrations.size(), queues.size());
         }
         // 1. no handler adds keys any more; 2. the workers finish what is queued and end; 3. the queues go.

@@ -8,7 +8,9 @@ import io.kubelix.api.informer.ResourceEventHandlerRegistration;
 import io.kubelix.api.informer.SharedIndexInformer;
 import io.kubelix.api.informer.SharedInformerFactory;
 import io.kubelix.api.informer.RESTMapping;
+import io.kubelix.api.registry.Lister;
 import io.kubelix.api.registry.RESTStorage;
+import io.kubelix.api.registry.Watcher;
 import io.kubelix.api.schema.GroupVersionKind;
 import io.kubelix.api.schema.GroupVersionResource;
 import io.kubelix.runtime.controller.QueueWorkers;
@@ -25,6 +27,8 @@ import org.slf4j.LoggerFactory;
 
 import java.util.Optional;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -95,6 +99,23 @@ public final class InformerFactory implements SharedInformerFactory {
             LOG.info("informer {}: started", Reflector.describe(r));
             return informer;
         });
+    }
+
+    /**
+     * The informers that have not synced yet although their resource is served now (by a storage
+     * that can be listed and watched), by name, sorted: what the {@code informer-sync} readiness
+     * check waits for. An informer of a resource nobody serves is not waited for.
+     */
+    public List<String> unsynced() {
+        List<String> names = new ArrayList<>();
+        informers.forEach((resource, informer) -> {
+            RESTStorage storage = served.storage(resource);
+            if (storage instanceof Lister && storage instanceof Watcher && !informer.hasSynced()) {
+                names.add(Reflector.describe(resource));
+            }
+        });
+        names.sort(null);
+        return names;
     }
 
     @Override

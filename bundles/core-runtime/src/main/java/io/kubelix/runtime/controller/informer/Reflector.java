@@ -13,6 +13,7 @@ import io.kubelix.api.storage.SelectionPredicate;
 import io.kubelix.api.storage.Watch;
 import io.kubelix.api.storage.WatchEvent;
 import io.kubelix.runtime.controller.ServedResources;
+import io.kubelix.runtime.server.Lifecycle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -126,6 +127,13 @@ final class Reflector {
                 awaitChange(seen, null);
                 continue;
             }
+            if (!served.storageAvailable()) {
+                // Not a failure: the server starts (or stops) and the storage backend is not there; its
+                // arrival is a change of what is served, which ends this wait.
+                LOG.debug("informer {}: waiting for the storage backend", name);
+                awaitChange(seen, null);
+                continue;
+            }
             if (storage != null && storage != s) {
                 LOG.info("informer {}: its storage changed (plugin updated); resuming from revision {}", name,
                         informer.lastSyncResourceVersion());
@@ -160,9 +168,11 @@ final class Reflector {
      * came) ends the wait early without growing the back-off. Returns the next back-off.
      */
     private Duration retryLater(long seen, Duration backoff, String failure) {
-        // One warning per streak of the same failure (storage missing while the server starts fails
-        // every informer at every plugin that arrives); the rest at debug.
-        if (!failure.equals(lastFailure)) {
+        // One warning per streak of the same failure (storage unreachable); the rest at debug, and all
+        // of them while the server stops or the storage backend is going (plugins stop before informers).
+        if (Lifecycle.stopping() || !served.storageAvailable()) {
+            LOG.debug("informer {}: {}; retrying in {} s", name, failure, backoff.toSeconds());
+        } else if (!failure.equals(lastFailure)) {
             LOG.warn("informer {}: {}; retrying in {} s", name, failure, backoff.toSeconds());
             lastFailure = failure;
         } else {

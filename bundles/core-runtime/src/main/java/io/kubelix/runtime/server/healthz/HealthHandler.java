@@ -80,7 +80,9 @@ public final class HealthHandler {
             out.append("warn: some health checks cannot be excluded: no matches for \"").append(unknown).append("\"\n");
         }
         if (!failed.isEmpty()) {
-            LOG.info("{} check failed: {}", endpoint, String.join(",", failed));
+            // Probes fail all the time while a server starts or stops (load balancers ask every second or so):
+            // not worth an info line each. The server says once when it is ready, and why not when it is slow to be.
+            LOG.debug("{} check failed: {}", endpoint, String.join(",", failed));
             out.append(endpoint).append(" check failed\n");
             text(response, callback, 500, out.toString());
         } else if (verbose) {

@@ -2,6 +2,7 @@ package io.kubelix.runtime.server.hooks;
 
 import io.kubelix.api.server.HealthChecker;
 import io.kubelix.api.server.PostStartHook;
+import io.kubelix.runtime.server.Lifecycle;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.ServiceRegistration;
 import org.osgi.service.component.annotations.Activate;
@@ -32,6 +33,8 @@ public final class PostStartHooks {
     private static final Logger LOG = LoggerFactory.getLogger(PostStartHooks.class);
     static final Duration MIN_BACKOFF = Duration.ofMillis(200);
     static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
+    /** How long a hook may keep failing before it is worth a warning. */
+    static final Duration WARN_AFTER = Duration.ofSeconds(30);
 
     /** One name's check and the hooks of that name registered now. */
     private static final class Named {
@@ -108,6 +111,8 @@ public final class PostStartHooks {
 
     private static void runUntilDone(PostStartHook hook, String name, Named named) {
         Duration backoff = MIN_BACKOFF;
+        long began = System.nanoTime();
+        boolean warned = false;
         while (!Thread.currentThread().isInterrupted()) {
             try {
                 hook.run();
@@ -124,8 +129,16 @@ public final class PostStartHooks {
                 if (Thread.currentThread().isInterrupted()) {
                     return;
                 }
-                LOG.warn("post-start hook {}: failed: {}; running it again in {} ms", name, e.toString(),
-                        backoff.toMillis());
+                // A hook fails while what it needs is still arriving (a plugin's resources, storage): normal
+                // while the server starts, so at debug level; one that still fails after WARN_AFTER is warned of once.
+                if (!warned && System.nanoTime() - began >= WARN_AFTER.toNanos() && !Lifecycle.stopping()) {
+                    warned = true;
+                    LOG.warn("post-start hook {}: not completed after {} s: {}; running it again in {} ms", name,
+                            (System.nanoTime() - began) / 1_000_000_000L, e.toString(), backoff.toMillis());
+                } else {
+                    LOG.debug("post-start hook {}: failed: {}; running it again in {} ms", name, e.toString(),
+                            backoff.toMillis());
+                }
                 try {
                     Thread.sleep(backoff.toMillis());
                 } catch (InterruptedException stop) {

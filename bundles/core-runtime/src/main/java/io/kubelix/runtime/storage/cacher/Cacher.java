@@ -17,6 +17,7 @@ import io.kubelix.api.storage.ValidateObjectFunction;
 import io.kubelix.api.storage.Versioner;
 import io.kubelix.api.storage.Watch;
 import io.kubelix.api.storage.WatchEvent;
+import io.kubelix.runtime.server.Lifecycle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -121,8 +122,11 @@ public final class Cacher implements StorageInterface {
                     LOG.debug("watch cache {}: {}; relisting in {} ms", groupResource, e.getMessage(), backoff);
                 }
             } catch (RuntimeException e) {
-                if (!stopped) {
+                // While the server stops, the backend ending every watch is the shutdown, not news.
+                if (!stopped && !Lifecycle.stopping()) {
                     LOG.info("watch cache {}: {}; relisting in {} ms", groupResource, e.getMessage(), backoff);
+                } else if (!stopped) {
+                    LOG.debug("watch cache {}: {}; relisting in {} ms", groupResource, e.getMessage(), backoff);
                 }
             }
             ready = false;

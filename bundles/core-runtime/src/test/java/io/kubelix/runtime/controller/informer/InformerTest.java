@@ -298,6 +298,65 @@ class InformerTest {
         assertFalse(fx.factory.forResource(secrets).hasSynced());
     }
 
+    /** informer-sync waits for the informers of served resources only, and passes once they have listed. */
+    @Test
+    void theInformerSyncCheckWaitsForTheServedResourcesInformers() throws Exception {
+        InformerSyncCheck check = new InformerSyncCheck(fx.factory);
+        check.check(); // no informer yet
+        var secrets = new io.kubelix.api.schema.GroupVersionResource("", "v1", "secrets");
+        fx.factory.forResource(secrets);
+        check.check(); // secrets are not served: nothing to wait for
+        fx.serve(null);
+        fx.factory.forResource(CONFIGMAPS_V1);
+        check.check();
+        assertEquals(java.util.List.of(), fx.factory.unsynced());
+
+        fx.serve(fx.newStore());
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (!fx.factory.unsynced().isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        check.check();
+        assertTrue(fx.factory.forResource(CONFIGMAPS_V1).hasSynced());
+
+        // A served resource whose storage cannot list (its backend is missing) keeps it failing, named.
+        var leases = new io.kubelix.api.schema.GroupVersionResource("coordination.k8s.io", "v1", "leases");
+        fx.served.serve(leases, new Unlistable());
+        fx.factory.forResource(leases);
+        IllegalStateException e = assertThrows(IllegalStateException.class, check::check);
+        assertEquals("1 informers not synced yet: coordination.k8s.io/v1/leases", e.getMessage());
+    }
+
+    /** A served storage whose every list fails, as one whose storage backend is missing. */
+    private static final class Unlistable implements io.kubelix.api.registry.Lister, io.kubelix.api.registry.Watcher {
+        @Override
+        public io.kubelix.api.storage.ListResult list(io.kubelix.api.request.RequestContext ctx,
+                                                      io.kubelix.api.storage.ListOptions options) {
+            throw io.kubelix.api.errors.StatusException.serviceUnavailable("no storage");
+        }
+
+        @Override
+        public io.kubelix.api.storage.Watch watch(io.kubelix.api.request.RequestContext ctx,
+                                                  io.kubelix.api.storage.ListOptions options) {
+            throw io.kubelix.api.errors.StatusException.serviceUnavailable("no storage");
+        }
+
+        @Override
+        public String kind() {
+            return "Lease";
+        }
+
+        @Override
+        public boolean namespaced() {
+            return true;
+        }
+
+        @Override
+        public String singularName() {
+            return "lease";
+        }
+    }
+
     /**
      * An informer of a resource nobody writes reaches a revision written elsewhere by asking its
      * watch for progress, and its handler has then been told of every change of its own up to it.
