@@ -9,7 +9,14 @@ import io.kubelix.api.registry.RESTStorageProvider;
 import io.kubelix.api.registry.StandardStorage;
 import io.kubelix.api.registry.StoreSpec;
 import io.kubelix.api.registry.TableColumn;
+import io.kubelix.api.informer.SharedInformerFactory;
+import io.kubelix.api.registry.StatusStorage;
 import io.kubelix.api.schema.GroupResource;
+import io.kubelix.api.schema.GroupVersionResource;
+import org.osgi.framework.BundleContext;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.Component;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,13 +29,27 @@ import java.util.Map;
 /**
  * The apiregistration.k8s.io group's RESTStorageProvider: {@code /apis/apiregistration.k8s.io/v1}
  * apiservices, cluster-scoped, with {@code status}, in category {@code api-extensions}, printed with
- * kube's columns (NAME, SERVICE, AVAILABLE, AGE).
+ * kube's columns (NAME, SERVICE, AVAILABLE, AGE). Once its Stores are built it runs the
+ * availability controller ({@link AvailableConditionController}), which writes through them.
  */
 @Component(service = RESTStorageProvider.class)
 public final class APIServiceRESTStorageProvider implements RESTStorageProvider {
     static final GroupResource API_SERVICES = GroupResource.of(APIServices.GROUP, "apiservices");
+    static final GroupVersionResource ENDPOINT_SLICES = new GroupVersionResource("discovery.k8s.io", "v1",
+            "endpointslices");
 
     private static final Logger LOG = LoggerFactory.getLogger(APIServiceRESTStorageProvider.class);
+
+    private final SharedInformerFactory informers;
+    private final ProxyTransports transports;
+    private AvailableConditionController availability;
+
+    @Activate
+    public APIServiceRESTStorageProvider(BundleContext context, @Reference SharedInformerFactory informers) {
+        this.informers = informers;
+        this.transports = new ProxyTransports(new ProxyClientCertificate(
+                context.getProperty("kubelix.proxy-client-cert-file"), context.getProperty("kubelix.proxy-client-key-file")));
+    }
 
     @Override
     public String groupName() {
@@ -40,9 +61,28 @@ public final class APIServiceRESTStorageProvider implements RESTStorageProvider 
         Map<String, RESTStorage> v1 = new LinkedHashMap<>();
         StandardStorage apiServices = getter.newStore(apiServiceSpec(Clock.systemUTC()));
         v1.put(API_SERVICES.resource(), apiServices);
-        v1.put(API_SERVICES.resource() + "/status", getter.newStatusStore(apiServices, new APIServiceStatusStrategy()));
+        StatusStorage status = getter.newStatusStore(apiServices, new APIServiceStatusStrategy());
+        v1.put(API_SERVICES.resource() + "/status", status);
+        synchronized (this) {
+            stopControllers();
+            availability = new AvailableConditionController(informers, informers.forResource(APIAggregator.API_SERVICES),
+                    informers.forResource(APIAggregator.SERVICES), informers.forResource(ENDPOINT_SLICES), transports,
+                    status, Clock.systemUTC());
+        }
         LOG.info("built {}/{} storage: {}", APIServices.GROUP, APIServices.VERSION, v1.keySet());
         return new APIGroupInfo(APIServices.GROUP, List.of(APIServices.VERSION), Map.of(APIServices.VERSION, v1));
+    }
+
+    @Deactivate
+    synchronized void deactivate() {
+        stopControllers();
+    }
+
+    private void stopControllers() {
+        if (availability != null) {
+            availability.stop();
+            availability = null;
+        }
     }
 
     static StoreSpec apiServiceSpec(Clock clock) {
