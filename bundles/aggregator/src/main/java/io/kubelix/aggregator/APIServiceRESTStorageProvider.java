@@ -9,10 +9,12 @@ import io.kubelix.api.registry.RESTStorageProvider;
 import io.kubelix.api.registry.StandardStorage;
 import io.kubelix.api.registry.StoreSpec;
 import io.kubelix.api.registry.TableColumn;
+import io.kubelix.api.informer.SharedIndexInformer;
 import io.kubelix.api.informer.SharedInformerFactory;
 import io.kubelix.api.registry.StatusStorage;
 import io.kubelix.api.schema.GroupResource;
 import io.kubelix.api.schema.GroupVersionResource;
+import io.kubelix.api.server.ServedGroupVersions;
 import org.osgi.framework.BundleContext;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Deactivate;
@@ -30,7 +32,8 @@ import java.util.Map;
  * The apiregistration.k8s.io group's RESTStorageProvider: {@code /apis/apiregistration.k8s.io/v1}
  * apiservices, cluster-scoped, with {@code status}, in category {@code api-extensions}, printed with
  * kube's columns (NAME, SERVICE, AVAILABLE, AGE). Once its Stores are built it runs the
- * availability controller ({@link AvailableConditionController}), which writes through them.
+ * controllers that write through them: availability ({@link AvailableConditionController}) and
+ * autoregistration of local APIServices ({@link AutoRegistrationController}).
  */
 @Component(service = RESTStorageProvider.class)
 public final class APIServiceRESTStorageProvider implements RESTStorageProvider {
@@ -41,12 +44,16 @@ public final class APIServiceRESTStorageProvider implements RESTStorageProvider 
     private static final Logger LOG = LoggerFactory.getLogger(APIServiceRESTStorageProvider.class);
 
     private final SharedInformerFactory informers;
+    private final ServedGroupVersions served;
     private final ProxyTransports transports;
     private AvailableConditionController availability;
+    private AutoRegistrationController autoRegistration;
 
     @Activate
-    public APIServiceRESTStorageProvider(BundleContext context, @Reference SharedInformerFactory informers) {
+    public APIServiceRESTStorageProvider(BundleContext context, @Reference SharedInformerFactory informers,
+                                         @Reference ServedGroupVersions served) {
         this.informers = informers;
+        this.served = served;
         this.transports = new ProxyTransports(new ProxyClientCertificate(
                 context.getProperty("kubelix.proxy-client-cert-file"), context.getProperty("kubelix.proxy-client-key-file")));
     }
@@ -65,9 +72,11 @@ public final class APIServiceRESTStorageProvider implements RESTStorageProvider 
         v1.put(API_SERVICES.resource() + "/status", status);
         synchronized (this) {
             stopControllers();
-            availability = new AvailableConditionController(informers, informers.forResource(APIAggregator.API_SERVICES),
+            SharedIndexInformer informer = informers.forResource(APIAggregator.API_SERVICES);
+            availability = new AvailableConditionController(informers, informer,
                     informers.forResource(APIAggregator.SERVICES), informers.forResource(ENDPOINT_SLICES), transports,
                     status, Clock.systemUTC());
+            autoRegistration = new AutoRegistrationController(informers, served, informer, apiServices);
         }
         LOG.info("built {}/{} storage: {}", APIServices.GROUP, APIServices.VERSION, v1.keySet());
         return new APIGroupInfo(APIServices.GROUP, List.of(APIServices.VERSION), Map.of(APIServices.VERSION, v1));
@@ -81,7 +90,9 @@ public final class APIServiceRESTStorageProvider implements RESTStorageProvider 
     private void stopControllers() {
         if (availability != null) {
             availability.stop();
+            autoRegistration.stop();
             availability = null;
+            autoRegistration = null;
         }
     }
 

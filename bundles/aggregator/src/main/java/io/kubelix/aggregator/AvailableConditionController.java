@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.informer.RateLimitingQueue;
-import io.kubelix.api.informer.ResourceEventHandler;
 import io.kubelix.api.informer.ResourceEventHandlerRegistration;
 import io.kubelix.api.informer.SharedIndexInformer;
 import io.kubelix.api.informer.SharedInformerFactory;
@@ -72,9 +71,10 @@ final class AvailableConditionController {
         this.status = status;
         this.clock = clock;
         this.queue = informers.newRateLimitingQueue("RemoteAvailabilityController");
-        registrations.add(apiServices.addEventHandler(handler(o -> List.of(name(o))), RESYNC));
-        registrations.add(serviceInformer.addEventHandler(handler(o -> apiServicesFor(namespace(o), name(o)))));
-        registrations.add(endpointSlices.addEventHandler(handler(o -> apiServicesFor(namespace(o),
+        registrations.add(apiServices.addEventHandler(new EnqueueHandler(queue, o -> List.of(name(o))), RESYNC));
+        registrations.add(serviceInformer.addEventHandler(new EnqueueHandler(queue,
+                o -> apiServicesFor(namespace(o), name(o)))));
+        registrations.add(endpointSlices.addEventHandler(new EnqueueHandler(queue, o -> apiServicesFor(namespace(o),
                 o.path("metadata").path("labels").path(SERVICE_NAME_LABEL).asText("")))));
         this.workers = informers.runWorkers("RemoteAvailabilityController", queue, ATTEMPTS, this::sync);
     }
@@ -82,26 +82,6 @@ final class AvailableConditionController {
     void stop() {
         registrations.forEach(ResourceEventHandlerRegistration::close);
         workers.stop();
-    }
-
-    private ResourceEventHandler handler(Function<ObjectNode, List<String>> keys) {
-        return new ResourceEventHandler() {
-            @Override
-            public void onAdd(ObjectNode obj, boolean isInInitialList) {
-                keys.apply(obj).forEach(queue::add);
-            }
-
-            @Override
-            public void onUpdate(ObjectNode oldObj, ObjectNode newObj) {
-                keys.apply(oldObj).forEach(queue::add);
-                keys.apply(newObj).forEach(queue::add);
-            }
-
-            @Override
-            public void onDelete(ObjectNode obj) {
-                keys.apply(obj).forEach(queue::add);
-            }
-        };
     }
 
     /** The remote APIServices whose service is {@code namespace/name}. */

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.informer.RateLimitingQueue;
-import io.kubelix.api.informer.ResourceEventHandler;
 import io.kubelix.api.informer.ResourceEventHandlerRegistration;
 import io.kubelix.api.informer.SharedIndexInformer;
 import io.kubelix.api.informer.SharedInformerFactory;
@@ -63,22 +62,7 @@ final class RemoteDiscovery {
         this.services = services;
         this.transports = transports;
         this.queue = informers.newRateLimitingQueue("DiscoveryAggregationController");
-        this.registration = apiServices.addEventHandler(new ResourceEventHandler() {
-            @Override
-            public void onAdd(ObjectNode obj, boolean isInInitialList) {
-                queue.add(name(obj));
-            }
-
-            @Override
-            public void onUpdate(ObjectNode oldObj, ObjectNode newObj) {
-                queue.add(name(newObj));
-            }
-
-            @Override
-            public void onDelete(ObjectNode obj) {
-                queue.add(name(obj));
-            }
-        }, RESYNC);
+        this.registration = apiServices.addEventHandler(new EnqueueHandler(queue, o -> List.of(name(o))), RESYNC);
         this.workers = informers.runWorkers("DiscoveryAggregationController", queue, 1, this::sync);
     }
 

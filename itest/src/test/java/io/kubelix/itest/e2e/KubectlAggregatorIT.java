@@ -26,7 +26,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * an APIService whose service is an ExternalName {@code localhost}; kubectl, talking only to the
  * first server, discovers, lists, creates and watches widgets through the proxy, as the user it
  * authenticates as; when the extension server stops the APIService turns unavailable and its group
- * answers 503 while everything else works, and when it comes back so does the group.
+ * answers 503 while everything else works, and when it comes back so does the group. The server's
+ * own group versions, CRDs' included, have local APIServices that come and go with them.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -187,6 +188,41 @@ class KubectlAggregatorIT {
         assertEquals(0, waited.exitCode(), waited::toString);
         await("widgets served again", () -> kubectl.run("get", "widgets", "-n", "default", "-o", "name"),
                 r -> r.exitCode() == 0 && r.stdout().strip().equals("widget.sample.kubelix.io/first"));
+    }
+
+    @Test
+    @Order(5)
+    void theServersOwnGroupVersionsHaveLocalAPIServicesThatFollowCRDs() throws Exception {
+        Result apps = await("the local APIService of apps/v1", () -> kubectl.run("get", "apiservice", "v1.apps", "-o",
+                "jsonpath={.spec.groupPriorityMinimum}/{.spec.versionPriority}/{.status.conditions[0].reason}"),
+                r -> r.exitCode() == 0);
+        assertEquals("17800/15/Local", apps.stdout());
+        String table = kubectl.ok("get", "apiservices").stdout();
+        assertTrue(table.lines().anyMatch(l -> l.matches("v1\\.\\s+Local\\s+True\\s+\\S+")), table);
+        assertTrue(table.lines().anyMatch(l -> l.matches(API_SERVICE.replace(".", "\\.")
+                + "\\s+extensions/api\\s+True\\s+\\S+")), "the remote APIService is left alone: " + table);
+
+        kubectl.ok("apply", "-f", write("crd.yaml", """
+                apiVersion: apiextensions.k8s.io/v1
+                kind: CustomResourceDefinition
+                metadata: {name: gadgets.stable.example.com}
+                spec:
+                  group: stable.example.com
+                  scope: Namespaced
+                  names: {plural: gadgets, singular: gadget, kind: Gadget}
+                  versions:
+                  - name: v1
+                    served: true
+                    storage: true
+                    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+                """).toString());
+        Result crd = await("the CRD's local APIService", () -> kubectl.run("get", "apiservice", "v1.stable.example.com",
+                "-o", "jsonpath={.metadata.labels.kube-aggregator\\.kubernetes\\.io/automanaged}/{.spec.groupPriorityMinimum}"),
+                r -> r.exitCode() == 0);
+        assertEquals("true/1000", crd.stdout());
+        kubectl.ok("delete", "crd", "gadgets.stable.example.com");
+        await("the CRD's APIService gone with it", () -> kubectl.run("get", "apiservice", "v1.stable.example.com"),
+                r -> r.exitCode() != 0 && r.stderr().contains("NotFound"));
     }
 
     private Path write(String name, String content) throws Exception {

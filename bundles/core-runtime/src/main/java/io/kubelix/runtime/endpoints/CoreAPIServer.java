@@ -10,6 +10,7 @@ import io.kubelix.api.request.RequestInfo;
 import io.kubelix.api.schema.GroupVersion;
 import io.kubelix.api.server.DelegationTarget;
 import io.kubelix.api.server.DiscoverySource;
+import io.kubelix.api.server.ServedGroupVersions;
 import io.kubelix.api.schema.GroupVersionResource;
 import io.kubelix.runtime.codec.protobuf.ProtobufCodec;
 import io.kubelix.runtime.controller.ServedResources;
@@ -56,10 +57,10 @@ import java.util.Map;
  * server's controllers as {@link ServedResources}.
  */
 @Component(service = {DelegationTarget.class, OpenAPIProvider.class, ServedAPIs.class, ServedResources.class,
-        PreShutdownHook.class},
+        ServedGroupVersions.class, PreShutdownHook.class},
         property = Constants.SERVICE_RANKING + ":Integer=" + DelegationTarget.CORE_API_RANKING)
 public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, ServedAPIs, ServedResources,
-        PreShutdownHook {
+        ServedGroupVersions, PreShutdownHook {
     private static final Logger LOG = LoggerFactory.getLogger(CoreAPIServer.class);
 
     private final StoreFactory storeFactory;
@@ -176,6 +177,15 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
             group.resources().forEach((version, resources) -> resources.keySet().stream()
                     .filter(r -> !r.contains("/"))
                     .forEach(r -> served.add(new GroupVersionResource(group.name(), version, r))));
+        }
+        return served;
+    }
+
+    @Override
+    public List<GroupVersion> groupVersions() {
+        List<GroupVersion> served = new ArrayList<>();
+        for (RouteTable.Group group : installer.routes().groups()) {
+            group.versions().forEach(v -> served.add(new GroupVersion(group.name(), v)));
         }
         return served;
     }
