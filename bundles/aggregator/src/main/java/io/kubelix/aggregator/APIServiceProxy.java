@@ -3,11 +3,14 @@ package io.kubelix.aggregator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.informer.SharedIndexInformer;
+import io.kubelix.api.request.RequestInfo;
 import io.kubelix.api.request.UserInfo;
 import io.kubelix.api.server.DelegationTarget;
 import io.kubelix.api.server.RequestAttributes;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpVersion;
+import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -39,6 +42,8 @@ import java.util.Map;
 final class APIServiceProxy {
     private static final Logger LOG = LoggerFactory.getLogger(APIServiceProxy.class);
     private static final int BUFFER = 16 * 1024;
+    /** As long as the server lets an HTTP/2 stream of a watch be quiet (an hour and its margin). */
+    static final long WATCH_IDLE_TIMEOUT_MILLIS = 3_900_000;
 
     private final SharedIndexInformer apiServices;
     private final ServiceResolver services;
@@ -108,7 +113,35 @@ final class APIServiceProxy {
             error(response, callback, 503, describe(e, target));
             return;
         }
+        RequestInfo info = RequestAttributes.requestInfo(request);
+        if (info != null && info.verb().equals("watch")) {
+            streamQuietly(request, response);
+        }
+        InputStream body = upstream.body();
+        // A client that goes away (an HTTP/2 stream reset, a closed connection) ends the relay at once,
+        // even while the extension server has nothing to send.
+        request.addFailureListener(failure -> closeQuietly(body));
         relay(upstream, response, callback);
+    }
+
+    /**
+     * A watch may be quiet for as long as it lasts: an HTTP/1.1 connection, which Jetty closes after
+     * its idle timeout, gets the time an HTTP/2 stream has, and is closed when the watch ends.
+     */
+    private static void streamQuietly(Request request, Response response) {
+        if (request.getConnectionMetaData().getHttpVersion() == HttpVersion.HTTP_1_1) {
+            EndPoint endPoint = request.getConnectionMetaData().getConnection().getEndPoint();
+            endPoint.setIdleTimeout(Math.max(endPoint.getIdleTimeout(), WATCH_IDLE_TIMEOUT_MILLIS));
+            response.getHeaders().put(HttpHeader.CONNECTION, "close");
+        }
+    }
+
+    private static void closeQuietly(InputStream in) {
+        try {
+            in.close();
+        } catch (IOException e) {
+            LOG.debug("closing a proxied response: {}", e.toString());
+        }
     }
 
     private static HttpRequest newRequest(URI target, Request request, UserInfo user) throws IOException {

@@ -19,6 +19,8 @@ import io.kubelix.api.server.ServedGroupVersions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,12 +30,17 @@ import java.util.Map;
  * APIService (no {@code spec.service}) for every group version the server serves itself, with
  * kube's priorities for kube's groups and those of CRDs (1000, 100) for the others, labelled
  * {@code kube-aggregator.kubernetes.io/automanaged}; created when a plugin or CRD starts serving a
- * group version, deleted when it stops, put back when deleted. An APIService of the same name that
- * was not made here (a user's, pointing at a service) is left alone.
+ * group version, deleted once it has stopped for {@link #DELETE_GRACE}, put back when deleted. An
+ * APIService of the same name that was not made here (a user's, pointing at a service) is left alone.
  */
 final class AutoRegistrationController {
     static final String AUTOMANAGED = "kube-aggregator.kubernetes.io/automanaged";
     private static final String KEY = "local-apiservices";
+    /**
+     * How long a group version must be gone before its APIService is: while the server starts, its
+     * plugins install their groups one by one, and those of the last start must not flap meanwhile.
+     */
+    static final Duration DELETE_GRACE = Duration.ofSeconds(10);
     private static final Logger LOG = LoggerFactory.getLogger(AutoRegistrationController.class);
 
     private final ServedGroupVersions served;
@@ -43,6 +50,8 @@ final class AutoRegistrationController {
     private final Runnable unregister;
     private final ResourceEventHandlerRegistration registration;
     private final Workers workers;
+    /** When each managed APIService was first seen without its group version served; worker thread only. */
+    private final Map<String, Long> missingSince = new HashMap<>();
 
     AutoRegistrationController(SharedInformerFactory informers, ServedGroupVersions served,
                                SharedIndexInformer apiServices, StandardStorage store) {
@@ -109,9 +118,18 @@ final class AutoRegistrationController {
                 }
             }
         }
+        missingSince.keySet().retainAll(apiServices.lister().list().stream()
+                .map(a -> a.path("metadata").path("name").asText()).filter(n -> !desired.containsKey(n)).toList());
+        long now = System.nanoTime();
         for (ObjectNode have : apiServices.lister().list()) {
             String name = have.path("metadata").path("name").asText();
             if (managed(have) && !desired.containsKey(name)) {
+                long since = missingSince.computeIfAbsent(name, n -> now);
+                if (now - since < DELETE_GRACE.toNanos()) {
+                    queue.addAfter(KEY, DELETE_GRACE);
+                    continue;
+                }
+                missingSince.remove(name);
                 try {
                     store.delete(ctx, name, DeleteOptions.DEFAULT);
                     LOG.info("removed local APIService {}: its group version is no longer served", name);
