@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Predicate;
 
@@ -139,6 +140,21 @@ class KubectlAggregatorIT {
                 "jsonpath={.items[*].metadata.name}").stdout());
         Result table = kubectl.ok("get", "widgets", "-n", "default");
         assertTrue(table.stdout().matches("(?s)NAME\\s+SIZE\\s+AGE\\s+first\\s+1\\s+.*"), table::toString);
+
+        // A list in pages (limit and continue pass through), a delete, and the kind's schema from the merged OpenAPI.
+        kubectl.ok("create", "-f", write("second.yaml", """
+                apiVersion: sample.kubelix.io/v1
+                kind: Widget
+                metadata: {name: second, namespace: default}
+                spec: {size: 2}
+                """).toString());
+        assertEquals(List.of("widget.sample.kubelix.io/first", "widget.sample.kubelix.io/second"),
+                kubectl.ok("get", "widgets", "-n", "default", "--chunk-size=1", "-o", "name").stdout().lines().toList());
+        kubectl.ok("delete", "widget", "second", "-n", "default");
+        assertEquals("first", extensionKubectl.ok("get", "widgets", "-n", "default", "-o",
+                "jsonpath={.items[*].metadata.name}").stdout());
+        Result explain = kubectl.ok("explain", "widgets.spec");
+        assertTrue(explain.stdout().contains("size"), explain::toString);
     }
 
     @Test
