@@ -144,7 +144,7 @@ final class APIServiceProxy {
         }
     }
 
-    private static HttpRequest newRequest(URI target, Request request, UserInfo user) throws IOException {
+    private static HttpRequest newRequest(URI target, Request request, UserInfo user) {
         HttpRequest.Builder b = HttpRequest.newBuilder(target);
         for (HttpField f : request.getHeaders()) {
             if (!AuthProxyHeaders.dropped(f.getName())) {
@@ -152,13 +152,18 @@ final class APIServiceProxy {
             }
         }
         AuthProxyHeaders.set(b, user);
-        byte[] body;
-        try (InputStream in = Content.Source.asInputStream(request)) {
-            body = in.readAllBytes();
-        }
+        // The body is streamed as it arrives, as kube's proxy does: the extension server applies its own limits.
+        long length = request.getLength();
         String method = request.getMethod();
-        b.method(method, body.length == 0 && (method.equals("GET") || method.equals("HEAD") || method.equals("DELETE"))
-                ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
+        boolean unknownLengthBody = length < 0 && (request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING)
+                || method.equals("POST") || method.equals("PUT") || method.equals("PATCH"));
+        if (length == 0 || length < 0 && !unknownLengthBody) {
+            b.method(method, HttpRequest.BodyPublishers.noBody());
+        } else {
+            HttpRequest.BodyPublisher stream = HttpRequest.BodyPublishers.ofInputStream(
+                    () -> Content.Source.asInputStream(request));
+            b.method(method, length > 0 ? HttpRequest.BodyPublishers.fromPublisher(stream, length) : stream);
+        }
         return b.build();
     }
 
