@@ -28,7 +28,7 @@ class DistributionsIT {
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
 
     /** The API group plugins of the default and full distributions. */
-    private static final String GROUP_PLUGINS = "apiextensions resource-admissionregistration resource-apps resource-authentication resource-authorization resource-autoscaling "
+    private static final String GROUP_PLUGINS = "aggregator apiextensions resource-admissionregistration resource-apps resource-authentication resource-authorization resource-autoscaling "
             + "resource-batch resource-coordination resource-core resource-discovery resource-events resource-networking "
             + "resource-policy resource-rbac resource-scheduling resource-storage";
 
@@ -62,7 +62,7 @@ class DistributionsIT {
             for (String groupResource : List.of("horizontalpodautoscalers.autoscaling", "priorityclasses.scheduling.k8s.io",
                     "storageclasses.storage.k8s.io", "events.events.k8s.io", "jobs.batch", "leases.coordination.k8s.io",
                     "endpointslices.discovery.k8s.io", "ingresses.networking.k8s.io", "poddisruptionbudgets.policy",
-                    "validatingwebhookconfigurations.admissionregistration.k8s.io")) {
+                    "validatingwebhookconfigurations.admissionregistration.k8s.io", "apiservices.apiregistration.k8s.io")) {
                 assertEquals(apps, resources.contains(groupResource), groupResource + " in " + resources);
             }
             if (examples) {

@@ -113,7 +113,7 @@ public final class CrdValidation {
             if (!seen.add(vname)) {
                 unique = false;
             }
-            List<String> nameErrs = Dns1035.isDNS1035Label(vname);
+            List<String> nameErrs = NameValidators.isDNS1035Label(vname);
             if (!nameErrs.isEmpty()) {
                 errs.add(FieldError.invalid(path + ".name", vname, String.join(",", nameErrs)));
             }
@@ -263,14 +263,14 @@ public final class CrdValidation {
         List<FieldError> errs = new ArrayList<>();
         for (String n : List.of("plural", "singular")) {
             String value = names.path(n).asText("");
-            List<String> e = Dns1035.isDNS1035Label(value);
+            List<String> e = NameValidators.isDNS1035Label(value);
             if (!value.isEmpty() && !e.isEmpty()) {
                 errs.add(FieldError.invalid(path + "." + n, value, String.join(",", e)));
             }
         }
         for (String n : List.of("kind", "listKind")) {
             String value = names.path(n).asText("");
-            List<String> e = Dns1035.isDNS1035Label(value.toLowerCase(java.util.Locale.ROOT));
+            List<String> e = NameValidators.isDNS1035Label(value.toLowerCase(java.util.Locale.ROOT));
             if (!value.isEmpty() && !e.isEmpty()) {
                 errs.add(FieldError.invalid(path + "." + n, value, "may have mixed case, but should otherwise match: "
                         + String.join(",", e)));
@@ -279,7 +279,7 @@ public final class CrdValidation {
         JsonNode shortNames = names.path("shortNames");
         for (int i = 0; i < shortNames.size(); i++) {
             String s = shortNames.get(i).asText("");
-            List<String> e = Dns1035.isDNS1035Label(s);
+            List<String> e = NameValidators.isDNS1035Label(s);
             if (!e.isEmpty()) {
                 errs.add(FieldError.invalid(path + ".shortNames[" + i + "]", s, String.join(",", e)));
             }
@@ -291,7 +291,7 @@ public final class CrdValidation {
         JsonNode categories = names.path("categories");
         for (int i = 0; i < categories.size(); i++) {
             String c = categories.get(i).asText("");
-            List<String> e = Dns1035.isDNS1035Label(c);
+            List<String> e = NameValidators.isDNS1035Label(c);
             if (!e.isEmpty()) {
                 errs.add(FieldError.invalid(path + ".categories[" + i + "]", c, String.join(",", e)));
             }

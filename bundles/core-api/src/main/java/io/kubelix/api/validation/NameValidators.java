@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 
-/** apimachinery's IsDNS1123Label, IsDNS1123Subdomain, IsQualifiedName, IsValidLabelValue. */
+/** apimachinery's IsDNS1123Label, IsDNS1123Subdomain, IsDNS1035Label, IsQualifiedName, IsValidLabelValue. */
 public final class NameValidators {
     public static final int DNS1123_LABEL_MAX_LENGTH = 63;
     public static final int DNS1123_SUBDOMAIN_MAX_LENGTH = 253;
@@ -13,9 +13,11 @@ public final class NameValidators {
 
     private static final String DNS1123_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
     private static final String DNS1123_SUBDOMAIN_FMT = DNS1123_LABEL_FMT + "(\\." + DNS1123_LABEL_FMT + ")*";
+    private static final String DNS1035_LABEL_FMT = "[a-z]([-a-z0-9]*[a-z0-9])?";
     private static final String QUALIFIED_NAME_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
     private static final Pattern DNS1123_LABEL = Pattern.compile(DNS1123_LABEL_FMT);
     private static final Pattern DNS1123_SUBDOMAIN = Pattern.compile(DNS1123_SUBDOMAIN_FMT);
+    private static final Pattern DNS1035_LABEL = Pattern.compile(DNS1035_LABEL_FMT);
     private static final Pattern QUALIFIED_NAME = Pattern.compile(QUALIFIED_NAME_FMT);
     private static final Pattern LABEL_VALUE = Pattern.compile("(" + QUALIFIED_NAME_FMT + ")?");
 
@@ -49,6 +51,20 @@ public final class NameValidators {
             errs.add("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
                     + "and must start and end with an alphanumeric character (e.g. 'example.com', regex used for "
                     + "validation is '" + DNS1123_SUBDOMAIN_FMT + "')");
+        }
+        return errs;
+    }
+
+    /** A DNS-1035 label: a DNS-1123 label that starts with a letter (names of versions, CRD resources). */
+    public static List<String> isDNS1035Label(String value) {
+        List<String> errs = new ArrayList<>();
+        if (value.length() > DNS1123_LABEL_MAX_LENGTH) {
+            errs.add(maxLenError(DNS1123_LABEL_MAX_LENGTH));
+        }
+        if (!DNS1035_LABEL.matcher(value).matches()) {
+            errs.add("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an "
+                    + "alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', "
+                    + "regex used for validation is '" + DNS1035_LABEL_FMT + "')");
         }
         return errs;
     }

@@ -4,7 +4,7 @@
  * found, worded as kube-apiserver words them; an empty list means valid.
  */
 @Export
-@Version("1.2.0")
+@Version("1.3.0")
 package io.kubelix.api.validation;
 
 import org.osgi.annotation.bundle.Export;

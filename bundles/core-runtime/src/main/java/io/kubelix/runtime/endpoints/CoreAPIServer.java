@@ -9,6 +9,8 @@ import io.kubelix.api.registry.RESTStorageProvider;
 import io.kubelix.api.request.RequestInfo;
 import io.kubelix.api.schema.GroupVersion;
 import io.kubelix.api.server.DelegationTarget;
+import io.kubelix.api.server.DiscoverySource;
+import io.kubelix.api.server.ServedGroupVersions;
 import io.kubelix.api.schema.GroupVersionResource;
 import io.kubelix.runtime.codec.protobuf.ProtobufCodec;
 import io.kubelix.runtime.controller.ServedResources;
@@ -55,10 +57,10 @@ import java.util.Map;
  * server's controllers as {@link ServedResources}.
  */
 @Component(service = {DelegationTarget.class, OpenAPIProvider.class, ServedAPIs.class, ServedResources.class,
-        PreShutdownHook.class},
+        ServedGroupVersions.class, PreShutdownHook.class},
         property = Constants.SERVICE_RANKING + ":Integer=" + DelegationTarget.CORE_API_RANKING)
 public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, ServedAPIs, ServedResources,
-        PreShutdownHook {
+        ServedGroupVersions, PreShutdownHook {
     private static final Logger LOG = LoggerFactory.getLogger(CoreAPIServer.class);
 
     private final StoreFactory storeFactory;
@@ -78,6 +80,7 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
     private java.util.function.BooleanSupplier backendAvailable = () -> true;
 
     private final WatchServing watchServing;
+    private final List<DiscoverySource> discoverySources = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     @Activate
     public CoreAPIServer(@Reference StorageFactory storageFactory, @Reference AdmissionChain admission,
@@ -117,6 +120,28 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
 
     void removeProvider(RESTStorageProvider provider, Map<String, Object> props) {
         installer.uninstall(provider, props);
+    }
+
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
+    void addDiscoverySource(DiscoverySource source) {
+        discoverySources.add(source);
+    }
+
+    void removeDiscoverySource(DiscoverySource source) {
+        discoverySources.remove(source);
+    }
+
+    /** What the discovery sources serve now; one that fails is left out, not the whole document. */
+    private List<DiscoverySource.Group> remoteGroups() {
+        List<DiscoverySource.Group> groups = new ArrayList<>();
+        for (DiscoverySource source : discoverySources) {
+            try {
+                groups.addAll(source.discoveryGroups());
+            } catch (RuntimeException e) {
+                LOG.warn("discovery source {} failed; its groups are left out: {}", source, e.toString());
+            }
+        }
+        return groups;
     }
 
     @Deactivate
@@ -159,6 +184,15 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
         return served;
     }
 
+    @Override
+    public List<GroupVersion> groupVersions() {
+        List<GroupVersion> served = new ArrayList<>();
+        for (RouteTable.Group group : installer.routes().groups()) {
+            group.versions().forEach(v -> served.add(new GroupVersion(group.name(), v)));
+        }
+        return served;
+    }
+
     /** Also told when the storage backend comes or goes: what the served resources can do changes with it. */
     @Override
     public Runnable onChange(Runnable listener) {
@@ -177,7 +211,7 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
 
     @Override
     public boolean serveOpenAPI(Request request, Response response, Callback callback, String path) {
-        return openAPI.serve(installer.routes(), request, response, callback, path);
+        return openAPI.serve(installer.routes(), remoteGroups(), request, response, callback, path);
     }
 
     @Override
@@ -185,7 +219,7 @@ public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, S
         RequestInfo info = Requests.requestInfo(request);
         RouteTable routes = installer.routes();
         if (!info.resourceRequest()) {
-            return Discovery.serve(routes, request, response, callback);
+            return Discovery.serve(routes, remoteGroups(), request, response, callback);
         }
         GroupVersion gv = new GroupVersion(info.apiGroup(), info.apiVersion());
         if (info.apiPrefix().equals("api") != gv.group().isEmpty()) {

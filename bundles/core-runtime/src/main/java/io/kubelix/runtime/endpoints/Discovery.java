@@ -2,6 +2,7 @@ package io.kubelix.runtime.endpoints;
 
 import io.kubelix.api.registry.RESTStorage;
 import io.kubelix.api.schema.GroupVersion;
+import io.kubelix.api.server.DiscoverySource;
 import io.kubelix.runtime.codec.MediaType;
 import io.kubelix.runtime.endpoints.discovery.DiscoveryDocuments;
 import io.kubelix.runtime.endpoints.discovery.DiscoveryDocuments.GroupEntry;
@@ -24,8 +25,12 @@ final class Discovery {
     private Discovery() {
     }
 
-    /** @return false for paths that are not discovery paths of groups served here */
-    static boolean serve(RouteTable routes, Request request, Response response, Callback callback) {
+    /**
+     * @param remote the groups other links of the server chain serve, listed in {@code /apis} after the route table's
+     * @return false for paths that are not discovery paths of groups served here
+     */
+    static boolean serve(RouteTable routes, List<DiscoverySource.Group> remote, Request request, Response response,
+                         Callback callback) {
         String method = request.getMethod();
         if (!method.equals("GET") && !method.equals("HEAD")) {
             return false;
@@ -38,7 +43,7 @@ final class Discovery {
                 return false;
             }
             if (parts.length == 1) {
-                if (serveAggregated(request, response, callback, List.of(entry(core)))) {
+                if (serveAggregated(request, response, callback, List.of(entry(core)), List.of())) {
                     return true;
                 }
                 Responses.writeObject(request, response, callback, 200,
@@ -55,8 +60,8 @@ final class Discovery {
         }
         List<GroupEntry> groups = routes.groups().stream().filter(g -> !g.name().isEmpty()).map(Discovery::entry).toList();
         if (parts.length == 1) {
-            if (!serveAggregated(request, response, callback, groups)) {
-                Responses.writeObject(request, response, callback, 200, DiscoveryDocuments.apiGroupList(groups));
+            if (!serveAggregated(request, response, callback, groups, remote)) {
+                Responses.writeObject(request, response, callback, 200, DiscoveryDocuments.apiGroupList(groups, remote));
             }
             return true;
         }
@@ -85,7 +90,8 @@ final class Discovery {
     }
 
     /** Answers with the aggregated document when the client's first acceptable choice is one. */
-    private static boolean serveAggregated(Request request, Response response, Callback callback, List<GroupEntry> groups) {
+    private static boolean serveAggregated(Request request, Response response, Callback callback, List<GroupEntry> groups,
+                                           List<DiscoverySource.Group> remote) {
         for (MediaType m : MediaType.parseAccept(request.getHeaders().get(HttpHeader.ACCEPT))) {
             if ("APIGroupDiscoveryList".equals(m.param("as")) && AGGREGATED_GROUP.equals(m.param("g"))
                     && m.type().equals(MediaType.JSON)) {
@@ -93,7 +99,7 @@ final class Discovery {
                 if ("v2".equals(v) || "v2beta1".equals(v)) {
                     response.getHeaders().put(HttpHeader.VARY, "Accept");
                     Responses.writeJson(response, callback, 200, "application/json;g=" + AGGREGATED_GROUP + ";v=" + v
-                            + ";as=APIGroupDiscoveryList", DiscoveryDocuments.aggregated(groups, v));
+                            + ";as=APIGroupDiscoveryList", DiscoveryDocuments.aggregated(groups, remote, v));
                     return true;
                 }
                 continue;

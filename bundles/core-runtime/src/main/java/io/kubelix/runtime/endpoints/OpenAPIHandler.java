@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.errors.StatusReason;
 import io.kubelix.api.schema.GroupVersion;
+import io.kubelix.api.server.DiscoverySource;
 import io.kubelix.runtime.codec.MediaType;
 import io.kubelix.runtime.endpoints.openapi.OpenAPIV2;
 import io.kubelix.runtime.endpoints.openapi.OpenAPIV3;
@@ -30,8 +31,9 @@ final class OpenAPIHandler {
      * The documents of one route table, with their ETags. The table is held weakly: it holds the
      * storages of plugins, which an update or removal must be able to unload.
      */
-    private record Documents(WeakReference<RouteTable> routes, Map<String, ObjectNode> v3, Map<String, String> v3Etags,
-                             ObjectNode v3Root, String v3RootEtag, ObjectNode v2, String v2Etag) {
+    private record Documents(WeakReference<RouteTable> routes, List<ObjectNode> remote, Map<String, ObjectNode> v3,
+                             Map<String, String> v3Etags, ObjectNode v3Root, String v3RootEtag, ObjectNode v2,
+                             String v2Etag) {
     }
 
     private final String serverVersion;
@@ -41,12 +43,17 @@ final class OpenAPIHandler {
         this.serverVersion = serverVersion;
     }
 
-    boolean serve(RouteTable routes, Request request, Response response, Callback callback, String path) {
+    /**
+     * @param remote the groups other links of the server chain serve: their versions' v3 documents
+     *               are served beside the route table's, and merged into v2
+     */
+    boolean serve(RouteTable routes, List<DiscoverySource.Group> remote, Request request, Response response,
+                  Callback callback, String path) {
         if (!path.equals(V2) && !path.equals(V3) && !path.startsWith(V3 + "/")) {
             return false;
         }
         requireJson(request);
-        Documents docs = documents(routes);
+        Documents docs = documents(routes, remote);
         if (path.equals(V2)) {
             write(request, response, callback, docs.v2(), docs.v2Etag());
             return true;
@@ -77,9 +84,19 @@ final class OpenAPIHandler {
         }
     }
 
-    private Documents documents(RouteTable routes) {
+    private Documents documents(RouteTable routes, List<DiscoverySource.Group> remote) {
+        // Remote documents are compared by identity: their source hands out a new one when it fetched a change.
+        Map<String, ObjectNode> remoteDocs = new LinkedHashMap<>();
+        for (DiscoverySource.Group g : remote) {
+            for (DiscoverySource.Version v : g.versions()) {
+                if (v.openAPIV3() != null && routes.group(g.name()) == null) {
+                    remoteDocs.putIfAbsent(OpenAPIV3.key(new GroupVersion(g.name(), v.version())), v.openAPIV3());
+                }
+            }
+        }
+        List<ObjectNode> remoteList = List.copyOf(remoteDocs.values());
         Documents current = documents;
-        if (current != null && current.routes().get() == routes) {
+        if (current != null && current.routes().get() == routes && sameDocuments(current.remote(), remoteList)) {
             return current;
         }
         Map<String, ObjectNode> v3 = new LinkedHashMap<>();
@@ -92,11 +109,27 @@ final class OpenAPIHandler {
                 etags.put(OpenAPIV3.key(gv), etag(doc));
             }
         }
+        remoteDocs.forEach((key, doc) -> {
+            v3.put(key, doc);
+            etags.put(key, etag(doc));
+        });
         ObjectNode root = OpenAPIV3.root(v3);
         ObjectNode v2 = OpenAPIV2.of(v3.values(), serverVersion);
-        Documents built = new Documents(new WeakReference<>(routes), v3, etags, root, etag(root), v2, etag(v2));
+        Documents built = new Documents(new WeakReference<>(routes), remoteList, v3, etags, root, etag(root), v2, etag(v2));
         documents = built;
         return built;
+    }
+
+    private static boolean sameDocuments(List<ObjectNode> a, List<ObjectNode> b) {
+        if (a.size() != b.size()) {
+            return false;
+        }
+        for (int i = 0; i < a.size(); i++) {
+            if (a.get(i) != b.get(i)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static String etag(ObjectNode doc) {

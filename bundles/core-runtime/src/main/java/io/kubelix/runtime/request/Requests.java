@@ -2,12 +2,13 @@ package io.kubelix.runtime.request;
 
 import io.kubelix.api.request.RequestInfo;
 import io.kubelix.api.request.UserInfo;
+import io.kubelix.api.server.RequestAttributes;
 import org.eclipse.jetty.server.Request;
 
 /** What the handler chain attaches to a request as it passes each filter. */
 public final class Requests {
-    private static final String REQUEST_INFO = "io.kubelix.requestInfo";
-    private static final String USER = "io.kubelix.user";
+    private static final String REQUEST_INFO = RequestAttributes.REQUEST_INFO;
+    private static final String USER = RequestAttributes.USER;
 
     private Requests() {
     }
@@ -18,7 +19,7 @@ public final class Requests {
 
     /** The RequestInfo set by WithRequestInfo. */
     public static RequestInfo requestInfo(Request request) {
-        return (RequestInfo) request.getAttribute(REQUEST_INFO);
+        return RequestAttributes.requestInfo(request);
     }
 
     public static void setUser(Request request, UserInfo user) {
@@ -27,6 +28,6 @@ public final class Requests {
 
     /** The user set by WithAuthentication, or null before it. */
     public static UserInfo user(Request request) {
-        return (UserInfo) request.getAttribute(USER);
+        return RequestAttributes.user(request);
     }
 }

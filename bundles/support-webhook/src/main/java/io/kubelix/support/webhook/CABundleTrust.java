@@ -1,5 +1,6 @@
 package io.kubelix.support.webhook;
 
+import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.TrustManager;
@@ -41,6 +42,15 @@ public final class CABundleTrust {
      * @throws GeneralSecurityException when the bundle holds no certificate or cannot be read
      */
     public static SSLContext sslContext(byte[] caPem, String serverName) throws GeneralSecurityException {
+        return sslContext(caPem, serverName, null);
+    }
+
+    /**
+     * As {@link #sslContext(byte[], String)}, presenting the client certificate of {@code keyManagers}
+     * (null: none) when the server asks for one, as the aggregator's proxy does.
+     */
+    public static SSLContext sslContext(byte[] caPem, String serverName, KeyManager[] keyManagers)
+            throws GeneralSecurityException {
         TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
         tmf.init(caPem == null || caPem.length == 0 ? null : keyStore(caPem));
         X509TrustManager chain = null;
@@ -50,7 +60,18 @@ public final class CABundleTrust {
             }
         }
         SSLContext context = SSLContext.getInstance("TLS");
-        context.init(null, new TrustManager[] {new NamedServerTrust(chain, serverName)}, null);
+        context.init(keyManagers, new TrustManager[] {new NamedServerTrust(chain, serverName)}, null);
+        return context;
+    }
+
+    /**
+     * TLS that believes any server (kube's {@code insecureSkipTLSVerify}, and the availability
+     * check's best-effort discovery GET), presenting the client certificate of {@code keyManagers}
+     * (null: none).
+     */
+    public static SSLContext insecureSslContext(KeyManager[] keyManagers) throws GeneralSecurityException {
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(keyManagers, new TrustManager[] {new NamedServerTrust(null, null)}, null);
         return context;
     }
 
@@ -114,7 +135,7 @@ public final class CABundleTrust {
         }
     }
 
-    /** Checks the chain with the CA bundle's trust manager and the leaf against the expected name. */
+    /** Checks the chain with the CA bundle's trust manager and the leaf against the expected name; without a trust manager, nothing. */
     private static final class NamedServerTrust extends X509ExtendedTrustManager {
         private final X509TrustManager chain;
         private final String serverName;
@@ -126,6 +147,9 @@ public final class CABundleTrust {
 
         @Override
         public void checkServerTrusted(X509Certificate[] certs, String authType) throws CertificateException {
+            if (chain == null) {
+                return;
+            }
             chain.checkServerTrusted(certs, authType);
             if (!names(certs[0], serverName)) {
                 throw new CertificateException("x509: certificate is not valid for " + serverName);
@@ -159,7 +183,7 @@ public final class CABundleTrust {
 
         @Override
         public X509Certificate[] getAcceptedIssuers() {
-            return chain.getAcceptedIssuers();
+            return chain == null ? new X509Certificate[0] : chain.getAcceptedIssuers();
         }
     }
 }

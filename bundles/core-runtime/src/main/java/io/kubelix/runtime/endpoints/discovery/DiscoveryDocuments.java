@@ -1,5 +1,6 @@
 package io.kubelix.runtime.endpoints.discovery;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -14,6 +15,7 @@ import io.kubelix.api.registry.RESTStorage;
 import io.kubelix.api.registry.Updater;
 import io.kubelix.api.registry.Watcher;
 import io.kubelix.api.schema.GroupVersion;
+import io.kubelix.api.server.DiscoverySource;
 import io.kubelix.api.schema.GroupVersionKind;
 
 import java.util.ArrayList;
@@ -80,12 +82,27 @@ public final class DiscoveryDocuments {
     }
 
     public static ObjectNode apiGroupList(List<GroupEntry> groups) {
+        return apiGroupList(groups, List.of());
+    }
+
+    /**
+     * The APIGroupList of the core API's groups, then those other links serve ({@code remote});
+     * a remote version that is stale is left out, and a group left without versions too.
+     */
+    public static ObjectNode apiGroupList(List<GroupEntry> groups, List<DiscoverySource.Group> remote) {
         ObjectNode d = F.objectNode();
         d.put("kind", "APIGroupList");
         d.put("apiVersion", "v1");
         ArrayNode arr = d.putArray("groups");
         for (GroupEntry g : groups) {
             arr.add(groupBody(g));
+        }
+        for (DiscoverySource.Group g : remote) {
+            List<String> versions = g.versions().stream().filter(v -> !v.stale())
+                    .map(DiscoverySource.Version::version).toList();
+            if (!versions.isEmpty() && groups.stream().noneMatch(local -> local.name().equals(g.name()))) {
+                arr.add(groupBody(new GroupEntry(g.name(), versions, Map.of())));
+            }
         }
         return d;
     }
@@ -152,6 +169,79 @@ public final class DiscoveryDocuments {
 
     /** The aggregated discovery document of {@code groups}, for {@code apidiscovery.k8s.io/<version>}. */
     public static ObjectNode aggregated(List<GroupEntry> groups, String discoveryVersion) {
+        return aggregated(groups, List.of(), discoveryVersion);
+    }
+
+    /**
+     * The aggregated discovery document of the core API's groups, then those other links serve
+     * ({@code remote}), each version's resources converted from its APIResourceList; a stale
+     * version keeps its last resources and says {@code freshness: Stale}, as kube's aggregator
+     * marks a group version it could not refresh.
+     */
+    public static ObjectNode aggregated(List<GroupEntry> groups, List<DiscoverySource.Group> remote,
+                                        String discoveryVersion) {
+        ObjectNode d = aggregatedLocal(groups, discoveryVersion);
+        ArrayNode items = (ArrayNode) d.get("items");
+        for (DiscoverySource.Group g : remote) {
+            if (g.versions().isEmpty() || groups.stream().anyMatch(local -> local.name().equals(g.name()))) {
+                continue;
+            }
+            ObjectNode item = items.addObject();
+            ObjectNode meta = item.putObject("metadata");
+            meta.put("name", g.name());
+            meta.putNull("creationTimestamp");
+            ArrayNode versions = item.putArray("versions");
+            for (DiscoverySource.Version v : g.versions()) {
+                ObjectNode ver = versions.addObject();
+                ver.put("version", v.version());
+                ver.set("resources", aggregatedResources(g.name(), v.version(), v.resourceList()));
+                ver.put("freshness", v.stale() ? "Stale" : "Current");
+            }
+        }
+        return d;
+    }
+
+    /** An APIResourceList's resources as APIResourceDiscovery entries, subresources folded into their resource. */
+    static ArrayNode aggregatedResources(String group, String version, ObjectNode resourceList) {
+        ArrayNode out = F.arrayNode();
+        Map<String, ObjectNode> byName = new java.util.LinkedHashMap<>();
+        JsonNode list = resourceList == null ? F.arrayNode() : resourceList.path("resources");
+        for (JsonNode r : list) {
+            String name = r.path("name").asText("");
+            if (name.isEmpty() || name.contains("/")) {
+                continue;
+            }
+            ObjectNode a = out.addObject();
+            a.put("resource", name);
+            a.set("responseKind", kind(r.path("group").asText(group), r.path("version").asText(version),
+                    r.path("kind").asText("")));
+            a.put("scope", r.path("namespaced").asBoolean(false) ? "Namespaced" : "Cluster");
+            a.put("singularResource", r.path("singularName").asText(""));
+            a.set("verbs", r.path("verbs").isArray() ? r.get("verbs").deepCopy() : F.arrayNode());
+            for (String field : new String[] {"shortNames", "categories"}) {
+                if (r.path(field).isArray() && !r.get(field).isEmpty()) {
+                    a.set(field, r.get(field).deepCopy());
+                }
+            }
+            byName.put(name, a);
+        }
+        for (JsonNode r : list) {
+            String name = r.path("name").asText("");
+            int slash = name.indexOf('/');
+            ObjectNode parent = slash > 0 ? byName.get(name.substring(0, slash)) : null;
+            if (parent == null) {
+                continue;
+            }
+            ObjectNode sub = parent.withArray("subresources").addObject();
+            sub.put("subresource", name.substring(slash + 1));
+            sub.set("responseKind", kind(r.path("group").asText(group), r.path("version").asText(version),
+                    r.path("kind").asText("")));
+            sub.set("verbs", r.path("verbs").isArray() ? r.get("verbs").deepCopy() : F.arrayNode());
+        }
+        return out;
+    }
+
+    private static ObjectNode aggregatedLocal(List<GroupEntry> groups, String discoveryVersion) {
         ObjectNode d = F.objectNode();
         d.put("kind", "APIGroupDiscoveryList");
         d.put("apiVersion", "apidiscovery.k8s.io/" + discoveryVersion);

@@ -12,6 +12,7 @@ import io.kubelix.api.registry.StandardStorage;
 import io.kubelix.api.registry.Updater;
 import io.kubelix.api.registry.Watcher;
 import io.kubelix.api.schema.GroupVersion;
+import io.kubelix.api.server.DiscoverySource;
 import io.kubelix.runtime.endpoints.discovery.DiscoveryDocuments.GroupEntry;
 import org.junit.jupiter.api.Test;
 
@@ -206,6 +207,35 @@ class DiscoveryDocumentsTest {
         assertEquals(List.of("pods", "podtemplates"), names(rs, "resource"));
         assertEquals(1, rs.get(0).path("subresources").size());
         assertFalse(rs.get(1).has("subresources"));
+    }
+
+    @Test
+    void remoteGroupsFollowTheLocalOnesAndAStaleVersionIsLeftOutOfApisButMarkedInAggregated() throws Exception {
+        ObjectNode list = (ObjectNode) new com.fasterxml.jackson.databind.ObjectMapper().readTree("""
+                {"kind":"APIResourceList","apiVersion":"v1","groupVersion":"metrics.k8s.io/v1beta1","resources":[
+                 {"name":"nodes","singularName":"","namespaced":false,"kind":"NodeMetrics","verbs":["get","list"]},
+                 {"name":"pods","singularName":"","namespaced":true,"kind":"PodMetrics","verbs":["get","list"],
+                  "shortNames":["pm"]},
+                 {"name":"pods/status","singularName":"","namespaced":true,"kind":"PodMetrics","verbs":["get"]}]}""");
+        List<DiscoverySource.Group> remote = List.of(new DiscoverySource.Group("metrics.k8s.io", List.of(
+                new DiscoverySource.Version("v1beta1", list, false, null),
+                new DiscoverySource.Version("v1alpha1", list, true, null))));
+        List<GroupEntry> local = List.of(new GroupEntry("apps", List.of("v1"), Map.of("v1", apps())));
+
+        JsonNode groups = DiscoveryDocuments.apiGroupList(local, remote).path("groups");
+        assertEquals(List.of("apps", "metrics.k8s.io"), names(groups, "name"));
+        assertEquals(List.of("metrics.k8s.io/v1beta1"), names(groups.get(1).path("versions"), "groupVersion"));
+
+        JsonNode items = DiscoveryDocuments.aggregated(local, remote, "v2").path("items");
+        JsonNode versions = items.get(1).path("versions");
+        assertEquals(List.of("Current", "Stale"), names(versions, "freshness"));
+        JsonNode resources = versions.get(0).path("resources");
+        assertEquals(List.of("nodes", "pods"), names(resources, "resource"));
+        assertEquals("Cluster", resources.get(0).path("scope").asText());
+        assertEquals("PodMetrics", resources.get(1).path("responseKind").path("kind").asText());
+        assertEquals("metrics.k8s.io", resources.get(1).path("responseKind").path("group").asText());
+        assertEquals("[\"pm\"]", resources.get(1).path("shortNames").toString());
+        assertEquals("status", resources.get(1).path("subresources").get(0).path("subresource").asText());
     }
 
     private static Map<String, RESTStorage> core() {

@@ -1,4 +1,4 @@
-package io.kubelix.apiextensions;
+package io.kubelix.api.schema;
 
 import org.junit.jupiter.api.Test;
 

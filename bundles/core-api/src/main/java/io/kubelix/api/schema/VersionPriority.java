@@ -1,21 +1,22 @@
-package io.kubelix.apiextensions;
+package io.kubelix.api.schema;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * kube's CompareKubeAwareVersionStrings, as a comparator that puts the preferred version first:
- * GA versions ({@code v2}, {@code v1}) before beta before alpha, higher numbers first within each,
+ * kube's CompareKubeAwareVersionStrings, the order of a group's versions in discovery (a CRD's,
+ * APIServices' of equal priority), as a comparator that puts the preferred version first: GA
+ * versions ({@code v2}, {@code v1}) before beta before alpha, higher numbers first within each,
  * then versions that do not look like kube versions, alphabetically.
  */
-final class VersionPriority {
+public final class VersionPriority {
     private static final Pattern KUBE = Pattern.compile("^v(\\d+)(?:(alpha|beta)(\\d+))?$");
 
     private VersionPriority() {
     }
 
     /** Negative when {@code a} is preferred over {@code b}. */
-    static int compare(String a, String b) {
+    public static int compare(String a, String b) {
         Matcher ma = KUBE.matcher(a);
         Matcher mb = KUBE.matcher(b);
         boolean ka = ma.matches();
