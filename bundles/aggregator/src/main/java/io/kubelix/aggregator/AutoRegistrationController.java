@@ -93,8 +93,9 @@ final class AutoRegistrationController {
     }
 
     void sync() {
+        // Expected while the server starts (storage not up yet): retried quietly, warned about only if it lasts.
         if (!apiServices.hasSynced()) {
-            throw new IllegalStateException("the APIService informer has not synced yet");
+            throw StatusException.serviceUnavailable("the APIService informer has not synced yet");
         }
         RequestContext ctx = RequestContext.system("");
         Map<String, ObjectNode> desired = desired(served.groupVersions());

@@ -123,7 +123,7 @@ final class AvailableConditionController {
         }
         if (check.reason().equals("FailedDiscoveryCheck")) {
             // retried with the queue's back-off, besides the resync and the service's changes
-            throw new IllegalStateException(check.message());
+            throw StatusException.serviceUnavailable(check.message());
         }
     }
 
