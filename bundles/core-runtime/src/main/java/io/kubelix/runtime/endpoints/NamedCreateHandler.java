@@ -28,7 +28,7 @@ final class NamedCreateHandler {
 
     static void create(RequestScope s, AdmissionChain admission, Response response, Callback callback) throws IOException {
         NamedCreater creater = (NamedCreater) s.storage;
-        ObjectNode body = s.bodyObject(FieldValidation.decodeObject(s));
+        ObjectNode body = s.bodyObject(s.decodeValidatedBody());
         io.kubelix.runtime.audit.AuditContext.logRequestObject(s.request, body);
         boolean dryRun = s.dryRun();
         CreateOptions options = new CreateOptions(dryRun, ResourceHandlers.fieldManager(s));

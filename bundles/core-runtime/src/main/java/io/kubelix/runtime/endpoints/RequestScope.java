@@ -17,6 +17,7 @@ import io.kubelix.runtime.codec.MediaType;
 import io.kubelix.runtime.codec.protobuf.ProtobufCodec;
 import io.kubelix.runtime.fieldmanager.FieldManager;
 import io.kubelix.runtime.request.RequestInfoFactory;
+import io.kubelix.runtime.validation.FieldValidation;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
@@ -212,6 +213,43 @@ final class RequestScope {
             return protobuf.decode(body());
         }
         throw StatusException.unsupportedMediaType(ct);
+    }
+
+    /**
+     * The create or update body as an object: JSON and YAML field-validated per the
+     * {@code fieldValidation} parameter ({@link FieldValidation#decodeObject}), other media types
+     * as {@link #decodeBody()} decodes them.
+     */
+    ObjectNode decodeValidatedBody() throws IOException {
+        FieldValidation.Directive directive = fieldValidation();
+        String ct = contentType();
+        boolean json = ct.isEmpty() || ct.equals(MediaType.JSON);
+        boolean yaml = !json && MediaType.parse(ct).isYaml();
+        if (!json && !yaml) {
+            return decodeBody();
+        }
+        return FieldValidation.decodeObject(body(), yaml, validationTarget(), directive, ctx);
+    }
+
+    /** A JSON, merge or strategic merge patch body, field-validated ({@link FieldValidation#decodePatch}). */
+    FieldValidation.Patch decodeValidatedPatch(boolean jsonPatch) throws IOException {
+        FieldValidation.Directive directive = fieldValidation();
+        return FieldValidation.decodePatch(body(), jsonPatch, validationTarget(), directive);
+    }
+
+    /** A server-side apply configuration, field-validated ({@link FieldValidation#decodeApply}). */
+    FieldValidation.Patch decodeValidatedApply() throws IOException {
+        FieldValidation.Directive directive = fieldValidation();
+        return FieldValidation.decodeApply(body(), validationTarget(), directive);
+    }
+
+    /** The {@code fieldValidation} parameter's directive (422 on the verb's options when unknown). */
+    private FieldValidation.Directive fieldValidation() {
+        return FieldValidation.directive(param("fieldValidation"), info.verb());
+    }
+
+    private FieldValidation.Target validationTarget() {
+        return new FieldValidation.Target(storage.schema(), kind(), storage.kind(), groupVersion.version());
     }
 
     /** The list/watch query as storage ListOptions (metav1.ListOptions). */

@@ -26,6 +26,9 @@ import io.kubelix.runtime.audit.AuditContext;
 import io.kubelix.runtime.codec.Codecs;
 import io.kubelix.runtime.codec.MediaType;
 import io.kubelix.runtime.fieldmanager.FieldManager;
+import io.kubelix.runtime.patch.Patches;
+import io.kubelix.runtime.table.TableConvertor;
+import io.kubelix.runtime.validation.FieldValidation;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
@@ -106,7 +109,7 @@ final class ResourceHandlers {
         if (!s.info.name().isEmpty()) {
             throw StatusException.methodNotSupported(s.groupResource(), "create");
         }
-        ObjectNode body = s.bodyObject(FieldValidation.decodeObject(s));
+        ObjectNode body = s.bodyObject(s.decodeValidatedBody());
         AuditContext.logRequestObject(s.request, body);
         String manager = writer(s);
         FieldManager fields = s.fieldManager();
@@ -119,7 +122,7 @@ final class ResourceHandlers {
 
     static void update(RequestScope s, Response response, Callback callback) throws IOException {
         Updater updater = require(s, Updater.class, "update");
-        ObjectNode body = s.bodyObject(FieldValidation.decodeObject(s));
+        ObjectNode body = s.bodyObject(s.decodeValidatedBody());
         AuditContext.logRequestObject(s.request, body);
         String manager = writer(s);
         FieldManager fields = s.fieldManager();
@@ -157,7 +160,7 @@ final class ResourceHandlers {
         }
         String manager = writer(s);
         FieldManager fields = s.fieldManager();
-        FieldValidation.Patch patch = FieldValidation.decodePatch(s, patchType.equals(Patches.JSON_PATCH));
+        FieldValidation.Patch patch = s.decodeValidatedPatch(patchType.equals(Patches.JSON_PATCH));
         AuditContext.logRequestPatch(s.request, patch.body());
         // Strategic merge follows the kind's schema: lists merge on their x-kubernetes-patch-merge-key.
         ResourceSchema schema = s.storage.schema();
@@ -198,7 +201,7 @@ final class ResourceHandlers {
         if (fields == null) {
             throw Patches.unsupported(Patches.APPLY_PATCH);
         }
-        FieldValidation.Patch patch = FieldValidation.decodeApply(s);
+        FieldValidation.Patch patch = s.decodeValidatedApply();
         AuditContext.logRequestPatch(s.request, patch.body());
         if (!(patch.body() instanceof ObjectNode config)) {
             throw StatusException.badRequest("error decoding YAML: the apply configuration must be an object");

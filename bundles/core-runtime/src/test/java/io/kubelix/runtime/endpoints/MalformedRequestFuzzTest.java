@@ -144,7 +144,7 @@ class MalformedRequestFuzzTest {
 
     record BuiltIn(String group, String version, String resource, String kind, String definition, Class<?> model) {
         ResourceSchema schema() {
-            return TypedDecodingTest.builtin(definition);
+            return ResourceSchema.load(MalformedRequestFuzzTest.class, "/openapi/builtin.json", definition);
         }
 
         String collection() {

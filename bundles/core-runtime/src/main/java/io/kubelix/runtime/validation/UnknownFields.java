@@ -1,4 +1,4 @@
-package io.kubelix.runtime.endpoints;
+package io.kubelix.runtime.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;

@@ -1,4 +1,4 @@
-package io.kubelix.runtime.endpoints;
+package io.kubelix.runtime.table;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -18,7 +18,7 @@ import java.util.List;
  * columns, or NAME and AGE when it declares none. {@code includeObject} chooses what each row
  * carries: None, Metadata (a PartialObjectMetadata, the default) or Object.
  */
-final class TableConvertor {
+public final class TableConvertor {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
     enum IncludeObject { NONE, METADATA, OBJECT }
@@ -27,7 +27,7 @@ final class TableConvertor {
     private final String apiVersion;
     private final IncludeObject include;
 
-    TableConvertor(RESTStorage storage, String tableApiVersion, String includeObject) {
+    public TableConvertor(RESTStorage storage, String tableApiVersion, String includeObject) {
         List<TableColumn> declared = storage.tableColumns();
         this.columns = declared.isEmpty() ? List.of(TableColumn.nameColumn(), TableColumn.ageColumn()) : declared;
         this.apiVersion = tableApiVersion;
@@ -35,7 +35,7 @@ final class TableConvertor {
     }
 
     /** A Table of {@code items}; {@code listMeta} (resourceVersion, continue) is copied as the Table's metadata. */
-    ObjectNode table(List<ObjectNode> items, ObjectNode listMeta) {
+    public ObjectNode table(List<ObjectNode> items, ObjectNode listMeta) {
         ObjectNode t = F.objectNode();
         t.put("kind", "Table");
         t.put("apiVersion", apiVersion);
@@ -105,7 +105,7 @@ final class TableConvertor {
     }
 
     /** Refuses an {@code includeObject} value a Table cannot be made with (400), before a request acts. */
-    static void checkIncludeObject(String v) {
+    public static void checkIncludeObject(String v) {
         parseInclude(v);
     }
 

@@ -1,4 +1,4 @@
-package io.kubelix.runtime.endpoints;
+package io.kubelix.runtime.patch;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -22,11 +22,11 @@ import java.util.Map;
  *       patch strategies and merge keys of the resource's OpenAPI schema.</li>
  * </ul>
  */
-final class Patches {
-    static final String JSON_PATCH = "application/json-patch+json";
-    static final String MERGE_PATCH = "application/merge-patch+json";
-    static final String STRATEGIC_MERGE_PATCH = "application/strategic-merge-patch+json";
-    static final String APPLY_PATCH = "application/apply-patch+yaml";
+public final class Patches {
+    public static final String JSON_PATCH = "application/json-patch+json";
+    public static final String MERGE_PATCH = "application/merge-patch+json";
+    public static final String STRATEGIC_MERGE_PATCH = "application/strategic-merge-patch+json";
+    public static final String APPLY_PATCH = "application/apply-patch+yaml";
 
     private Patches() {
     }
@@ -41,8 +41,8 @@ final class Patches {
      * patch follows {@code schema} (the definition of the object's kind, null when there is none),
      * whose references {@code resolve} turns into definitions.
      */
-    static ObjectNode apply(String patchType, JsonNode patch, ObjectNode original, ObjectNode schema,
-                            java.util.function.Function<JsonNode, ObjectNode> resolve) {
+    public static ObjectNode apply(String patchType, JsonNode patch, ObjectNode original, ObjectNode schema,
+                                   java.util.function.Function<JsonNode, ObjectNode> resolve) {
         JsonNode result = switch (patchType) {
             case JSON_PATCH -> jsonPatch(patch, original);
             case MERGE_PATCH -> {
@@ -61,7 +61,7 @@ final class Patches {
         return o;
     }
 
-    static StatusException unsupported(String patchType) {
+    public static StatusException unsupported(String patchType) {
         return new StatusException(StatusReason.UNSUPPORTED_MEDIA_TYPE, 415,
                 "the server does not support the patch type \"" + patchType + "\"; supported patch types: "
                         + JSON_PATCH + ", " + MERGE_PATCH + ", " + STRATEGIC_MERGE_PATCH, null, null);

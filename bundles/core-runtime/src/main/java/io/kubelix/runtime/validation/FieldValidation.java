@@ -1,4 +1,4 @@
-package io.kubelix.runtime.endpoints;
+package io.kubelix.runtime.validation;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
@@ -9,9 +9,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.kubelix.api.errors.FieldError;
 import io.kubelix.api.errors.StatusException;
+import io.kubelix.api.request.RequestContext;
+import io.kubelix.api.schema.GroupVersionKind;
 import io.kubelix.api.schema.ResourceSchema;
 import io.kubelix.runtime.codec.Codecs;
-import io.kubelix.runtime.codec.MediaType;
 
 import java.io.IOException;
 import java.util.ArrayDeque;
@@ -34,45 +35,51 @@ import java.util.Set;
  * in field-name order; for a patch the patch's own duplicates (and for a JSON patch, its
  * operations' unknown fields, {@code json patch unknown field "[0].foo"}), then the unknown fields
  * of the patched object in field-name order.
+ *
+ * <p>The handler reads the parameter ({@link #directive}) and the body, and sends the warnings
+ * collected in the request's context.
  */
-final class FieldValidation {
+public final class FieldValidation {
     private static final List<String> DIRECTIVES = List.of("", "Ignore", "Strict", "Warn");
     /** Only parses YAML for the duplicate scan; the YAML trees come from {@link Codecs}. */
     private static final YAMLFactory YAML = new YAMLFactory();
     /** The fields of a JSON patch operation (RFC 6902); its value is free-form. */
     private static final ResourceSchema JSON_PATCH_OPERATIONS = jsonPatchSchema();
 
-    enum Directive { IGNORE, WARN, STRICT }
+    public enum Directive { IGNORE, WARN, STRICT }
+
+    /**
+     * What a body is decoded as: its resource's schema (null when it has none), the kind it is
+     * typed as (autoscaling/v1 Scale on a {@code scale} subresource), and the kind and version of
+     * the endpoint, which a strict decoding error names.
+     */
+    public record Target(ResourceSchema schema, GroupVersionKind kind, String endpointKind, String endpointVersion) {
+    }
 
     private FieldValidation() {
     }
 
-    /** The directive of the request; an unknown value is 422 on {@code CreateOptions}, {@code UpdateOptions} or {@code PatchOptions}. */
-    static Directive directive(RequestScope s) {
-        String v = s.param("fieldValidation");
+    /**
+     * The directive of a request's {@code fieldValidation} parameter (empty when unset); an unknown
+     * value is 422 on {@code CreateOptions}, {@code UpdateOptions} or {@code PatchOptions}, by {@code verb}.
+     */
+    public static Directive directive(String v, String verb) {
         return switch (v) {
             case "", "Warn" -> Directive.WARN;
             case "Ignore" -> Directive.IGNORE;
             case "Strict" -> Directive.STRICT;
-            default -> throw StatusException.invalid(optionsKind(s.info.verb()), "meta.k8s.io", "",
+            default -> throw StatusException.invalid(optionsKind(verb), "meta.k8s.io", "",
                     List.of(FieldError.notSupported("fieldValidation", v, DIRECTIVES)));
         };
     }
 
     /**
-     * The create or update body as an object (see {@link RequestScope#decodeBody()}): the last of
-     * duplicate fields kept, unknown fields dropped, each reported per the directive.
+     * A create or update body, JSON or YAML, as an object: the last of duplicate fields kept,
+     * unknown fields dropped, each reported per the directive (as warnings in {@code ctx}).
      */
-    static ObjectNode decodeObject(RequestScope s) throws IOException {
-        Directive directive = directive(s);
-        String ct = s.contentType();
-        boolean json = ct.isEmpty() || ct.equals(MediaType.JSON);
-        boolean yaml = !json && MediaType.parse(ct).isYaml();
-        if (!json && !yaml) {
-            return s.decodeBody();
-        }
-        byte[] body = s.body();
-        ResourceSchema schema = s.storage.schema();
+    public static ObjectNode decodeObject(byte[] body, boolean yaml, Target target, Directive directive,
+                                          RequestContext ctx) throws IOException {
+        ResourceSchema schema = target.schema();
         UnknownFields unknown = schema == null ? null : new UnknownFields(schema);
         List<String> problems = new ArrayList<>();
         ObjectNode obj;
@@ -95,7 +102,7 @@ final class FieldValidation {
                 unknown.find(obj, true);
             }
         }
-        TypedDecoding typed = typed(s);
+        TypedDecoding typed = typed(target);
         if (typed != null) {
             typed.check(obj);
         }
@@ -103,12 +110,14 @@ final class FieldValidation {
             return obj;
         }
         if (directive == Directive.STRICT) {
-            String apiVersion = s.groupVersion.version();
-            String kind = s.storage.kind();
+            String apiVersion = target.endpointVersion();
+            String kind = target.endpointKind();
             throw StatusException.badRequest(kind + " in version \"" + apiVersion + "\" cannot be handled as a " + kind
                     + ": strict decoding error: " + String.join(", ", problems));
         }
-        report(s, directive, problems);
+        if (directive == Directive.WARN) {
+            problems.forEach(ctx::addWarning);
+        }
         return obj;
     }
 
@@ -117,15 +126,14 @@ final class FieldValidation {
      * fields; for a JSON patch, unknown fields of its operations). They are reported with the
      * patched object's by {@link #checkPatched}.
      */
-    static Patch decodePatch(RequestScope s, boolean jsonPatch) throws IOException {
-        Directive directive = directive(s);
-        byte[] body = s.body();
+    public static Patch decodePatch(byte[] body, boolean jsonPatch, Target target, Directive directive)
+            throws IOException {
         List<String> problems = jsonPatch
                 ? scan(body, false, new UnknownFields(JSON_PATCH_OPERATIONS), "json patch ")
                 : scan(body, false, null, "");
         JsonNode patch = problems.isEmpty() ? Codecs.decode(body, false) : lastWins(body);
-        ResourceSchema schema = s.storage.schema();
-        return new Patch(patch, directive, problems, schema == null ? null : new UnknownFields(schema), typed(s));
+        ResourceSchema schema = target.schema();
+        return new Patch(patch, directive, problems, schema == null ? null : new UnknownFields(schema), typed(target));
     }
 
     /**
@@ -133,9 +141,7 @@ final class FieldValidation {
      * fields kept. Its unknown fields are dropped here, before the field manager sees them, and
      * reported with its duplicates by {@link Patch#checkPatched}.
      */
-    static Patch decodeApply(RequestScope s) throws IOException {
-        Directive directive = directive(s);
-        byte[] body = s.body();
+    public static Patch decodeApply(byte[] body, Target target, Directive directive) throws IOException {
         List<String> problems = new ArrayList<>();
         List<String> duplicates = scan(body, true, null, "");
         if (directive == Directive.STRICT && !duplicates.isEmpty()) {
@@ -144,21 +150,41 @@ final class FieldValidation {
             problems.addAll(duplicates);
         }
         JsonNode config = Codecs.decode(body, true);
-        ResourceSchema schema = s.storage.schema();
+        ResourceSchema schema = target.schema();
         if (schema != null && config instanceof ObjectNode o) {
             new UnknownFields(schema).find(o, true).forEach(p -> problems.add(unknownField(p)));
         }
-        return new Patch(config, directive, problems, null, typed(s));
+        return new Patch(config, directive, problems, null, typed(target));
     }
 
     /** A decoded patch, its own problems, and the schema its result is checked against. */
-    record Patch(JsonNode body, Directive directive, List<String> problems, UnknownFields schema, TypedDecoding typed) {
+    public static final class Patch {
+        private final JsonNode body;
+        private final Directive directive;
+        private final List<String> problems;
+        private final UnknownFields schema;
+        private final TypedDecoding typed;
+
+        private Patch(JsonNode body, Directive directive, List<String> problems, UnknownFields schema,
+                      TypedDecoding typed) {
+            this.body = body;
+            this.directive = directive;
+            this.problems = problems;
+            this.schema = schema;
+            this.typed = typed;
+        }
+
+        /** The patch, or the apply configuration, as decoded. */
+        public JsonNode body() {
+            return body;
+        }
+
         /**
          * Checks the patched object: Strict refuses the patch's problems and the object's unknown
          * fields together; otherwise the unknown fields are dropped. Returns the problems to report
          * as warnings once the patch is stored.
          */
-        List<String> checkPatched(ObjectNode patched) {
+        public List<String> checkPatched(ObjectNode patched) {
             List<String> all = new ArrayList<>(problems);
             if (schema != null) {
                 schema.find(patched, true).forEach(p -> all.add(unknownField(p)));
@@ -180,16 +206,10 @@ final class FieldValidation {
      * as unstructured JSON checked by their own validation (a wrong type is its 422, not a 400); null
      * for those and for kinds without a schema.
      */
-    private static TypedDecoding typed(RequestScope s) {
-        ResourceSchema schema = s.storage.schema();
+    private static TypedDecoding typed(Target target) {
+        ResourceSchema schema = target.schema();
         return schema == null || !schema.name().startsWith("io.k8s.") ? null
-                : new TypedDecoding(schema, s.kind().kind(), s.kind().groupVersion().version());
-    }
-
-    static void report(RequestScope s, Directive directive, List<String> problems) {
-        if (directive == Directive.WARN) {
-            problems.forEach(s.ctx::addWarning);
-        }
+                : new TypedDecoding(schema, target.kind().kind(), target.kind().groupVersion().version());
     }
 
     private static String unknownField(String path) {
