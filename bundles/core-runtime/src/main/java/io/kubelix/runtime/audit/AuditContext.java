@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.request.RequestInfo;
 import io.kubelix.api.request.UserInfo;
 import io.kubelix.runtime.codec.Codecs;
-import io.kubelix.runtime.endpoints.StatusObjects;
+import io.kubelix.runtime.endpoints.responsewriters.StatusObjects;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
 import org.slf4j.Logger;

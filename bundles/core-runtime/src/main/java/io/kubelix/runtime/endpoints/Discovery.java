@@ -6,6 +6,7 @@ import io.kubelix.api.server.DiscoverySource;
 import io.kubelix.runtime.codec.MediaType;
 import io.kubelix.runtime.endpoints.discovery.DiscoveryDocuments;
 import io.kubelix.runtime.endpoints.discovery.DiscoveryDocuments.GroupEntry;
+import io.kubelix.runtime.endpoints.responsewriters.Responses;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;

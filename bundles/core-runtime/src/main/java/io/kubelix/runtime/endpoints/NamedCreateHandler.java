@@ -6,6 +6,7 @@ import io.kubelix.api.admission.Operation;
 import io.kubelix.api.registry.CreateOptions;
 import io.kubelix.api.registry.NamedCreater;
 import io.kubelix.api.schema.GroupVersionResource;
+import io.kubelix.runtime.endpoints.responsewriters.Responses;
 import io.kubelix.runtime.registry.AdmissionChain;
 import io.kubelix.runtime.registry.AdmissionOptions;
 import org.eclipse.jetty.server.Response;

@@ -8,6 +8,7 @@ import io.kubelix.api.server.DiscoverySource;
 import io.kubelix.runtime.codec.MediaType;
 import io.kubelix.runtime.endpoints.openapi.OpenAPIV2;
 import io.kubelix.runtime.endpoints.openapi.OpenAPIV3;
+import io.kubelix.runtime.endpoints.responsewriters.Responses;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;

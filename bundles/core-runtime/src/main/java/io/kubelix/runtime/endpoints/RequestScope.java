@@ -15,8 +15,10 @@ import io.kubelix.api.storage.ResourceVersionMatch;
 import io.kubelix.runtime.codec.Codecs;
 import io.kubelix.runtime.codec.MediaType;
 import io.kubelix.runtime.codec.protobuf.ProtobufCodec;
+import io.kubelix.runtime.endpoints.responsewriters.Responses;
 import io.kubelix.runtime.fieldmanager.FieldManager;
 import io.kubelix.runtime.request.RequestInfoFactory;
+import io.kubelix.runtime.storage.SelectionPredicates;
 import io.kubelix.runtime.validation.FieldValidation;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
@@ -33,9 +35,6 @@ import java.util.List;
  * with kube-apiserver's errors.
  */
 final class RequestScope {
-    /** kube-apiserver's default limit on a request body (3 MiB). */
-    static final int MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
-
     final GroupVersion groupVersion;
     final RESTStorage storage;
     final RequestInfo info;
@@ -134,18 +133,18 @@ final class RequestScope {
         }
     }
 
-    /** The request body, at most {@link #MAX_REQUEST_BODY_BYTES} (413 beyond). */
+    /** The request body, at most {@link Responses#MAX_REQUEST_BODY_BYTES} (413 beyond). */
     byte[] body() throws IOException {
         if (cachedBody != null) {
             return cachedBody;
         }
         long declared = request.getLength();
-        if (declared > MAX_REQUEST_BODY_BYTES) {
+        if (declared > Responses.MAX_REQUEST_BODY_BYTES) {
             throw tooLarge();
         }
         try (InputStream in = Content.Source.asInputStream(request)) {
-            byte[] bytes = in.readNBytes(MAX_REQUEST_BODY_BYTES + 1);
-            if (bytes.length > MAX_REQUEST_BODY_BYTES) {
+            byte[] bytes = in.readNBytes(Responses.MAX_REQUEST_BODY_BYTES + 1);
+            if (bytes.length > Responses.MAX_REQUEST_BODY_BYTES) {
                 throw tooLarge();
             }
             cachedBody = bytes;
@@ -156,7 +155,7 @@ final class RequestScope {
 
     private static StatusException tooLarge() {
         return StatusException.requestEntityTooLarge("the request body is larger than the limit of "
-                + MAX_REQUEST_BODY_BYTES + " bytes");
+                + Responses.MAX_REQUEST_BODY_BYTES + " bytes");
     }
 
     /** The body as an object of this resource's kind: apiVersion and kind default to the endpoint's, and must match it. */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.storage.WatchEvent;
 import io.kubelix.runtime.codec.Codecs;
+import io.kubelix.runtime.endpoints.responsewriters.StatusObjects;
 import io.kubelix.runtime.table.TableConvertor;
 
 import java.io.ByteArrayOutputStream;

@@ -7,6 +7,7 @@ import io.kubelix.api.registry.Watcher;
 import io.kubelix.api.storage.ListOptions;
 import io.kubelix.api.storage.Watch;
 import io.kubelix.api.storage.WatchEvent;
+import io.kubelix.runtime.endpoints.responsewriters.Responses;
 import io.kubelix.runtime.table.TableConvertor;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Response;

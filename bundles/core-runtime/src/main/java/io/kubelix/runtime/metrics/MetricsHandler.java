@@ -1,6 +1,6 @@
 package io.kubelix.runtime.metrics;
 
-import io.kubelix.runtime.endpoints.Responses;
+import io.kubelix.runtime.endpoints.responsewriters.Responses;
 import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
 import io.prometheus.metrics.expositionformats.OpenMetricsTextFormatWriter;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;

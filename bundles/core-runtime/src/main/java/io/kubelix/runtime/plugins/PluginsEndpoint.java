@@ -1,6 +1,6 @@
 package io.kubelix.runtime.plugins;
 
-import io.kubelix.runtime.endpoints.Responses;
+import io.kubelix.runtime.endpoints.responsewriters.Responses;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;

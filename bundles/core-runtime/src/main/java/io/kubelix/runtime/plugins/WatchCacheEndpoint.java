@@ -2,7 +2,7 @@ package io.kubelix.runtime.plugins;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kubelix.runtime.endpoints.Responses;
+import io.kubelix.runtime.endpoints.responsewriters.Responses;
 import io.kubelix.runtime.storage.StorageFactory;
 import io.kubelix.runtime.storage.cacher.CacherStats;
 import org.eclipse.jetty.server.Request;

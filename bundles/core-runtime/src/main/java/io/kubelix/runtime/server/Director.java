@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.server.DelegationTarget;
-import io.kubelix.runtime.endpoints.Responses;
+import io.kubelix.runtime.endpoints.responsewriters.Responses;
 import io.kubelix.runtime.metrics.MetricsHandler;
 import io.kubelix.runtime.plugins.KubelixEndpoint;
 import io.kubelix.runtime.server.healthz.HealthHandler;

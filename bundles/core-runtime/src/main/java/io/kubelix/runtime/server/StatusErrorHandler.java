@@ -1,8 +1,8 @@
 package io.kubelix.runtime.server;
 
 import io.kubelix.api.errors.StatusException;
-import io.kubelix.runtime.endpoints.Responses;
-import io.kubelix.runtime.endpoints.StatusObjects;
+import io.kubelix.runtime.endpoints.responsewriters.Responses;
+import io.kubelix.runtime.endpoints.responsewriters.StatusObjects;
 import io.kubelix.runtime.server.filters.WithPanicRecovery;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.server.Request;

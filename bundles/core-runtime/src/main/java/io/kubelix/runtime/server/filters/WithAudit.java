@@ -5,7 +5,7 @@ import io.kubelix.api.request.RequestInfo;
 import io.kubelix.runtime.audit.AuditContext;
 import io.kubelix.runtime.audit.AuditOptions;
 import io.kubelix.runtime.audit.Stage;
-import io.kubelix.runtime.endpoints.Responses;
+import io.kubelix.runtime.endpoints.responsewriters.Responses;
 import io.kubelix.runtime.request.Requests;
 import org.eclipse.jetty.http.MetaData;
 import org.eclipse.jetty.server.Handler;

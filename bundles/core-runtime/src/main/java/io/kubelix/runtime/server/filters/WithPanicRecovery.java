@@ -2,7 +2,7 @@ package io.kubelix.runtime.server.filters;
 
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.errors.StatusReason;
-import io.kubelix.runtime.endpoints.Responses;
+import io.kubelix.runtime.endpoints.responsewriters.Responses;
 import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.io.EofException;

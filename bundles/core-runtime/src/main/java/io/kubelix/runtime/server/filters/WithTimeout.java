@@ -3,7 +3,7 @@ package io.kubelix.runtime.server.filters;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.errors.StatusReason;
 import io.kubelix.api.request.RequestInfo;
-import io.kubelix.runtime.endpoints.Responses;
+import io.kubelix.runtime.endpoints.responsewriters.Responses;
 import io.kubelix.runtime.metrics.RequestLabels;
 import io.kubelix.runtime.metrics.RequestMetrics;
 import io.kubelix.runtime.request.Requests;

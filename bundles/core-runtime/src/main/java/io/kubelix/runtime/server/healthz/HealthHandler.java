@@ -1,7 +1,7 @@
 package io.kubelix.runtime.server.healthz;
 
 import io.kubelix.api.server.HealthChecker;
-import io.kubelix.runtime.endpoints.Responses;
+import io.kubelix.runtime.endpoints.responsewriters.Responses;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;

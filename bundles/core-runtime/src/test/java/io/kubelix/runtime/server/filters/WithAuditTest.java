@@ -13,7 +13,7 @@ import io.kubelix.runtime.audit.EventFormat;
 import io.kubelix.runtime.audit.PolicyReader;
 import io.kubelix.runtime.audit.PolicyRuleEvaluator;
 import io.kubelix.runtime.audit.Stage;
-import io.kubelix.runtime.endpoints.Responses;
+import io.kubelix.runtime.endpoints.responsewriters.Responses;
 import io.kubelix.runtime.metrics.AuditMetrics;
 import io.kubelix.runtime.metrics.ServerMetrics;
 import io.kubelix.runtime.request.Requests;

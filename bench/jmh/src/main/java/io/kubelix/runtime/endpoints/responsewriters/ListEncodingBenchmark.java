@@ -1,4 +1,4 @@
-package io.kubelix.runtime.endpoints;
+package io.kubelix.runtime.endpoints.responsewriters;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -27,7 +27,6 @@ import java.util.function.Supplier;
  *       does: copy each object, set its apiVersion and kind, build the list tree and serialize it;</li>
  *   <li>{@code encodeObject}: serializing one object, the cost the cache pays once per event.</li>
  * </ul>
- * In the benchmark's own package to reach EncodedList, which core-runtime keeps package-private.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

@@ -1,4 +1,4 @@
-package io.kubelix.runtime.endpoints;
+package io.kubelix.runtime.endpoints.responsewriters;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kubelix.api.errors.StatusException;
@@ -23,6 +23,11 @@ import java.util.List;
 public final class Responses {
     /** Request attribute set once the whole request body has been read. */
     public static final String BODY_READ = "io.kubelix.bodyRead";
+    /**
+     * kube-apiserver's default limit on a request body (3 MiB): the most a handler reads, and the most
+     * of an unread body read and dropped before an answer.
+     */
+    public static final int MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
 
     private Responses() {
     }
@@ -68,7 +73,7 @@ public final class Responses {
     }
 
     /** Writes a list encoded from the watch cache's encodings, streamed in chunks. */
-    static void write(Response response, Callback callback, int code, String contentType, EncodedList body) {
+    public static void write(Response response, Callback callback, int code, String contentType, EncodedList body) {
         AuditContext.logResponseJson(response.getRequest(), body::toByteArray);
         prepare(response, code, contentType, body.length());
         body.write(response, callback);
@@ -83,7 +88,7 @@ public final class Responses {
         Request request = response.getRequest();
         if (request.getLength() != 0 && request.getAttribute(BODY_READ) == null
                 && request.getConnectionMetaData().getHttpVersion() != HttpVersion.HTTP_2
-                && !discardBody(request, RequestScope.MAX_REQUEST_BODY_BYTES)) {
+                && !discardBody(request, MAX_REQUEST_BODY_BYTES)) {
             response.getHeaders().put(HttpHeader.CONNECTION, "close");
         }
         response.setStatus(code);

@@ -1,4 +1,4 @@
-package io.kubelix.runtime.endpoints;
+package io.kubelix.runtime.endpoints.responsewriters;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -23,14 +23,14 @@ import java.util.function.UnaryOperator;
  * bytes are used from after those two fields when they begin with the endpoint's, and written after
  * an opening brace; any other item is copied, stripped of them and encoded.
  */
-final class EncodedList {
+public final class EncodedList {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
     private static final byte[] ITEMS = ",\"items\":[".getBytes(StandardCharsets.UTF_8);
     private static final byte[] COMMA = {','};
     private static final byte[] OPEN = {'{'};
     private static final byte[] END = {']', '}'};
     /** Below G1's humongous-object size for any heap, so a chunk is an ordinary young allocation. */
-    static final int CHUNK = 128 * 1024;
+    public static final int CHUNK = 128 * 1024;
 
     /** The body's pieces in order: {@code segments[i]} from {@code from[i]} to {@code to[i]}. */
     private final byte[][] segments;
@@ -51,8 +51,8 @@ final class EncodedList {
      * @param kind    the items' kind
      * @param untyped removes an object's apiVersion and kind (changes and returns it)
      */
-    static EncodedList encode(String kind, String apiVersion, ObjectNode listMeta, ListResult result,
-                              UnaryOperator<ObjectNode> untyped) {
+    public static EncodedList encode(String kind, String apiVersion, ObjectNode listMeta, ListResult result,
+                                     UnaryOperator<ObjectNode> untyped) {
         ObjectNode envelope = F.objectNode();
         envelope.put("kind", kind + "List");
         envelope.put("apiVersion", apiVersion);

@@ -1,4 +1,4 @@
-package io.kubelix.runtime.endpoints;
+package io.kubelix.runtime.storage;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -22,7 +22,7 @@ import java.util.function.Predicate;
  * {@code metadata.namespace} and those the resource declares, with {@code =}, {@code ==},
  * {@code !=}. Anything else is 400.
  */
-final class SelectionPredicates {
+public final class SelectionPredicates {
 
     private SelectionPredicates() {
     }
@@ -32,7 +32,8 @@ final class SelectionPredicates {
     }
 
     /** @param fields the fields the resource lets a fieldSelector name, besides metadata.name and metadata.namespace */
-    static SelectionPredicate of(String labelSelector, String fieldSelector, Map<String, Function<ObjectNode, String>> fields) {
+    public static SelectionPredicate of(String labelSelector, String fieldSelector,
+                                        Map<String, Function<ObjectNode, String>> fields) {
         List<Predicate<ObjectNode>> parts = new ArrayList<>();
         Map<String, String> required = new HashMap<>();
         for (String req : splitTopLevel(labelSelector)) {
