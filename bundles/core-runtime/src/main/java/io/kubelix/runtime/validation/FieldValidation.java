@@ -124,7 +124,7 @@ public final class FieldValidation {
     /**
      * A patch body, the last of duplicate fields kept, with the problems found in it (duplicate
      * fields; for a JSON patch, unknown fields of its operations). They are reported with the
-     * patched object's by {@link #checkPatched}.
+     * patched object's by {@link Patch#checkPatched}.
      */
     public static Patch decodePatch(byte[] body, boolean jsonPatch, Target target, Directive directive)
             throws IOException {
