@@ -1,11 +1,14 @@
 package io.kubelix.api.authn;
 
+import org.osgi.annotation.versioning.ProviderType;
+
 import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
 /** The parts of an HTTP request an authenticator may look at. */
+@ProviderType
 public interface AuthenticationRequest {
 
     /** The first value of a request header, or null. */

@@ -1,6 +1,7 @@
 package io.kubelix.api.authn;
 
 import io.kubelix.api.request.UserInfo;
+import org.osgi.annotation.versioning.ConsumerType;
 
 import java.util.Optional;
 
@@ -9,6 +10,7 @@ import java.util.Optional;
  * whiteboard services tried in {@code service.ranking} order; the first that recognises the
  * request wins. A request no authenticator recognises is answered 401.
  */
+@ConsumerType
 public interface Authenticator {
 
     /**

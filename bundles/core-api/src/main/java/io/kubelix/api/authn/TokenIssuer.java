@@ -1,5 +1,7 @@
 package io.kubelix.api.authn;
 
+import org.osgi.annotation.versioning.ConsumerType;
+
 import java.time.Instant;
 import java.util.List;
 
@@ -8,6 +10,7 @@ import java.util.List;
  * accounts, which the same plugin's {@link Authenticator} then accepts. The
  * {@code serviceaccounts/token} subresource is served only while an issuer is registered.
  */
+@ConsumerType
 public interface TokenIssuer {
 
     /**

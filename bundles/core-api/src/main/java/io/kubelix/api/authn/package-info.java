@@ -3,7 +3,7 @@
  * service account token issuer the TokenRequest API calls.
  */
 @Export
-@Version("1.3.0")
+@Version("1.3.1")
 package io.kubelix.api.authn;
 
 import org.osgi.annotation.bundle.Export;

@@ -1,6 +1,7 @@
 package io.kubelix.api.errors;
 
 import io.kubelix.api.schema.GroupResource;
+import org.osgi.annotation.versioning.ProviderType;
 
 import java.util.List;
 import java.util.Objects;
@@ -11,6 +12,7 @@ import java.util.stream.Collectors;
  * Anything that can fail with a client-visible reason throws this; everything else that escapes
  * a handler becomes a 500 {@code InternalError}.
  */
+@ProviderType
 public class StatusException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 

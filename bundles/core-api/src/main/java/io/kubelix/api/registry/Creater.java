@@ -2,8 +2,10 @@ package io.kubelix.api.registry;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.request.RequestContext;
+import org.osgi.annotation.versioning.ConsumerType;
 
 /** rest.Creater. */
+@ConsumerType
 public interface Creater extends RESTStorage {
     /**
      * Creates the object: defaults, validation and admission, then storage (unless dry run).

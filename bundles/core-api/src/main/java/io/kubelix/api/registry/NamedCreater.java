@@ -2,6 +2,7 @@ package io.kubelix.api.registry;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.request.RequestContext;
+import org.osgi.annotation.versioning.ConsumerType;
 
 /**
  * rest.NamedCreater: a subresource that only accepts a POST on a named object, such as
@@ -16,6 +17,7 @@ import io.kubelix.api.request.RequestContext;
  * and the name and namespace from the URL. What the subresource then writes through a Store is
  * admitted again by that Store.
  */
+@ConsumerType
 public interface NamedCreater extends RESTStorage {
 
     /**

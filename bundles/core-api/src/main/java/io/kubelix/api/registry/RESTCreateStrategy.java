@@ -3,6 +3,7 @@ package io.kubelix.api.registry;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.errors.FieldError;
 import io.kubelix.api.request.RequestContext;
+import org.osgi.annotation.versioning.ConsumerType;
 
 import java.util.List;
 
@@ -12,6 +13,7 @@ import java.util.List;
  * metadata; the strategy does what is particular to the resource, including setting
  * {@code metadata.generation} to 1 for resources with a spec.
  */
+@ConsumerType
 public interface RESTCreateStrategy {
 
     /** Clears fields the client may not set (such as status) and applies defaults, in place. */

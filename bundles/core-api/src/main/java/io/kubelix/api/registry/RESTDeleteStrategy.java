@@ -2,6 +2,7 @@ package io.kubelix.api.registry;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.request.RequestContext;
+import org.osgi.annotation.versioning.ConsumerType;
 
 /**
  * rest.RESTDeleteStrategy with rest.GarbageCollectionDeleteStrategy and
@@ -12,6 +13,7 @@ import io.kubelix.api.request.RequestContext;
  * ({@code deletionTimestamp}, {@code deletionGracePeriodSeconds: 0}) and is removed by the update
  * that takes its last finalizer away.
  */
+@ConsumerType
 public interface RESTDeleteStrategy {
 
     /** rest.GarbageCollectionPolicy: what a delete without a propagation policy does to dependents. */

@@ -1,6 +1,7 @@
 package io.kubelix.api.registry;
 
 import io.kubelix.api.storage.StorageInterface;
+import org.osgi.annotation.versioning.ProviderType;
 
 /**
  * Handed to {@link RESTStorageProvider#newRESTStorage}: where a resource's objects are stored
@@ -8,6 +9,7 @@ import io.kubelix.api.storage.StorageInterface;
  * The storage and everything core-runtime keeps for it outlive the provider, so updating a
  * resource bundle keeps its data and watches.
  */
+@ProviderType
 public interface RESTOptionsGetter {
 
     /** The generic Store (genericregistry.Store) for a resource, parameterised by its strategies. */

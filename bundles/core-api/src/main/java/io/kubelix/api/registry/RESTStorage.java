@@ -2,6 +2,7 @@ package io.kubelix.api.registry;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.schema.ResourceSchema;
+import org.osgi.annotation.versioning.ConsumerType;
 
 import java.util.List;
 import java.util.Map;
@@ -14,6 +15,7 @@ import java.util.function.Function;
  * verbs from these. Nearly every resource uses the generic Store from
  * {@link RESTOptionsGetter#newStore}.
  */
+@ConsumerType
 public interface RESTStorage {
 
     /** The kind of the objects served, such as {@code ConfigMap}. */

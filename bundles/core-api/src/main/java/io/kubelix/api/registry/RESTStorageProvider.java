@@ -1,5 +1,7 @@
 package io.kubelix.api.registry;
 
+import org.osgi.annotation.versioning.ConsumerType;
+
 /**
  * What a resource bundle registers (kube-apiserver's RESTStorageProvider). When the service
  * appears, core-runtime calls {@link #newRESTStorage} and installs the routes and discovery of
@@ -7,6 +9,7 @@ package io.kubelix.api.registry;
  * {@linkplain RESTStorage#destroy() destroyed}. Two providers serving the same group, version and
  * resource are resolved by {@code service.ranking}; the loser is logged and reported.
  */
+@ConsumerType
 public interface RESTStorageProvider {
 
     /** The API group served; empty for the core group. */

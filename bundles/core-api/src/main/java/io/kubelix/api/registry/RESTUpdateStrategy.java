@@ -3,6 +3,7 @@ package io.kubelix.api.registry;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.errors.FieldError;
 import io.kubelix.api.request.RequestContext;
+import org.osgi.annotation.versioning.ConsumerType;
 
 import java.util.List;
 
@@ -11,6 +12,7 @@ import java.util.List;
  * patched. After validation the Store canonicalizes with the create strategy's
  * {@link RESTCreateStrategy#canonicalize}, so the stored form is the same on both paths.
  */
+@ConsumerType
 public interface RESTUpdateStrategy {
 
     /** Whether an update of a missing object creates it (PUT as create). */

@@ -1,6 +1,7 @@
 package io.kubelix.api.registry;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.osgi.annotation.versioning.ConsumerType;
 
 /**
  * How a resource served in one shape is stored in another: kube's conversion between a served
@@ -11,6 +12,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * writes and reads: its strategies, admission, field selectors and printer columns all see the served
  * shape. Both directions must keep {@code metadata} as it is, and must not change their argument.
  */
+@ConsumerType
 public interface StorageConversion {
 
     /** The stored form of {@code obj}, an object of the served shape. */

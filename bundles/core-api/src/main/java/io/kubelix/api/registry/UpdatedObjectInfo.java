@@ -3,12 +3,14 @@ package io.kubelix.api.registry;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.request.RequestContext;
 import io.kubelix.api.storage.Preconditions;
+import org.osgi.annotation.versioning.ConsumerType;
 
 /**
  * rest.UpdatedObjectInfo: computes the new object from the current one. A PUT returns its body;
  * a PATCH applies its patch to the current object. It may be called again when a concurrent write
  * forces a retry.
  */
+@ConsumerType
 @FunctionalInterface
 public interface UpdatedObjectInfo {
     /**

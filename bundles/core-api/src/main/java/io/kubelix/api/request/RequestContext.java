@@ -1,9 +1,12 @@
 package io.kubelix.api.request;
 
+import org.osgi.annotation.versioning.ProviderType;
+
 /**
  * The request a storage or strategy call is made for (k8s' request context): who asks, about
  * what, and where to put warnings for the client.
  */
+@ProviderType
 public interface RequestContext {
 
     /** The authenticated user; a system user for the server's own calls. */

@@ -1,8 +1,10 @@
 package io.kubelix.api.storage;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.osgi.annotation.versioning.ProviderType;
 
 /** storage.SelectionPredicate: which objects a list or watch wants (label and field selectors). */
+@ProviderType
 public interface SelectionPredicate {
     SelectionPredicate EVERYTHING = new SelectionPredicate() {
         @Override

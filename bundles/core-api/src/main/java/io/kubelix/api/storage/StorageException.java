@@ -1,6 +1,9 @@
 package io.kubelix.api.storage;
 
+import org.osgi.annotation.versioning.ProviderType;
+
 /** storage.StorageError: a key-level failure, turned into a Status error by the generic Store. */
+@ProviderType
 public class StorageException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 

@@ -1,6 +1,7 @@
 package io.kubelix.api.storage;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.osgi.annotation.versioning.ConsumerType;
 
 /**
  * storage.Interface: the contract every storage backend implements for one resource.
@@ -36,6 +37,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * errors naming the resource); an update function's own {@code StatusException} passes through
  * unchanged; a version outside the retained window is a 410 {@code StatusException}.
  */
+@ConsumerType
 public interface StorageInterface {
 
     /** How this backend reads and writes resourceVersions. */

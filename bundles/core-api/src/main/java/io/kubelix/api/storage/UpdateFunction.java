@@ -1,6 +1,7 @@
 package io.kubelix.api.storage;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.osgi.annotation.versioning.ConsumerType;
 
 /**
  * The update step of {@link StorageInterface#guaranteedUpdate}: given the current object (a fresh
@@ -8,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * called more than once, so it must not have side effects beyond its result. Throwing aborts
  * the update and reaches the caller unchanged.
  */
+@ConsumerType
 @FunctionalInterface
 public interface UpdateFunction {
     ObjectNode apply(ObjectNode current, long currentRevision);

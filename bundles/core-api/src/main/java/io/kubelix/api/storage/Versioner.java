@@ -1,8 +1,10 @@
 package io.kubelix.api.storage;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.osgi.annotation.versioning.ProviderType;
 
 /** storage.Versioner: how resourceVersions are read from and written to objects. */
+@ProviderType
 public interface Versioner {
 
     /** Sets {@code metadata.resourceVersion} to {@code revision}. */

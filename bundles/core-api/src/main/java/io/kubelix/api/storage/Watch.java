@@ -1,5 +1,7 @@
 package io.kubelix.api.storage;
 
+import org.osgi.annotation.versioning.ConsumerType;
+
 import java.time.Duration;
 
 /**
@@ -7,6 +9,7 @@ import java.time.Duration;
  * thread may {@link #close} it. A stream that ends on its own (the backend stopped, or an ERROR
  * event was delivered) reports {@link #done()} once its events are drained.
  */
+@ConsumerType
 public interface Watch extends AutoCloseable {
 
     /**
