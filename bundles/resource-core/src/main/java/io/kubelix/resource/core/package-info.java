@@ -29,8 +29,9 @@
  *   <li>{@code common}: only what several families read: unstructured-object helpers, quantities,
  *       kube's validation wording and field checks, the generated OpenAPI schemas.</li>
  * </ul>
- * A class is public only where another of these packages uses it. The DS components that moved
- * out of this package keep their former names ({@code @Component(name = ...)}), because a plugin
- * update swaps each component for the one of the same name.
+ * A class or member is public only where another of these packages (or the provider's tests)
+ * uses it. The DS components that moved out of this package keep their former names
+ * ({@code @Component(name = ...)}), because a plugin update swaps each component for the one of
+ * the same name.
  */
 package io.kubelix.resource.core;
