@@ -7,17 +7,33 @@ import io.kubelix.api.errors.StatusReason;
 import io.kubelix.api.informer.SharedInformerFactory;
 import io.kubelix.api.registry.APIGroupInfo;
 import io.kubelix.api.registry.Getter;
-import io.kubelix.api.registry.NameValidation;
 import io.kubelix.api.registry.RESTOptionsGetter;
 import io.kubelix.api.registry.RESTStorage;
 import io.kubelix.api.registry.RESTStorageProvider;
 import io.kubelix.api.registry.StandardStorage;
-import io.kubelix.api.registry.StoreSpec;
-import io.kubelix.api.registry.TableColumn;
 import io.kubelix.api.registry.UpdateOptions;
 import io.kubelix.api.registry.Updater;
 import io.kubelix.api.request.RequestContext;
-import io.kubelix.api.schema.GroupResource;
+import io.kubelix.resource.core.config.ConfigSpecs;
+import io.kubelix.resource.core.event.EventSpecs;
+import io.kubelix.resource.core.namespace.NamespaceFinalizeStrategy;
+import io.kubelix.resource.core.namespace.NamespaceLifecycle;
+import io.kubelix.resource.core.namespace.NamespaceLister;
+import io.kubelix.resource.core.namespace.NamespaceSpecs;
+import io.kubelix.resource.core.namespace.NamespaceStatusStrategy;
+import io.kubelix.resource.core.node.NodeStorage;
+import io.kubelix.resource.core.pod.PodStorage;
+import io.kubelix.resource.core.pod.PodTemplateStorage;
+import io.kubelix.resource.core.quota.QuotaSpecs;
+import io.kubelix.resource.core.quota.QuotaStatusWriter;
+import io.kubelix.resource.core.quota.ResourceQuotaController;
+import io.kubelix.resource.core.replicationcontroller.ReplicationControllerStorage;
+import io.kubelix.resource.core.service.ServiceNetworkConfig;
+import io.kubelix.resource.core.service.ServiceSpecs;
+import io.kubelix.resource.core.serviceaccount.DefaultServiceAccounts;
+import io.kubelix.resource.core.serviceaccount.ServiceAccountSpecs;
+import io.kubelix.resource.core.serviceaccount.ServiceAccountTokenREST;
+import io.kubelix.resource.core.volume.VolumeSpecs;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
@@ -56,10 +72,6 @@ import java.util.function.UnaryOperator;
 @Component(service = {RESTStorageProvider.class, NamespaceLister.class, QuotaStatusWriter.class})
 public final class CoreRESTStorageProvider implements RESTStorageProvider, NamespaceLister, QuotaStatusWriter {
     static final String VERSION = "v1";
-    static final GroupResource NAMESPACES = GroupResource.of("", "namespaces");
-    static final GroupResource CONFIGMAPS = GroupResource.of("", "configmaps");
-    static final GroupResource SECRETS = GroupResource.of("", "secrets");
-    static final GroupResource EVENTS = GroupResource.of("", "events");
 
     private static final Logger LOG = LoggerFactory.getLogger(CoreRESTStorageProvider.class);
     /** How long a namespace lookup waits for the namespace Store while the group is being installed. */
@@ -108,29 +120,32 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
      */
     @Override
     public APIGroupInfo newRESTStorage(RESTOptionsGetter restOptionsGetter) {
-        StandardStorage namespaces = restOptionsGetter.newStore(namespaceSpec());
-        StandardStorage configMaps = restOptionsGetter.newStore(configMapSpec());
-        StandardStorage secrets = restOptionsGetter.newStore(secretSpec());
-        StandardStorage events = restOptionsGetter.newStore(eventSpec());
+        StandardStorage namespaces = restOptionsGetter.newStore(NamespaceSpecs.namespaceSpec());
+        StandardStorage configMaps = restOptionsGetter.newStore(ConfigSpecs.configMapSpec());
+        StandardStorage secrets = restOptionsGetter.newStore(ConfigSpecs.secretSpec());
+        StandardStorage events = restOptionsGetter.newStore(EventSpecs.eventSpec());
 
         Map<String, RESTStorage> v1 = new LinkedHashMap<>();
-        v1.put(NAMESPACES.resource(), namespaces);
-        v1.put(NAMESPACES.resource() + "/status", restOptionsGetter.newStatusStore(namespaces, new NamespaceStatusStrategy()));
-        v1.put(NAMESPACES.resource() + "/finalize",
+        v1.put(NamespaceSpecs.NAMESPACES.resource(), namespaces);
+        v1.put(NamespaceSpecs.NAMESPACES.resource() + "/status",
+                restOptionsGetter.newStatusStore(namespaces, new NamespaceStatusStrategy()));
+        v1.put(NamespaceSpecs.NAMESPACES.resource() + "/finalize",
                 restOptionsGetter.newStatusStore(namespaces, new NamespaceFinalizeStrategy()));
-        v1.put(CONFIGMAPS.resource(), configMaps);
-        v1.put(SECRETS.resource(), secrets);
-        v1.put(EVENTS.resource(), events);
+        v1.put(ConfigSpecs.CONFIGMAPS.resource(), configMaps);
+        v1.put(ConfigSpecs.SECRETS.resource(), secrets);
+        v1.put(EventSpecs.EVENTS.resource(), events);
         PodStorage.install(restOptionsGetter, v1);
         PodTemplateStorage.install(restOptionsGetter, v1);
         ReplicationControllerStorage.install(restOptionsGetter, v1);
         NodeStorage.install(restOptionsGetter, v1);
         ServiceSpecs.install(v1, restOptionsGetter, serviceNetwork != null ? serviceNetwork : ServiceNetworkConfig.defaults(),
                 informers != null ? informers.forResource(ServiceSpecs.SERVICES_V1) : null, executor);
+        v1.put(ServiceAccountSpecs.SERVICE_ACCOUNTS.resource(),
+                restOptionsGetter.newStore(ServiceAccountSpecs.serviceAccountSpec()));
         VolumeSpecs.install(v1, restOptionsGetter);
         QuotaSpecs.install(v1, restOptionsGetter);
-        v1.put(ServiceSpecs.SERVICE_ACCOUNTS.resource() + "/token", new ServiceAccountTokenREST(() -> tokenIssuer,
-                (Getter) v1.get(ServiceSpecs.SERVICE_ACCOUNTS.resource()), (Getter) v1.get("pods"), secrets,
+        v1.put(ServiceAccountSpecs.SERVICE_ACCOUNTS.resource() + "/token", new ServiceAccountTokenREST(() -> tokenIssuer,
+                (Getter) v1.get(ServiceAccountSpecs.SERVICE_ACCOUNTS.resource()), (Getter) v1.get("pods"), secrets,
                 (Getter) v1.get("nodes")));
 
         namespaceStore = namespaces;
@@ -147,7 +162,7 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
             // Without a framework (unit tests) there are no informers, and no service account controller.
             if (informers != null) {
                 defaultServiceAccounts = new DefaultServiceAccounts(
-                        (StandardStorage) v1.get(ServiceSpecs.SERVICE_ACCOUNTS.resource()), informers);
+                        (StandardStorage) v1.get(ServiceAccountSpecs.SERVICE_ACCOUNTS.resource()), informers);
                 defaultServiceAccounts.start();
                 quotaController = new ResourceQuotaController(this, informers);
                 quotaController.start();
@@ -248,58 +263,5 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
         // namespaceStore stays: NamespaceLifecycle may still ask this instance while the bundle stops
         // (its lister goes before it does), and the Store's storage belongs to core-runtime.
         executor.shutdownNow();
-    }
-
-    static StoreSpec namespaceSpec() {
-        return StoreSpec.builder(NAMESPACES, "Namespace")
-                .schema(CoreSchemas.v1("Namespace"))
-                .namespaced(false)
-                .shortNames("ns")
-                .nameValidation(NameValidation.DNS1123_LABEL)
-                .strategy(new NamespaceStrategy())
-                .deleteStrategy(new NamespaceDeleteStrategy())
-                .tableColumns(CorePrinters.namespaceColumns().toArray(TableColumn[]::new))
-                .selectableField("status.phase", o -> o.path("status").path("phase").asText(""))
-                .build();
-    }
-
-    static StoreSpec configMapSpec() {
-        return StoreSpec.builder(CONFIGMAPS, "ConfigMap")
-                .schema(CoreSchemas.v1("ConfigMap"))
-                .namespaced(true)
-                .shortNames("cm")
-                .nameValidation(NameValidation.DNS1123_SUBDOMAIN)
-                .strategy(new ConfigMapStrategy())
-                .tableColumns(CorePrinters.configMapColumns().toArray(TableColumn[]::new))
-                .build();
-    }
-
-    static StoreSpec secretSpec() {
-        return StoreSpec.builder(SECRETS, "Secret")
-                .schema(CoreSchemas.v1("Secret"))
-                .namespaced(true)
-                .nameValidation(NameValidation.DNS1123_SUBDOMAIN)
-                .strategy(new SecretStrategy())
-                .tableColumns(CorePrinters.secretColumns().toArray(TableColumn[]::new))
-                .selectableField("type", o -> o.path("type").asText(""))
-                .build();
-    }
-
-    static StoreSpec eventSpec() {
-        StoreSpec.Builder b = StoreSpec.builder(EVENTS, "Event")
-                .schema(CoreSchemas.v1("Event"))
-                .namespaced(true)
-                .shortNames("ev")
-                .nameValidation(NameValidation.DNS1123_SUBDOMAIN)
-                .strategy(new EventStrategy())
-                .tableColumns(CorePrinters.eventColumns().toArray(TableColumn[]::new));
-        for (String f : new String[] {"kind", "namespace", "name", "uid", "apiVersion", "resourceVersion", "fieldPath"}) {
-            b.selectableField("involvedObject." + f, o -> o.path("involvedObject").path(f).asText(""));
-        }
-        return b.selectableField("reason", o -> o.path("reason").asText(""))
-                .selectableField("reportingComponent", o -> o.path("reportingComponent").asText(""))
-                .selectableField("source", EventStrategy::source)
-                .selectableField("type", o -> o.path("type").asText(""))
-                .build();
     }
 }

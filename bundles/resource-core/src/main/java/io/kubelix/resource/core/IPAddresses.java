@@ -8,13 +8,13 @@ import java.net.UnknownHostException;
  * IP address literals as Go's {@code net.ParseIP} reads them: dotted IPv4 without leading zeros,
  * or IPv6 with colons; never a host name (nothing here resolves DNS).
  */
-final class IPAddresses {
+public final class IPAddresses {
 
     private IPAddresses() {
     }
 
     /** The address's bytes (4 or 16), or null when {@code text} is not an IP literal. */
-    static byte[] parse(String text) {
+    public static byte[] parse(String text) {
         if (text == null || text.isEmpty()) {
             return null;
         }
@@ -53,22 +53,22 @@ final class IPAddresses {
         }
     }
 
-    static boolean isIP(String text) {
+    public static boolean isIP(String text) {
         return parse(text) != null;
     }
 
-    static boolean isIPv6(String text) {
+    public static boolean isIPv6(String text) {
         byte[] b = parse(text);
         return b != null && b.length == 16;
     }
 
     /** The address as an unsigned number. */
-    static BigInteger toNumber(byte[] address) {
+    public static BigInteger toNumber(byte[] address) {
         return new BigInteger(1, address);
     }
 
     /** The address of {@code value} in the family of {@code length} bytes, in its canonical text. */
-    static String format(BigInteger value, int length) {
+    public static String format(BigInteger value, int length) {
         byte[] raw = value.toByteArray();
         byte[] bytes = new byte[length];
         int copy = Math.min(raw.length, length);

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.errors.StatusReason;
 import io.kubelix.api.registry.APIGroupInfo;
-import io.kubelix.api.registry.NameValidation;
 import io.kubelix.api.registry.RESTOptionsGetter;
 import io.kubelix.api.registry.ScaleStorage;
 import io.kubelix.api.registry.ScaleSubresource;
@@ -17,9 +16,13 @@ import io.kubelix.api.request.RequestContext;
 import io.kubelix.api.registry.StandardStorage;
 import io.kubelix.api.registry.StoreSpec;
 import io.kubelix.api.registry.TableColumn;
-import io.kubelix.api.schema.GroupResource;
 import io.kubelix.api.schema.ResourceSchema;
 import io.kubelix.api.storage.StorageInterface;
+import io.kubelix.resource.core.namespace.NamespaceFinalizeStrategy;
+import io.kubelix.resource.core.namespace.NamespaceStatusStrategy;
+import io.kubelix.resource.core.service.ServiceREST;
+import io.kubelix.resource.core.testing.Json;
+import io.kubelix.resource.core.testing.MemoryRanges;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -30,7 +33,6 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -186,82 +188,6 @@ class CoreRESTStorageProviderTest {
         assertTrue(events.definitions().containsKey("io.k8s.api.core.v1.ObjectReference"), "involvedObject's type");
         assertEquals("byte", getter.stores.get("secrets").spec.schema().root().path("properties").path("data")
                 .path("additionalProperties").path("format").asText());
-    }
-
-    @Test
-    void namespaceSpec() {
-        provider.newRESTStorage(getter);
-        StoreSpec spec = getter.stores.get("namespaces").spec;
-        assertEquals(GroupResource.of("", "namespaces"), spec.groupResource());
-        assertEquals("Namespace", spec.kind());
-        assertEquals("namespace", spec.singularName());
-        assertFalse(spec.namespaced());
-        assertEquals(List.of("ns"), spec.shortNames());
-        assertEquals(NameValidation.DNS1123_LABEL, spec.nameValidation());
-        assertEquals("/namespaces", spec.resourcePrefix());
-        assertInstanceOf(NamespaceStrategy.class, spec.createStrategy());
-        assertSame(spec.createStrategy(), spec.updateStrategy());
-        assertEquals(List.of("Name", "Status", "Age"), headers(spec));
-    }
-
-    @Test
-    void eventSpecLetsKubectlDescribeSelectByInvolvedObject() {
-        provider.newRESTStorage(getter);
-        StoreSpec spec = getter.stores.get("events").spec;
-        assertEquals("Event", spec.kind());
-        assertTrue(spec.namespaced());
-        assertEquals(List.of("ev"), spec.shortNames());
-        assertEquals(List.of("Last Seen", "Type", "Reason", "Object", "Subobject", "Source", "Message", "First Seen",
-                "Count", "Name"), headers(spec));
-        ObjectNode event = Json.obj("""
-                {"metadata":{"name":"e1","namespace":"team"},"involvedObject":{"kind":"ConfigMap","name":"c1",
-                 "namespace":"team","uid":"u-1"},"reason":"Updated","type":"Normal","source":{"component":"kubelet"}}""");
-        assertEquals("ConfigMap", spec.selectableFields().get("involvedObject.kind").apply(event));
-        assertEquals("c1", spec.selectableFields().get("involvedObject.name").apply(event));
-        assertEquals("u-1", spec.selectableFields().get("involvedObject.uid").apply(event));
-        assertEquals("kubelet", spec.selectableFields().get("source").apply(event));
-        assertEquals("Normal", spec.selectableFields().get("type").apply(event));
-        assertEquals("configmap/c1", spec.tableColumns().get(3).cell().apply(event));
-    }
-
-    @Test
-    void eventsMustBeInTheirObjectsNamespace() {
-        ObjectNode ok = Json.obj("""
-                {"metadata":{"name":"e1","namespace":"team"},"involvedObject":{"kind":"ConfigMap","namespace":"team"}}""");
-        assertTrue(EventStrategy.validateEvent(ok).isEmpty());
-        ObjectNode clusterScoped = Json.obj("""
-                {"metadata":{"name":"e2","namespace":"default"},"involvedObject":{"kind":"Node","name":"n1"}}""");
-        assertTrue(EventStrategy.validateEvent(clusterScoped).isEmpty());
-        ObjectNode elsewhere = Json.obj("""
-                {"metadata":{"name":"e3","namespace":"team"},"involvedObject":{"kind":"ConfigMap","namespace":"other"}}""");
-        assertEquals(List.of("involvedObject.namespace: Invalid value: \"other\": does not match event.namespace"),
-                EventStrategy.validateEvent(elsewhere).stream().map(e -> e.message()).toList());
-    }
-
-    @Test
-    void configMapSpec() {
-        provider.newRESTStorage(getter);
-        StoreSpec spec = getter.stores.get("configmaps").spec;
-        assertEquals("ConfigMap", spec.kind());
-        assertEquals("configmap", spec.singularName());
-        assertTrue(spec.namespaced());
-        assertEquals(List.of("cm"), spec.shortNames());
-        assertEquals(NameValidation.DNS1123_SUBDOMAIN, spec.nameValidation());
-        assertInstanceOf(ConfigMapStrategy.class, spec.updateStrategy());
-        assertEquals(List.of("Name", "Data", "Age"), headers(spec));
-    }
-
-    @Test
-    void secretSpec() {
-        provider.newRESTStorage(getter);
-        StoreSpec spec = getter.stores.get("secrets").spec;
-        assertEquals("Secret", spec.kind());
-        assertEquals("secret", spec.singularName());
-        assertTrue(spec.namespaced());
-        assertEquals(List.of(), spec.shortNames());
-        assertEquals(NameValidation.DNS1123_SUBDOMAIN, spec.nameValidation());
-        assertInstanceOf(SecretStrategy.class, spec.createStrategy());
-        assertEquals(List.of("Name", "Type", "Data", "Age"), headers(spec));
     }
 
     @Test

@@ -14,6 +14,7 @@ import io.kubelix.api.request.RequestContext;
 import io.kubelix.api.storage.ListOptions;
 import io.kubelix.api.storage.ListResult;
 import io.kubelix.api.storage.Watch;
+import io.kubelix.resource.core.common.Nodes;
 
 import java.util.ArrayList;
 import java.util.List;

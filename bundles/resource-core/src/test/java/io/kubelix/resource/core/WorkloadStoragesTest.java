@@ -7,6 +7,10 @@ import io.kubelix.api.registry.StoreSpec;
 import io.kubelix.api.registry.TableColumn;
 import io.kubelix.api.schema.GroupVersion;
 import io.kubelix.api.schema.ResourceSchema;
+import io.kubelix.resource.core.node.NodeStrategy;
+import io.kubelix.resource.core.pod.PodEvictionREST;
+import io.kubelix.resource.core.pod.PodStatusStrategy;
+import io.kubelix.resource.core.replicationcontroller.ReplicationControllerStrategy;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -14,7 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 
-import static io.kubelix.resource.core.Json.obj;
+import static io.kubelix.resource.core.testing.Json.obj;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -78,7 +82,7 @@ class WorkloadStoragesTest {
 
     @Test
     void podFieldSelectorsAreKubesWithSpecNodeNameIndexed() {
-        StoreSpec spec = PodStorage.spec();
+        StoreSpec spec = spec("pods");
         assertEquals(java.util.Set.of("spec.nodeName", "spec.restartPolicy", "spec.schedulerName", "spec.serviceAccountName",
                 "spec.hostNetwork", "status.phase", "status.podIP", "status.nominatedNodeName"), spec.selectableFields().keySet());
         assertEquals("spec.nodeName", spec.indexedField());
@@ -94,24 +98,32 @@ class WorkloadStoragesTest {
 
     @Test
     void nodeAndReplicationControllerFieldSelectors() {
-        StoreSpec nodes = NodeStorage.spec();
+        StoreSpec nodes = spec("nodes");
         assertEquals("true", nodes.selectableFields().get("spec.unschedulable").apply(obj("{'spec':{'unschedulable':true}}")));
         assertEquals("false", nodes.selectableFields().get("spec.unschedulable").apply(obj("{'spec':{}}")));
-        StoreSpec rcs = ReplicationControllerStorage.spec();
+        StoreSpec rcs = spec("replicationcontrollers");
         assertEquals("3", rcs.selectableFields().get("status.replicas").apply(obj("{'status':{'replicas':3}}")));
     }
 
     @Test
     void tableHeaders() {
         assertEquals(List.of("Name", "Ready", "Status", "Restarts", "Age", "IP", "Node", "Nominated Node", "Readiness Gates"),
-                headers(PodStorage.spec()));
+                headers(spec("pods")));
         assertEquals(List.of("Name", "Desired", "Current", "Ready", "Age", "Containers", "Images", "Selector"),
-                headers(ReplicationControllerStorage.spec()));
+                headers(spec("replicationcontrollers")));
         assertEquals(List.of("Name", "Status", "Roles", "Age", "Version", "Internal-IP", "External-IP", "OS-Image",
-                "Kernel-Version", "Container-Runtime"), headers(NodeStorage.spec()));
-        assertEquals(List.of("Name", "Containers", "Images", "Pod Labels"), headers(PodTemplateStorage.spec()));
+                "Kernel-Version", "Container-Runtime"), headers(spec("nodes")));
+        assertEquals(List.of("Name", "Containers", "Images", "Pod Labels"), headers(spec("podtemplates")));
         assertEquals(List.of(0, 0, 0, 0, 0, 1, 1, 1, 1),
-                PodStorage.spec().tableColumns().stream().map(TableColumn::priority).toList());
+                spec("pods").tableColumns().stream().map(TableColumn::priority).toList());
+    }
+
+    /** The spec of a resource's Store, as the provider builds it. */
+    private StoreSpec spec(String resource) {
+        if (getter.stores.isEmpty()) {
+            provider.newRESTStorage(getter);
+        }
+        return getter.stores.get(resource).spec;
     }
 
     private static List<String> headers(StoreSpec spec) {

@@ -1,0 +1,2 @@
+/** Configmaps and secrets: their data maps, keys and base64 values. */
+package io.kubelix.resource.core.config;

@@ -1,0 +1,2 @@
+/** Core/v1 events. */
+package io.kubelix.resource.core.event;

@@ -1,0 +1,2 @@
+/** Nodes, with {@code status}. */
+package io.kubelix.resource.core.node;

@@ -1,0 +1,2 @@
+/** Replication controllers, with {@code status} and {@code scale}. */
+package io.kubelix.resource.core.replicationcontroller;
