@@ -61,7 +61,8 @@ public interface APIResponse {
 
     /**
      * Ends the response: sends what is buffered of the body (with the status and headers when not
-     * sent yet) as its last part. Does not block; a failure to send it is the server's to log.
+     * sent yet) as its last part. Does not block; a client that has gone meanwhile just does not
+     * get it.
      */
     void complete();
 

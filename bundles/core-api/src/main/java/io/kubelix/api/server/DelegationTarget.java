@@ -26,9 +26,10 @@ public interface DelegationTarget {
      *   <li>Returning true takes the request: the link then ends {@code response} with
      *       {@link APIResponse#complete()} or {@link APIResponse#fail(Throwable)}, before returning
      *       or later on a thread of its own.</li>
-     *   <li>Throwing before anything of the response is sent also takes the request: a
-     *       {@code StatusException} is answered as its Status, anything else is logged and answered
-     *       500 InternalError; the link must not touch the response afterwards.</li>
+     *   <li>Throwing also takes the request, and the link must not touch the response
+     *       afterwards: before the response is committed, a {@code StatusException} is answered as
+     *       its Status and anything else is logged and answered 500 InternalError; after, the
+     *       response is cut short as by {@link APIResponse#fail(Throwable)}.</li>
      * </ul>
      */
     boolean handle(APIRequest request, APIResponse response) throws Exception;
