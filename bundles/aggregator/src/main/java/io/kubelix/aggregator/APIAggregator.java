@@ -1,18 +1,15 @@
 package io.kubelix.aggregator;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.informer.SharedIndexInformer;
 import io.kubelix.api.informer.SharedInformerFactory;
 import io.kubelix.api.schema.GroupVersionResource;
+import io.kubelix.api.server.APIRequest;
+import io.kubelix.api.server.APIResponse;
 import io.kubelix.api.server.DelegationTarget;
 import io.kubelix.api.server.DiscoverySource;
-import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.server.Request;
-import org.eclipse.jetty.server.Response;
-import org.eclipse.jetty.util.Callback;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.Constants;
 import org.osgi.service.component.annotations.Activate;
@@ -20,7 +17,7 @@ import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
 
-import java.nio.ByteBuffer;
+import java.io.IOException;
 import java.util.List;
 
 /**
@@ -72,21 +69,20 @@ public final class APIAggregator implements DelegationTarget, DiscoverySource {
     }
 
     @Override
-    public boolean handle(Request request, Response response, Callback callback) {
-        String path = Request.getPathInContext(request);
-        ObjectNode apiService = proxy.remoteAPIServiceFor(path);
+    public boolean handle(APIRequest request, APIResponse response) {
+        ObjectNode apiService = proxy.remoteAPIServiceFor(request.path());
         if (apiService != null) {
-            proxy.proxy(apiService, request, response, callback);
+            proxy.proxy(apiService, request, response);
             return true;
         }
-        return serveGroup(path, request, response, callback);
+        return serveGroup(request.path(), request, response);
     }
 
     /** {@code /apis/<group>} of a remote group: its APIGroup, versions as discovery orders them. */
-    private boolean serveGroup(String path, Request request, Response response, Callback callback) {
+    private boolean serveGroup(String path, APIRequest request, APIResponse response) {
         String[] parts = path.replaceAll("^/+|/+$", "").split("/");
         if (parts.length != 2 || !parts[0].equals("apis")
-                || !(request.getMethod().equals("GET") || request.getMethod().equals("HEAD"))) {
+                || !(request.method().equals("GET") || request.method().equals("HEAD"))) {
             return false;
         }
         for (Group g : discovery.groups()) {
@@ -104,11 +100,12 @@ public final class APIAggregator implements DelegationTarget, DiscoverySource {
             }
             doc.set("preferredVersion", versions.get(0).deepCopy());
             response.setStatus(200);
-            response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+            response.setHeader("Content-Type", "application/json");
             try {
-                response.write(true, ByteBuffer.wrap(json.writeValueAsBytes(doc)), callback);
-            } catch (JsonProcessingException e) {
-                callback.failed(e);
+                response.body().write(json.writeValueAsBytes(doc));
+                response.complete();
+            } catch (IOException e) {
+                response.fail(e);
             }
             return true;
         }

@@ -5,16 +5,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.informer.SharedIndexInformer;
 import io.kubelix.api.request.RequestInfo;
 import io.kubelix.api.request.UserInfo;
-import io.kubelix.api.server.DelegationTarget;
-import io.kubelix.api.server.RequestAttributes;
-import org.eclipse.jetty.http.HttpField;
-import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.http.HttpVersion;
-import org.eclipse.jetty.io.EndPoint;
-import org.eclipse.jetty.io.Content;
-import org.eclipse.jetty.server.Request;
-import org.eclipse.jetty.server.Response;
-import org.eclipse.jetty.util.Callback;
+import io.kubelix.api.server.APIRequest;
+import io.kubelix.api.server.APIResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,8 +34,6 @@ import java.util.Map;
 final class APIServiceProxy {
     private static final Logger LOG = LoggerFactory.getLogger(APIServiceProxy.class);
     private static final int BUFFER = 16 * 1024;
-    /** As long as the server lets an HTTP/2 stream of a watch be quiet (an hour and its margin). */
-    static final long WATCH_IDLE_TIMEOUT_MILLIS = 3_900_000;
 
     private final SharedIndexInformer apiServices;
     private final ServiceResolver services;
@@ -68,16 +58,16 @@ final class APIServiceProxy {
         return apiService == null || APIServices.service(apiService) == null ? null : apiService;
     }
 
-    /** Proxies the request to the APIService's service; completes {@code callback} either way. */
-    void proxy(ObjectNode apiService, Request request, Response response, Callback callback) {
+    /** Proxies the request to the APIService's service; ends {@code response} either way. */
+    void proxy(ObjectNode apiService, APIRequest request, APIResponse response) {
         JsonNode available = APIServices.availableCondition(apiService);
         if (available == null || !"True".equals(available.path("status").asText())) {
-            error(response, callback, 503, "service unavailable");
+            error(response, 503, "service unavailable");
             return;
         }
-        UserInfo user = RequestAttributes.user(request);
+        UserInfo user = request.user();
         if (user == null) {
-            error(response, callback, 500, "missing user");
+            error(response, 500, "missing user");
             return;
         }
         JsonNode service = APIServices.service(apiService);
@@ -89,51 +79,39 @@ final class APIServiceProxy {
         } catch (IllegalStateException e) {
             LOG.warn("error resolving {}/{} for APIService {}: {}", namespace, name,
                     apiService.path("metadata").path("name").asText(), e.getMessage());
-            error(response, callback, 503, "service unavailable");
+            error(response, 503, "service unavailable");
             return;
         }
         HttpClient client;
         try {
             client = transports.client(ProxyTransports.Key.of(apiService));
         } catch (IllegalArgumentException e) {
-            error(response, callback, 500, e.getMessage());
+            error(response, 500, e.getMessage());
             return;
         }
-        URI target = URI.create(base + request.getHttpURI().getPath()
-                + (request.getHttpURI().getQuery() == null ? "" : "?" + request.getHttpURI().getQuery()));
+        URI target = URI.create(base + request.rawPath() + (request.rawQuery() == null ? "" : "?" + request.rawQuery()));
         HttpResponse<InputStream> upstream;
         try {
             upstream = client.send(newRequest(target, request, user), HttpResponse.BodyHandlers.ofInputStream());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            error(response, callback, 503, "context canceled");
+            error(response, 503, "context canceled");
             return;
         } catch (IOException e) {
-            LOG.info("proxying {} {} to {} failed: {}", request.getMethod(), request.getHttpURI().getPath(), target, e.toString());
-            error(response, callback, 503, describe(e, target));
+            LOG.info("proxying {} {} to {} failed: {}", request.method(), request.rawPath(), target, e.toString());
+            error(response, 503, describe(e, target));
             return;
         }
-        RequestInfo info = RequestAttributes.requestInfo(request);
+        RequestInfo info = request.requestInfo();
         if (info != null && info.verb().equals("watch")) {
-            streamQuietly(request, response);
+            // A watch may be quiet for as long as it lasts.
+            response.longRunning();
         }
         InputStream body = upstream.body();
         // A client that goes away (an HTTP/2 stream reset, a closed connection) ends the relay at once,
         // even while the extension server has nothing to send.
         request.addFailureListener(failure -> closeQuietly(body));
-        relay(upstream, response, callback);
-    }
-
-    /**
-     * A watch may be quiet for as long as it lasts: an HTTP/1.1 connection, which Jetty closes after
-     * its idle timeout, gets the time an HTTP/2 stream has, and is closed when the watch ends.
-     */
-    private static void streamQuietly(Request request, Response response) {
-        if (request.getConnectionMetaData().getHttpVersion() == HttpVersion.HTTP_1_1) {
-            EndPoint endPoint = request.getConnectionMetaData().getConnection().getEndPoint();
-            endPoint.setIdleTimeout(Math.max(endPoint.getIdleTimeout(), WATCH_IDLE_TIMEOUT_MILLIS));
-            response.getHeaders().put(HttpHeader.CONNECTION, "close");
-        }
+        relay(upstream, response);
     }
 
     private static void closeQuietly(InputStream in) {
@@ -144,31 +122,30 @@ final class APIServiceProxy {
         }
     }
 
-    private static HttpRequest newRequest(URI target, Request request, UserInfo user) {
+    private static HttpRequest newRequest(URI target, APIRequest request, UserInfo user) {
         HttpRequest.Builder b = HttpRequest.newBuilder(target);
-        for (HttpField f : request.getHeaders()) {
-            if (!AuthProxyHeaders.dropped(f.getName())) {
-                b.header(f.getName(), f.getValue());
+        for (Map.Entry<String, List<String>> h : request.headers().entrySet()) {
+            if (!AuthProxyHeaders.dropped(h.getKey())) {
+                h.getValue().forEach(value -> b.header(h.getKey(), value));
             }
         }
         AuthProxyHeaders.set(b, user);
         // The body is streamed as it arrives, as kube's proxy does: the extension server applies its own limits.
-        long length = request.getLength();
-        String method = request.getMethod();
-        boolean unknownLengthBody = length < 0 && (request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING)
+        long length = request.contentLength();
+        String method = request.method();
+        boolean unknownLengthBody = length < 0 && (request.headers().containsKey("Transfer-Encoding")
                 || method.equals("POST") || method.equals("PUT") || method.equals("PATCH"));
         if (length == 0 || length < 0 && !unknownLengthBody) {
             b.method(method, HttpRequest.BodyPublishers.noBody());
         } else {
-            HttpRequest.BodyPublisher stream = HttpRequest.BodyPublishers.ofInputStream(
-                    () -> Content.Source.asInputStream(request));
+            HttpRequest.BodyPublisher stream = HttpRequest.BodyPublishers.ofInputStream(request::body);
             b.method(method, length > 0 ? HttpRequest.BodyPublishers.fromPublisher(stream, length) : stream);
         }
         return b.build();
     }
 
     /** Writes the upstream status and headers, then its body as it arrives, flushing every read. */
-    private static void relay(HttpResponse<InputStream> upstream, Response response, Callback callback) {
+    private static void relay(HttpResponse<InputStream> upstream, APIResponse response) {
         response.setStatus(upstream.statusCode());
         for (Map.Entry<String, List<String>> h : upstream.headers().map().entrySet()) {
             String name = h.getKey();
@@ -176,10 +153,11 @@ final class APIServiceProxy {
                 continue;
             }
             for (String value : h.getValue()) {
-                response.getHeaders().add(name, value);
+                response.addHeader(name, value);
             }
         }
-        try (InputStream in = upstream.body(); OutputStream out = Content.Sink.asOutputStream(response)) {
+        OutputStream out = response.body();
+        try (InputStream in = upstream.body()) {
             byte[] buffer = new byte[BUFFER];
             for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
                 out.write(buffer, 0, n);
@@ -188,18 +166,23 @@ final class APIServiceProxy {
         } catch (IOException e) {
             // The client went away (a watch ended) or the extension server did: the response ends here.
             LOG.debug("proxied response ended early: {}", e.toString());
-            callback.failed(e);
+            response.fail(e);
             return;
         }
-        callback.succeeded();
+        response.complete();
     }
 
     /** An error as Go's http.Error writes it: plain text and a newline. */
-    static void error(Response response, Callback callback, int code, String message) {
+    static void error(APIResponse response, int code, String message) {
         response.setStatus(code);
-        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; charset=utf-8");
-        response.getHeaders().put("X-Content-Type-Options", "nosniff");
-        response.write(true, StandardCharsets.UTF_8.encode(message + "\n"), callback);
+        response.setHeader("Content-Type", "text/plain; charset=utf-8");
+        response.setHeader("X-Content-Type-Options", "nosniff");
+        try {
+            response.body().write((message + "\n").getBytes(StandardCharsets.UTF_8));
+            response.complete();
+        } catch (IOException e) {
+            response.fail(e);
+        }
     }
 
     /** A failed round trip as Go's transport words the common ones. */

@@ -19,6 +19,7 @@ import io.kubelix.runtime.plugins.ServedAPIs;
 import io.kubelix.runtime.registry.AdmissionChain;
 import io.kubelix.runtime.registry.StoreFactory;
 import io.kubelix.runtime.request.Requests;
+import io.kubelix.runtime.server.JettyDelegationTarget;
 import io.kubelix.runtime.server.OpenAPIProvider;
 import io.kubelix.runtime.server.PluginSwaps;
 import io.kubelix.runtime.server.healthz.VersionInfo;
@@ -59,7 +60,7 @@ import java.util.Map;
 @Component(service = {DelegationTarget.class, OpenAPIProvider.class, ServedAPIs.class, ServedResources.class,
         ServedGroupVersions.class, PreShutdownHook.class},
         property = Constants.SERVICE_RANKING + ":Integer=" + DelegationTarget.CORE_API_RANKING)
-public final class CoreAPIServer implements DelegationTarget, OpenAPIProvider, ServedAPIs, ServedResources,
+public final class CoreAPIServer implements JettyDelegationTarget, OpenAPIProvider, ServedAPIs, ServedResources,
         ServedGroupVersions, PreShutdownHook {
     private static final Logger LOG = LoggerFactory.getLogger(CoreAPIServer.class);
 

@@ -2,13 +2,12 @@ package io.kubelix.runtime.request;
 
 import io.kubelix.api.request.RequestInfo;
 import io.kubelix.api.request.UserInfo;
-import io.kubelix.api.server.RequestAttributes;
 import org.eclipse.jetty.server.Request;
 
 /** What the handler chain attaches to a request as it passes each filter. */
 public final class Requests {
-    private static final String REQUEST_INFO = RequestAttributes.REQUEST_INFO;
-    private static final String USER = RequestAttributes.USER;
+    private static final String REQUEST_INFO = "io.kubelix.requestInfo";
+    private static final String USER = "io.kubelix.user";
 
     private Requests() {
     }
@@ -19,7 +18,7 @@ public final class Requests {
 
     /** The RequestInfo set by WithRequestInfo. */
     public static RequestInfo requestInfo(Request request) {
-        return RequestAttributes.requestInfo(request);
+        return (RequestInfo) request.getAttribute(REQUEST_INFO);
     }
 
     public static void setUser(Request request, UserInfo user) {
@@ -28,6 +27,6 @@ public final class Requests {
 
     /** The user set by WithAuthentication, or null before it. */
     public static UserInfo user(Request request) {
-        return RequestAttributes.user(request);
+        return (UserInfo) request.getAttribute(USER);
     }
 }

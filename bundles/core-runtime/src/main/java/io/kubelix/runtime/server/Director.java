@@ -21,8 +21,9 @@ import java.util.function.Supplier;
 
 /**
  * The Director: API paths ({@code /api}, {@code /apis}) go down the server chain of
- * DelegationTargets, highest ranking first, ending in NotFound; every other path goes to the
- * non-API mux ({@code /healthz}, {@code /livez}, {@code /readyz}, {@code /metrics}, {@code /version}, {@code /openapi/v2}, {@code /openapi/v3},
+ * DelegationTargets, highest ranking first, ending in NotFound (a plugin's link sees the request
+ * through {@link JettyAPIRequest} and {@link JettyAPIResponse}, the runtime's own through Jetty's);
+ * every other path goes to the non-API mux ({@code /healthz}, {@code /livez}, {@code /readyz}, {@code /metrics}, {@code /version}, {@code /openapi/v2}, {@code /openapi/v3},
  * {@code /kubelix/*}, {@code /}).
  */
 public final class Director extends Handler.Abstract {
@@ -48,8 +49,20 @@ public final class Director extends Handler.Abstract {
     public boolean handle(Request request, Response response, Callback callback) throws Exception {
         String path = Request.getPathInContext(request);
         if (isAPIPath(path)) {
+            JettyAPIRequest apiRequest = null;
+            JettyAPIResponse apiResponse = null;
             for (DelegationTarget target : serverChain.get()) {
-                if (target.handle(request, response, callback)) {
+                if (target instanceof JettyDelegationTarget jetty) {
+                    if (jetty.handle(request, response, callback)) {
+                        return true;
+                    }
+                    continue;
+                }
+                if (apiRequest == null) {
+                    apiRequest = new JettyAPIRequest(request);
+                    apiResponse = new JettyAPIResponse(response, callback);
+                }
+                if (target.handle(apiRequest, apiResponse)) {
                     return true;
                 }
             }

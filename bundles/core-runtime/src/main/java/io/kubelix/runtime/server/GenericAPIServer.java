@@ -540,7 +540,7 @@ public final class GenericAPIServer {
             }
         };
         // Watches stream for up to an hour without necessarily writing; let them.
-        http2.setStreamIdleTimeout(3_900_000);
+        http2.setStreamIdleTimeout(JettyAPIResponse.LONG_RUNNING_IDLE_TIMEOUT_MILLIS);
         // A client's informers share one connection (client-go opens another past the limit).
         http2.setMaxConcurrentStreams(maxStreams);
         ALPNServerConnectionFactory alpn = new ALPNServerConnectionFactory();

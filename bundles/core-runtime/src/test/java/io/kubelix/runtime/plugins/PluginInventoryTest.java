@@ -5,6 +5,8 @@ import io.kubelix.api.admission.AdmissionAttributes;
 import io.kubelix.api.admission.ValidatingAdmissionPlugin;
 import io.kubelix.api.authn.Authenticator;
 import io.kubelix.api.registry.RESTStorageProvider;
+import io.kubelix.api.server.APIRequest;
+import io.kubelix.api.server.APIResponse;
 import io.kubelix.api.server.DelegationTarget;
 import io.kubelix.api.storage.StorageBackend;
 import org.junit.jupiter.api.BeforeEach;
@@ -238,8 +240,7 @@ class PluginInventoryTest {
             }
 
             @Override
-            public boolean handle(org.eclipse.jetty.server.Request request, org.eclipse.jetty.server.Response response,
-                                  org.eclipse.jetty.util.Callback callback) {
+            public boolean handle(APIRequest request, APIResponse response) {
                 return false;
             }
         };
