@@ -10,8 +10,9 @@ import org.osgi.framework.startlevel.FrameworkStartLevel;
  * The {@code bundles-started} readiness check: passes once the OSGi framework has started, that
  * is, reached its beginning start level with every bundle installed for start started (the
  * framework is {@code ACTIVE} only then). Under {@code bin/kubelix} that includes every plugin of
- * {@code plugins/}: FileInstall installs the folder's jars before the framework leaves its start
- * level, so no plugin is still arriving when the server says it is ready. Asks the framework, not
+ * {@code plugins/}: FileInstall starts at the plugins' start level and installs and starts the
+ * folder's jars in its first scan, before the framework leaves that level, so no plugin is still
+ * arriving when the server says it is ready. Asks the framework, not
  * the file system: it holds in any OSGi framework, and in one that started long before Kubelix was
  * installed (a Karaf feature) it passes at once.
  */
