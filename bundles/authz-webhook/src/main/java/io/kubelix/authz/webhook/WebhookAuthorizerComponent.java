@@ -141,8 +141,8 @@ public final class WebhookAuthorizerComponent {
         for (int i = 0; i < webhooks.size(); i++) {
             AuthorizationConfiguration.Webhook w = webhooks.get(i);
             added.add(context.registerService(Authorizer.class, built.get(i), properties(w.name())));
-            LOG.info("webhook authorizer {}: SubjectAccessReviews {} to {} (timeout {}, failure policy {}{})",
-                    w.name(), w.settings().version(), w.target().server(), w.settings().timeout(),
+            LOG.info("webhook authorizer {}: SubjectAccessReviews {} to {} (timeout {} ms, failure policy {}{})",
+                    w.name(), w.settings().version(), w.target().server(), w.settings().timeout().toMillis(),
                     w.settings().denyOnFailure() ? "Deny" : "NoOpinion",
                     w.settings().matchConditions().isEmpty() ? "" : ", when its match conditions hold");
         }

@@ -419,17 +419,20 @@ public final class GenericAPIServer {
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
     void addAuthorizer(Authorizer a, Map<String, Object> props) {
         authorizers.add(a, props);
+        AuthorizationModes.Entry entry = AuthorizationModes.Entry.of(props);
         if (authorizers.asks(props)) {
-            LOG.info("authorizer added: {} (mode {})", a.getClass().getName(), props.getOrDefault(Authorizer.MODE, "-"));
+            LOG.info("authorizer added: {} (mode {})", a.getClass().getName(), entry == null ? "-" : entry);
         } else {
             LOG.info("authorizer {} not asked: its mode {} is not in authorization-mode {}", a.getClass().getName(),
-                    props.get(Authorizer.MODE), String.join(",", authorizers.modes()));
+                    entry, String.join(",", authorizers.modes()));
         }
     }
 
     void removeAuthorizer(Authorizer a, Map<String, Object> props) {
         boolean outgoing = authorizers.remove(a, props);
-        Lifecycle.gone(LOG, "authorizer {}: {}", outgoing ? "being updated" : "removed", a.getClass().getName());
+        AuthorizationModes.Entry entry = AuthorizationModes.Entry.of(props);
+        Lifecycle.gone(LOG, "authorizer {}: {}{}", outgoing ? "being updated" : "removed", a.getClass().getName(),
+                entry == null ? "" : " (mode " + entry + ")");
     }
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
