@@ -99,7 +99,14 @@ public final class WebhookAuthorizerComponent {
         } catch (IOException e) {
             throw new UncheckedIOException("authorization-config: cannot read " + file + ": " + e.getMessage(), e);
         }
-        List<AuthorizationConfiguration.Webhook> initial = parse(text);
+        List<AuthorizationConfiguration.Webhook> initial;
+        try {
+            initial = parse(text);
+        } catch (IllegalArgumentException e) {
+            // One line with kube's message; /readyz names the webhooks left without an authorizer.
+            LOG.error("authorization-config {} is refused: {}", file, e.getMessage());
+            throw e;
+        }
         configFile = new ReloadingFile<>("Authorization configuration (webhooks)", file, Duration.ofSeconds(1),
                 System::nanoTime, null, this::parse, w -> w == null ? "no webhooks"
                 : w.size() + " webhook(s) " + w.stream().map(AuthorizationConfiguration.Webhook::name).toList());
