@@ -16,6 +16,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,15 +24,36 @@ import java.util.function.LongSupplier;
 
 /**
  * kube-apiserver's webhook authorizer: each request's attributes go to the remote service as an
- * {@code authorization.k8s.io/v1 SubjectAccessReview}; {@code status.allowed} allows,
- * {@code status.denied} denies, anything else (or a failed call) has no opinion, with the
- * service's reason. Answers are cached per review, allowed ones for the authorized TTL (5 min by
- * default) and the others for the unauthorized TTL (30 s), as kube's, in at most 10,000 entries.
+ * {@code authorization.k8s.io} {@code SubjectAccessReview} ({@code v1}, or {@code v1beta1} when
+ * configured so); {@code status.allowed} allows, {@code status.denied} denies, anything else has no
+ * opinion, with the service's reason. A failed call decides as the failure policy says (no opinion,
+ * or deny), and is not cached. With match conditions, only requests they match are sent. Answers
+ * are cached per review, allowed ones for the authorized TTL (5 min by default) and the others for
+ * the unauthorized TTL (30 s), as kube's, in at most 10,000 entries.
  */
 final class WebhookAuthorizer implements Authorizer {
     private static final Logger LOG = LoggerFactory.getLogger(WebhookAuthorizer.class);
     private static final int CACHE_SIZE = 10_000;
-    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+    private static final AuthorizationDecision NO_OPINION =
+            new AuthorizationDecision(AuthorizationDecision.Decision.NO_OPINION, "");
+
+    /**
+     * One webhook's settings, as an AuthorizationConfiguration entry gives them.
+     *
+     * @param name           the entry's name, in log lines
+     * @param authorizedTtl  how long an allowed answer is kept; zero: not cached
+     * @param unauthorizedTtl how long another answer is kept; zero: not cached
+     * @param version        the SubjectAccessReview version sent, {@code v1} or {@code v1beta1}
+     * @param denyOnFailure  kube's {@code failurePolicy: Deny}; otherwise a failure has no opinion
+     */
+    record Settings(String name, Duration timeout, Duration authorizedTtl, Duration unauthorizedTtl, String version,
+                    boolean denyOnFailure, MatchConditions matchConditions) {
+        /** What {@code --authorization-webhook-*} flags give: kube's defaults of its legacy webhook. */
+        static Settings legacy(Duration authorizedTtl, Duration unauthorizedTtl) {
+            return new Settings("default", Duration.ofSeconds(30), authorizedTtl, unauthorizedTtl, "v1", false,
+                    MatchConditions.NONE);
+        }
+    }
 
     private record Cached(AuthorizationDecision decision, long expiresAt) {
     }
@@ -39,6 +61,7 @@ final class WebhookAuthorizer implements Authorizer {
     private final WebhookKubeconfig target;
     private final HttpClient client;
     private final ObjectMapper json;
+    private final Settings settings;
     private final long authorizedTtlNanos;
     private final long unauthorizedTtlNanos;
     private final LongSupplier nanoTime;
@@ -51,17 +74,39 @@ final class WebhookAuthorizer implements Authorizer {
 
     WebhookAuthorizer(WebhookKubeconfig target, HttpClient client, ObjectMapper json, Duration authorizedTtl,
                       Duration unauthorizedTtl, LongSupplier nanoTime) {
+        this(target, client, json, Settings.legacy(authorizedTtl, unauthorizedTtl), nanoTime);
+    }
+
+    WebhookAuthorizer(WebhookKubeconfig target, HttpClient client, ObjectMapper json, Settings settings,
+                      LongSupplier nanoTime) {
         this.target = target;
         this.client = client;
         this.json = json;
-        this.authorizedTtlNanos = authorizedTtl.toNanos();
-        this.unauthorizedTtlNanos = unauthorizedTtl.toNanos();
+        this.settings = settings;
+        this.authorizedTtlNanos = settings.authorizedTtl().toNanos();
+        this.unauthorizedTtlNanos = settings.unauthorizedTtl().toNanos();
         this.nanoTime = nanoTime;
     }
 
     @Override
     public AuthorizationDecision authorize(UserInfo user, RequestInfo request) {
         ObjectNode review = review(user, request);
+        // Conditions see the v1 spec whatever version is sent, as kube's matchConditionSubjectAccessReviewVersion.
+        List<String> failures = new ArrayList<>(0);
+        switch (settings.matchConditions().test(review.path("spec"), failures)) {
+            case NO -> {
+                return NO_OPINION;
+            }
+            case ERROR -> {
+                LOG.warn("authorization webhook {}: match conditions failed: {}", settings.name(), failures);
+                return failure();
+            }
+            default -> {
+            }
+        }
+        if (settings.version().equals("v1beta1")) {
+            asV1beta1(review);
+        }
         String key = review.path("spec").toString();
         long now = nanoTime.getAsLong();
         synchronized (cache) {
@@ -75,19 +120,33 @@ final class WebhookAuthorizer implements Authorizer {
             decision = ask(review);
         } catch (Exception e) {
             // A failed call is no answer and is not cached: the next request asks again.
-            LOG.warn("authorization webhook {} failed: {}", target.server(), e.toString());
-            return new AuthorizationDecision(AuthorizationDecision.Decision.NO_OPINION,
-                    "authorization webhook error: " + e.getMessage());
+            LOG.warn("authorization webhook {} ({}) failed: {}", settings.name(), target.server(), e.toString());
+            return settings.denyOnFailure() ? failure() : new AuthorizationDecision(
+                    AuthorizationDecision.Decision.NO_OPINION, "authorization webhook error: " + e.getMessage());
         }
         long ttl = decision.decision() == AuthorizationDecision.Decision.ALLOW ? authorizedTtlNanos : unauthorizedTtlNanos;
-        synchronized (cache) {
-            cache.put(key, new Cached(decision, now + ttl));
+        if (ttl > 0) {
+            synchronized (cache) {
+                cache.put(key, new Cached(decision, now + ttl));
+            }
         }
         return decision;
     }
 
+    /** kube's decisionOnError, with no reason as kube gives none. */
+    private AuthorizationDecision failure() {
+        return settings.denyOnFailure() ? AuthorizationDecision.deny("") : NO_OPINION;
+    }
+
+    /** authorization.k8s.io/v1beta1 names the groups {@code group}; the rest is as v1. */
+    private static void asV1beta1(ObjectNode review) {
+        review.put("apiVersion", "authorization.k8s.io/v1beta1");
+        ObjectNode spec = (ObjectNode) review.get("spec");
+        spec.set("group", spec.remove("groups"));
+    }
+
     private AuthorizationDecision ask(ObjectNode review) throws Exception {
-        HttpRequest.Builder post = HttpRequest.newBuilder(target.server()).timeout(TIMEOUT)
+        HttpRequest.Builder post = HttpRequest.newBuilder(target.server()).timeout(settings.timeout())
                 .header("Content-Type", "application/json").header("Accept", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(review)));
         if (target.token() != null) {
@@ -99,11 +158,12 @@ final class WebhookAuthorizer implements Authorizer {
         }
         JsonNode status = json.readTree(response.body()).path("status");
         String reason = status.path("reason").asText("");
-        if (status.path("allowed").asBoolean(false)) {
-            return AuthorizationDecision.allow(reason);
-        }
+        // An answer both allowed and denied is a denial, as kube reads it.
         if (status.path("denied").asBoolean(false)) {
             return AuthorizationDecision.deny(reason);
+        }
+        if (status.path("allowed").asBoolean(false)) {
+            return AuthorizationDecision.allow(reason);
         }
         return new AuthorizationDecision(AuthorizationDecision.Decision.NO_OPINION, reason);
     }

@@ -152,7 +152,7 @@ public final class GenericAPIServer {
         AuthorizationModes modes = null;
         Settings settings = new Settings(config, context);
         try {
-            modes = AuthorizationModes.parse(settings.get("authorization-mode", AuthorizationModes.RBAC), swaps);
+            modes = authorizationModes(settings, swaps);
         } catch (IllegalArgumentException e) {
             failed(context, e);
             throw e;
@@ -179,6 +179,26 @@ public final class GenericAPIServer {
             failed(context, e);
             throw e;
         }
+    }
+
+    /**
+     * kube-apiserver's {@code --authorization-config}, which may not come with the flags it
+     * replaces, else {@code --authorization-mode}.
+     */
+    static AuthorizationModes authorizationModes(Settings settings, PluginSwaps swaps) {
+        String file = settings.get("authorization-config", "");
+        if (file.isBlank()) {
+            return AuthorizationModes.parse(settings.get("authorization-mode", AuthorizationModes.RBAC), swaps);
+        }
+        for (String legacy : List.of("authorization-mode", "authorization-webhook-config-file",
+                "authorization-webhook-version", "authorization-webhook-cache-authorized-ttl",
+                "authorization-webhook-cache-unauthorized-ttl")) {
+            if (!settings.get(legacy, "").isBlank()) {
+                throw new IllegalArgumentException("--authorization-config can not be specified when "
+                        + "--authorization-mode or --authorization-webhook-* flags are defined");
+            }
+        }
+        return AuthorizationModes.fromFile(Path.of(file.trim()), swaps);
     }
 
     /** Logs why the server cannot start and, under {@code bin/kubelix}, ends the process. */
@@ -399,17 +419,20 @@ public final class GenericAPIServer {
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
     void addAuthorizer(Authorizer a, Map<String, Object> props) {
         authorizers.add(a, props);
+        AuthorizationModes.Entry entry = AuthorizationModes.Entry.of(props);
         if (authorizers.asks(props)) {
-            LOG.info("authorizer added: {} (mode {})", a.getClass().getName(), props.getOrDefault(Authorizer.MODE, "-"));
+            LOG.info("authorizer added: {} (mode {})", a.getClass().getName(), entry == null ? "-" : entry);
         } else {
             LOG.info("authorizer {} not asked: its mode {} is not in authorization-mode {}", a.getClass().getName(),
-                    props.get(Authorizer.MODE), String.join(",", authorizers.modes()));
+                    entry, String.join(",", authorizers.modes()));
         }
     }
 
     void removeAuthorizer(Authorizer a, Map<String, Object> props) {
         boolean outgoing = authorizers.remove(a, props);
-        Lifecycle.gone(LOG, "authorizer {}: {}", outgoing ? "being updated" : "removed", a.getClass().getName());
+        AuthorizationModes.Entry entry = AuthorizationModes.Entry.of(props);
+        Lifecycle.gone(LOG, "authorizer {}: {}{}", outgoing ? "being updated" : "removed", a.getClass().getName(),
+                entry == null ? "" : " (mode " + entry + ")");
     }
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)

@@ -13,14 +13,22 @@ import java.util.Base64;
 /**
  * What a webhook's kubeconfig file ({@code --authorization-webhook-config-file},
  * {@code --audit-webhook-config-file}) says, as kube-apiserver reads it: the first cluster's {@code server} and CA ({@code certificate-authority} or
- * {@code -data}), and the first user's bearer token ({@code token} or {@code tokenFile}), if any.
- * Relative file paths are relative to the config file.
+ * {@code -data}), and what the first user presents: a bearer token ({@code token} or
+ * {@code tokenFile}) and a client certificate ({@code client-certificate} and {@code client-key},
+ * or their {@code -data}), if any. Relative file paths are relative to the config file.
  *
- * @param server the URL requests are POSTed to
- * @param caPem  the PEM CA certificates to trust, or null for the JDK's own
- * @param token  the bearer token to send, or null
+ * @param server        the URL requests are POSTed to
+ * @param caPem         the PEM CA certificates to trust, or null for the JDK's own
+ * @param token         the bearer token to send, or null
+ * @param clientCertPem the PEM client certificate (and its chain) to present, or null
+ * @param clientKeyPem  the PEM private key of the client certificate, or null
  */
-public record WebhookKubeconfig(URI server, byte[] caPem, String token) {
+public record WebhookKubeconfig(URI server, byte[] caPem, String token, byte[] clientCertPem, byte[] clientKeyPem) {
+
+    /** A target without a client certificate. */
+    public WebhookKubeconfig(URI server, byte[] caPem, String token) {
+        this(server, caPem, token, null, null);
+    }
 
     /**
      * @param what the file's role in messages, such as {@code authorization webhook config file}
@@ -50,7 +58,14 @@ public record WebhookKubeconfig(URI server, byte[] caPem, String token) {
         if (token.isEmpty() && !user.path("tokenFile").asText("").isEmpty()) {
             token = new String(bytes(file, user, "tokenFile-as-file", what), StandardCharsets.UTF_8).trim();
         }
-        return new WebhookKubeconfig(uri, ca, token.isEmpty() ? null : token);
+        byte[] cert = bytes(file, user, "client-certificate", what);
+        byte[] key = bytes(file, user, "client-key", what);
+        if ((cert == null) != (key == null)) {
+            // client-go's "client-cert-data and client-key-data must be specified together".
+            throw new IllegalArgumentException(what + " " + file
+                    + ": users[0].user has a client certificate without its key, or a key without its certificate");
+        }
+        return new WebhookKubeconfig(uri, ca, token.isEmpty() ? null : token, cert, key);
     }
 
     /** {@code <key>-data} (base64) or {@code <key>} (a file path); {@code tokenFile-as-file} reads {@code tokenFile}. */

@@ -1,0 +1,72 @@
+package io.kubelix.support.webhook.x509;
+
+import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
+import org.bouncycastle.openssl.PEMKeyPair;
+import org.bouncycastle.openssl.PEMParser;
+import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
+
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.KeyManagerFactory;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.PrivateKey;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
+
+/**
+ * The client certificate a webhook client presents, from a kubeconfig user's PEM
+ * {@code client-certificate} and {@code client-key}: the key may be PKCS#8 ({@code PRIVATE KEY}),
+ * PKCS#1 ({@code RSA PRIVATE KEY}) or SEC 1 ({@code EC PRIVATE KEY}), as Go's
+ * {@code tls.X509KeyPair} reads them. In a package of its own so that only the plugins presenting
+ * one import Bouncy Castle.
+ */
+public final class ClientCertificate {
+    private ClientCertificate() {
+    }
+
+    /**
+     * Key managers presenting the pair, for an SSLContext.
+     *
+     * @throws GeneralSecurityException when the certificate or the key cannot be read, saying which
+     */
+    public static KeyManager[] keyManagers(byte[] certPem, byte[] keyPem) throws GeneralSecurityException {
+        Certificate[] chain = CertificateFactory.getInstance("X.509")
+                .generateCertificates(new ByteArrayInputStream(certPem)).toArray(Certificate[]::new);
+        if (chain.length == 0) {
+            throw new GeneralSecurityException("the client certificate holds no PEM certificate");
+        }
+        KeyStore keys = KeyStore.getInstance("PKCS12");
+        try {
+            keys.load(null, null);
+        } catch (IOException e) {
+            throw new GeneralSecurityException(e);
+        }
+        keys.setKeyEntry("client", privateKey(keyPem), new char[0], chain);
+        KeyManagerFactory factory = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        factory.init(keys, new char[0]);
+        return factory.getKeyManagers();
+    }
+
+    /** The first private key of a PEM text, as a JDK key. */
+    static PrivateKey privateKey(byte[] pem) throws GeneralSecurityException {
+        try (PEMParser parser = new PEMParser(new StringReader(new String(pem, StandardCharsets.US_ASCII)))) {
+            JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
+            for (Object o = parser.readObject(); o != null; o = parser.readObject()) {
+                if (o instanceof PrivateKeyInfo info) {
+                    return converter.getPrivateKey(info);
+                }
+                if (o instanceof PEMKeyPair pair) {
+                    // The private half alone: a SEC 1 key may leave out its public key.
+                    return converter.getPrivateKey(pair.getPrivateKeyInfo());
+                }
+            }
+        } catch (IOException e) {
+            throw new GeneralSecurityException("the client key cannot be read: " + e.getMessage(), e);
+        }
+        throw new GeneralSecurityException("the client key holds no unencrypted PEM private key");
+    }
+}
