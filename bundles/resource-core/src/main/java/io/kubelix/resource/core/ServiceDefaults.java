@@ -1,5 +1,6 @@
 package io.kubelix.resource.core;
 
+import io.kubelix.support.net.IP;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -91,7 +92,8 @@ final class ServiceDefaults {
             }
             if (!(spec.get("ipFamilies") instanceof ArrayNode families) || families.isEmpty()) {
                 String first = spec.path("clusterIPs").path(0).asText("");
-                String fam = IPAddresses.isIP(first) ? (IPAddresses.isIPv6(first) ? ServiceCIDR.IPV6 : ServiceCIDR.IPV4) : family;
+                IP firstIP = IP.parseIPSloppy(first);
+                String fam = firstIP != null ? firstIP.family() : family;
                 ArrayNode list = spec.putArray("ipFamilies").add(fam);
                 if (headlessWithoutSelector(spec) && !SINGLE_STACK.equals(Nodes.text(spec, "ipFamilyPolicy"))) {
                     list.add(ServiceCIDR.IPV4.equals(fam) ? ServiceCIDR.IPV6 : ServiceCIDR.IPV4);
