@@ -25,6 +25,7 @@ import io.kubelix.runtime.server.healthz.RequiredChecks;
 import io.kubelix.runtime.server.healthz.VersionInfo;
 import io.kubelix.runtime.storage.StorageFactory;
 import io.kubelix.support.flags.GoDuration;
+import io.kubelix.support.net.IP;
 import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
 import org.eclipse.jetty.http2.HTTP2Cipher;
 import org.eclipse.jetty.http2.HTTP2Connection;
@@ -601,12 +602,13 @@ public final class GenericAPIServer {
         return pool;
     }
 
+    /** An IP address, as kube's {@code --bind-address} is; a host name is never looked up. */
     private static InetAddress parseBindAddress(String bindAddress) {
-        try {
-            return InetAddress.getByName(bindAddress);
-        } catch (Exception e) {
-            throw new IllegalArgumentException("invalid bind-address \"" + bindAddress + "\": " + e.getMessage());
+        IP ip = IP.parseIPSloppy(bindAddress);
+        if (ip == null) {
+            throw new IllegalArgumentException("invalid bind-address \"" + bindAddress + "\": must be an IP address");
         }
+        return ip.toInetAddress();
     }
 
     /**
