@@ -3,7 +3,7 @@ package io.kubelix.authz.webhook;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.kubelix.api.authz.Authorizer;
-import io.kubelix.support.flags.GoDuration;
+import io.kubelix.support.time.GoDuration;
 import io.kubelix.support.webhook.CABundleTrust;
 import io.kubelix.support.webhook.WebhookKubeconfig;
 import org.osgi.framework.BundleContext;
@@ -48,9 +48,9 @@ public final class WebhookAuthorizerComponent {
             registration = null;
             return;
         }
-        Duration allowed = GoDuration.parse("--authorization-webhook-cache-authorized-ttl",
+        Duration allowed = GoDuration.parseFlag("--authorization-webhook-cache-authorized-ttl",
                 setting(config, context, "authorization-webhook-cache-authorized-ttl", "5m"));
-        Duration unauthorized = GoDuration.parse("--authorization-webhook-cache-unauthorized-ttl",
+        Duration unauthorized = GoDuration.parseFlag("--authorization-webhook-cache-unauthorized-ttl",
                 setting(config, context, "authorization-webhook-cache-unauthorized-ttl", "30s"));
         WebhookKubeconfig target = WebhookKubeconfig.read(Path.of(file), new ObjectMapper(new YAMLFactory()),
                 "authorization webhook config file");
