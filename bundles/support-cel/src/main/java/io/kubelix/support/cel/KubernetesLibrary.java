@@ -7,6 +7,7 @@ import dev.cel.common.types.SimpleType;
 import dev.cel.runtime.CelFunctionBinding;
 import io.kubelix.support.net.CIDR;
 import io.kubelix.support.net.IP;
+import io.kubelix.support.quantity.Quantity;
 
 import java.net.URI;
 import java.util.ArrayList;
@@ -25,8 +26,6 @@ import java.util.regex.Pattern;
 final class KubernetesLibrary {
     private static final ListType LIST = ListType.create(SimpleType.DYN);
     private static final ListType STRINGS = ListType.create(SimpleType.STRING);
-    private static final Pattern QUANTITY = Pattern.compile(
-            "^[+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(([eE][+-]?[0-9]+)|Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E)?$");
 
     private KubernetesLibrary() {
     }
@@ -81,7 +80,7 @@ final class KubernetesLibrary {
                 CelFunctionBinding.from("is_url_string", String.class, KubernetesLibrary::isURL),
                 CelFunctionBinding.from("is_ip_string", String.class, KubernetesLibrary::isIP),
                 CelFunctionBinding.from("is_cidr_string", String.class, KubernetesLibrary::isCIDR),
-                CelFunctionBinding.from("is_quantity_string", String.class, s -> QUANTITY.matcher(s).matches()));
+                CelFunctionBinding.from("is_quantity_string", String.class, Quantity::isQuantity));
     }
 
     private static List<String> findAll(String s, String re, long limit) {
