@@ -1,6 +1,7 @@
 package io.kubelix.apiextensions.schema;
 
-import io.kubelix.api.validation.IPAddresses;
+import io.kubelix.support.net.CIDR;
+import io.kubelix.support.net.IP;
 
 import java.net.URI;
 import java.time.LocalDate;
@@ -25,15 +26,6 @@ final class Formats {
     private Formats() {
     }
 
-    private static boolean cidr(String v) {
-        int slash = v.indexOf('/');
-        if (slash < 0 || IPAddresses.parse(v.substring(0, slash)) == null) {
-            return false;
-        }
-        int bits = Integer.parseInt(v.substring(slash + 1));
-        return bits >= 0 && bits <= (v.contains(":") ? 128 : 32);
-    }
-
     static boolean valid(String format, String v) {
         try {
             return switch (format) {
@@ -48,9 +40,10 @@ final class Formats {
                 case "uuid", "uuid3", "uuid4", "uuid5" -> UUID.matcher(v).matches();
                 case "email" -> EMAIL.matcher(v).matches();
                 case "hostname" -> v.length() <= 255 && HOSTNAME.matcher(v).matches();
-                case "ipv4" -> IPAddresses.parse(v) != null && !v.contains(":");
-                case "ipv6" -> IPAddresses.parse(v) != null && v.contains(":");
-                case "cidr" -> cidr(v);
+                // strfmt's IsIPv4 and IsIPv6 as kube-openapi has them: a sloppy literal with a dot, or with a colon
+                case "ipv4" -> IP.parseIPSloppy(v) != null && v.contains(".");
+                case "ipv6" -> IP.parseIPSloppy(v) != null && v.contains(":");
+                case "cidr" -> CIDR.parseCIDRSloppy(v) != null;
                 case "mac" -> MAC.matcher(v).matches();
                 case "byte" -> {
                     Base64.getDecoder().decode(v);

@@ -1,7 +1,7 @@
 package io.kubelix.authn.serviceaccount;
 
 import io.kubelix.api.authn.TokenIssuer;
-import io.kubelix.support.flags.GoDuration;
+import io.kubelix.support.time.GoDuration;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -60,7 +60,7 @@ record ServiceAccountSettings(String issuer, Path signingKeyFile, Path keyFile, 
         }
         String dataDir = setting.apply("data-dir");
         String max = setting.apply("service-account-max-token-expiration");
-        Duration maxExpiration = max == null ? null : GoDuration.parse("--service-account-max-token-expiration", max);
+        Duration maxExpiration = max == null ? null : GoDuration.parseFlag("--service-account-max-token-expiration", max);
         if (maxExpiration != null && (maxExpiration.toSeconds() < 3600 || maxExpiration.toSeconds() > 1L << 32)) {
             throw new IllegalArgumentException("--service-account-max-token-expiration \"" + max
                     + "\" must be between 1 hour and 2^32 seconds");

@@ -1,6 +1,5 @@
 package io.kubelix.authn.serviceaccount;
 
-import io.kubelix.support.flags.GoDuration;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
@@ -47,7 +46,7 @@ class ServiceAccountSettingsTest {
                 e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> ServiceAccountSettings.resolve(k -> "",
                 Map.of("kubelix.service-account-max-token-expiration", "1d")::get));
-        assertEquals(Duration.ofMinutes(90), GoDuration.parse("f", "1h30m"));
-        assertEquals(Duration.ofSeconds(3600), GoDuration.parse("f", "3600s"));
+        assertEquals(Duration.ofMinutes(90), ServiceAccountSettings.resolve(k -> "",
+                Map.of("kubelix.service-account-max-token-expiration", "1h30m")::get).maxTokenExpiration());
     }
 }

@@ -2,7 +2,7 @@ package io.kubelix.authz.webhook;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.kubelix.support.flags.GoDuration;
+import io.kubelix.support.time.GoDuration;
 import io.kubelix.support.webhook.WebhookKubeconfig;
 
 import java.io.IOException;
@@ -174,7 +174,7 @@ final class AuthorizationConfiguration {
             return dflt;
         }
         try {
-            return GoDuration.parse(path + "." + field, v.asText());
+            return GoDuration.parseFlag(path + "." + field, v.asText());
         } catch (IllegalArgumentException e) {
             errors.add(e.getMessage());
             return dflt;

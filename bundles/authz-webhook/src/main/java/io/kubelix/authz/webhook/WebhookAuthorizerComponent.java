@@ -3,8 +3,8 @@ package io.kubelix.authz.webhook;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.kubelix.api.authz.Authorizer;
-import io.kubelix.support.flags.GoDuration;
 import io.kubelix.support.flags.ReloadingFile;
+import io.kubelix.support.time.GoDuration;
 import io.kubelix.support.webhook.CABundleTrust;
 import io.kubelix.support.webhook.WebhookKubeconfig;
 import io.kubelix.support.webhook.x509.ClientCertificate;
@@ -75,9 +75,9 @@ public final class WebhookAuthorizerComponent {
             LOG.info("no authorization-webhook-config-file: the Webhook authorization mode has no authorizer");
             return;
         }
-        Duration allowed = GoDuration.parse("--authorization-webhook-cache-authorized-ttl",
+        Duration allowed = GoDuration.parseFlag("--authorization-webhook-cache-authorized-ttl",
                 setting(config, context, "authorization-webhook-cache-authorized-ttl", "5m"));
-        Duration unauthorized = GoDuration.parse("--authorization-webhook-cache-unauthorized-ttl",
+        Duration unauthorized = GoDuration.parseFlag("--authorization-webhook-cache-unauthorized-ttl",
                 setting(config, context, "authorization-webhook-cache-unauthorized-ttl", "30s"));
         WebhookKubeconfig target = WebhookKubeconfig.read(Path.of(file), yaml, "authorization webhook config file");
         WebhookAuthorizer.Settings settings = WebhookAuthorizer.Settings.legacy(allowed, unauthorized);

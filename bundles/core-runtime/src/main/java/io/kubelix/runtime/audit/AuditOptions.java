@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.kubelix.runtime.metrics.AuditMetrics;
 import io.kubelix.runtime.server.Settings;
-import io.kubelix.support.flags.GoDuration;
+import io.kubelix.support.time.GoDuration;
 import io.kubelix.support.webhook.CABundleTrust;
 import io.kubelix.support.webhook.WebhookKubeconfig;
 import org.slf4j.Logger;
@@ -256,10 +256,10 @@ public final class AuditOptions {
     private static Duration duration(Settings settings, String name, String defaultValue, List<String> errors) {
         String v = settings.get(name, defaultValue);
         try {
-            return GoDuration.parse(name, v);
+            return GoDuration.parse(v);
         } catch (IllegalArgumentException e) {
-            errors.add(e.getMessage());
-            return GoDuration.parse(name, defaultValue);
+            errors.add("invalid argument \"" + v + "\" for \"--" + name + "\" flag: " + e.getMessage());
+            return GoDuration.parse(defaultValue);
         }
     }
 

@@ -1,19 +1,16 @@
 package io.kubelix.runtime.audit;
 
+import io.kubelix.support.net.IP;
 import org.eclipse.jetty.server.Request;
 
-import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
 
 /**
  * utilnet.SourceIPs: the addresses of {@code X-Forwarded-For}, then {@code X-Real-Ip} unless
  * already named, then the connection's own address unless it is the last one named.
  */
 final class SourceIPs {
-    private static final Pattern IP_LITERAL = Pattern.compile("[0-9.]+|[0-9a-fA-F:.]*:[0-9a-fA-F:.]*");
-
     private SourceIPs() {
     }
 
@@ -35,61 +32,23 @@ final class SourceIPs {
                 ips.add(ip);
             }
         }
-        String remote = parse(Request.getRemoteAddr(request));
+        String remote = remote(Request.getRemoteAddr(request));
         if (remote != null && (ips.isEmpty() || !ips.get(ips.size() - 1).equals(remote))) {
             ips.add(remote);
         }
         return ips;
     }
 
-    /** The address in Go's text form, or null when {@code s} is not an IP address literal. */
+    /** netutils.ParseIPSloppy, the address in Go's text form; null when {@code s} is not an IP literal. */
     static String parse(String s) {
-        if (s == null || s.isEmpty()) {
-            return null;
-        }
-        String literal = s.startsWith("[") && s.endsWith("]") ? s.substring(1, s.length() - 1) : s;
-        if (!IP_LITERAL.matcher(literal).matches()) {
-            return null;
-        }
-        try {
-            // A literal: no name lookup.
-            InetAddress a = InetAddress.getByName(literal);
-            if (a instanceof java.net.Inet4Address && !literal.contains(".")) {
-                return null;
-            }
-            return a instanceof java.net.Inet6Address ? compressed(a.getHostAddress()) : a.getHostAddress();
-        } catch (java.net.UnknownHostException e) {
-            return null;
-        }
+        IP ip = s == null ? null : IP.parseIPSloppy(s);
+        return ip == null ? null : ip.toString();
     }
 
-    /** Java writes IPv6 in full ({@code 0:0:0:0:0:0:0:1}); Go compresses the longest run of zeros ({@code ::1}). */
-    static String compressed(String full) {
-        int zone = full.indexOf('%');
-        String addr = zone < 0 ? full : full.substring(0, zone);
-        String[] parts = addr.split(":");
-        int bestStart = -1;
-        int bestLen = 0;
-        for (int i = 0; i < parts.length; ) {
-            if (parts[i].equals("0")) {
-                int j = i;
-                while (j < parts.length && parts[j].equals("0")) {
-                    j++;
-                }
-                if (j - i > bestLen && j - i > 1) {
-                    bestStart = i;
-                    bestLen = j - i;
-                }
-                i = j;
-            } else {
-                i++;
-            }
-        }
-        if (bestStart < 0) {
-            return addr;
-        }
-        String head = String.join(":", java.util.Arrays.copyOfRange(parts, 0, bestStart));
-        String tail = String.join(":", java.util.Arrays.copyOfRange(parts, bestStart + bestLen, parts.length));
-        return head + "::" + tail;
+    /** The connection's address: Jetty writes an IPv6 one in brackets, and a link-local one with its zone. */
+    private static String remote(String s) {
+        String literal = s != null && s.startsWith("[") && s.endsWith("]") ? s.substring(1, s.length() - 1) : s;
+        int zone = literal == null ? -1 : literal.indexOf('%');
+        return parse(zone < 0 ? literal : literal.substring(0, zone));
     }
 }

@@ -1,12 +1,10 @@
 package io.kubelix.runtime.bootstrap;
 
+import io.kubelix.support.net.IP;
 import org.bouncycastle.asn1.DEROctetString;
 import org.bouncycastle.asn1.x509.GeneralName;
 import org.bouncycastle.asn1.x509.GeneralNames;
-import org.bouncycastle.util.IPAddress;
 
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.security.cert.CertificateParsingException;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
@@ -56,10 +54,11 @@ record SubjectAltNames(Set<String> ipAddresses, Set<String> dnsNames) {
             if (host.isEmpty()) {
                 continue;
             }
-            if (IPAddress.isValid(host)) {
+            IP ip = IP.parseIPSloppy(host);
+            if (ip != null) {
                 // A wildcard bind address (0.0.0.0, ::) names no host a client could connect to.
-                if (!literal(host).isAnyLocalAddress()) {
-                    ips.add(normalizeIp(host));
+                if (!ip.isUnspecified()) {
+                    ips.add(normalize(ip));
                 }
             } else if (DNS_NAME.matcher(host.toLowerCase(Locale.ROOT)).matches()) {
                 names.add(host.toLowerCase(Locale.ROOT));
@@ -79,8 +78,9 @@ record SubjectAltNames(Set<String> ipAddresses, Set<String> dnsNames) {
         if (entries != null) {
             for (List<?> entry : entries) {
                 int type = (Integer) entry.get(0);
-                if (type == GeneralName.iPAddress && entry.get(1) instanceof String ip && IPAddress.isValid(ip)) {
-                    ips.add(normalizeIp(ip));
+                IP ip = type == GeneralName.iPAddress && entry.get(1) instanceof String s ? IP.parseIPSloppy(s) : null;
+                if (ip != null) {
+                    ips.add(normalize(ip));
                 } else if (type == GeneralName.dNSName && entry.get(1) instanceof String name) {
                     names.add(name.toLowerCase(Locale.ROOT));
                 }
@@ -100,7 +100,7 @@ record SubjectAltNames(Set<String> ipAddresses, Set<String> dnsNames) {
     GeneralNames toGeneralNames() {
         List<GeneralName> names = new ArrayList<>();
         for (String ip : ipAddresses) {
-            names.add(new GeneralName(GeneralName.iPAddress, new DEROctetString(literal(ip).getAddress())));
+            names.add(new GeneralName(GeneralName.iPAddress, new DEROctetString(IP.parseIPSloppy(ip).bytes())));
         }
         for (String name : dnsNames) {
             names.add(new GeneralName(GeneralName.dNSName, name));
@@ -115,16 +115,8 @@ record SubjectAltNames(Set<String> ipAddresses, Set<String> dnsNames) {
         return String.join(", ", all);
     }
 
-    private static String normalizeIp(String ip) {
-        return literal(ip).getHostAddress();
-    }
-
-    // Only called with strings IPAddress.isValid accepted, so getByName parses and never looks up.
-    private static InetAddress literal(String ip) {
-        try {
-            return InetAddress.getByName(ip);
-        } catch (UnknownHostException e) {
-            throw new IllegalArgumentException("not an IP address: " + ip, e);
-        }
+    // The JDK's text, which is also how it reads the IP SANs of a certificate back.
+    private static String normalize(IP ip) {
+        return ip.toInetAddress().getHostAddress();
     }
 }

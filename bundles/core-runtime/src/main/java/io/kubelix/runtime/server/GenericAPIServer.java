@@ -24,7 +24,8 @@ import io.kubelix.runtime.server.healthz.HealthHandler;
 import io.kubelix.runtime.server.healthz.RequiredChecks;
 import io.kubelix.runtime.server.healthz.VersionInfo;
 import io.kubelix.runtime.storage.StorageFactory;
-import io.kubelix.support.flags.GoDuration;
+import io.kubelix.support.net.IP;
+import io.kubelix.support.time.GoDuration;
 import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
 import org.eclipse.jetty.http2.HTTP2Cipher;
 import org.eclipse.jetty.http2.HTTP2Connection;
@@ -257,11 +258,11 @@ public final class GenericAPIServer {
         HandlerChain.Limits limits = new HandlerChain.Limits(
                 settings.getInt("max-requests-inflight", 400, 0, 1_000_000),
                 settings.getInt("max-mutating-requests-inflight", 200, 0, 1_000_000),
-                GoDuration.parse("request-timeout", settings.get("request-timeout", "1m0s")),
+                GoDuration.parseFlag("request-timeout", settings.get("request-timeout", "1m0s")),
                 metrics.readOnlyInflight(), metrics.mutatingInflight());
         LOG.info("requests in flight at most {} reads and {} writes (0: no limit); request timeout {} s",
                 limits.maxRequestsInflight(), limits.maxMutatingRequestsInflight(), limits.requestTimeout().toSeconds());
-        shutdownDelay = GoDuration.parse("shutdown-delay-duration", settings.get("shutdown-delay-duration", "0s"));
+        shutdownDelay = GoDuration.parseFlag("shutdown-delay-duration", settings.get("shutdown-delay-duration", "0s"));
         // At shutdown, requests in flight may take up to the request timeout to finish.
         server.setStopTimeout(Math.max(5_000, limits.requestTimeout().toMillis() + 1_000));
         // kube-apiserver's --audit-* flags: an invalid policy or flag stops the server.
@@ -624,12 +625,13 @@ public final class GenericAPIServer {
         return pool;
     }
 
+    /** An IP address, as kube's {@code --bind-address} is; a host name is never looked up. */
     private static InetAddress parseBindAddress(String bindAddress) {
-        try {
-            return InetAddress.getByName(bindAddress);
-        } catch (Exception e) {
-            throw new IllegalArgumentException("invalid bind-address \"" + bindAddress + "\": " + e.getMessage());
+        IP ip = IP.parseIPSloppy(bindAddress);
+        if (ip == null) {
+            throw new IllegalArgumentException("invalid bind-address \"" + bindAddress + "\": must be an IP address");
         }
+        return ip.toInetAddress();
     }
 
     /**

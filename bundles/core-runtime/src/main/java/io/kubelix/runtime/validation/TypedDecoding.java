@@ -4,13 +4,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeType;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.schema.ResourceSchema;
+import io.kubelix.support.quantity.InvalidQuantityException;
+import io.kubelix.support.quantity.Quantity;
 
 import java.math.BigInteger;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.Iterator;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * What kube's typed decoding refuses, found by walking an object against its kind's OpenAPI
@@ -27,12 +28,6 @@ final class TypedDecoding {
     private static final String REF_PREFIX = "#/components/schemas/";
     private static final String QUANTITY = "io.k8s.apimachinery.pkg.api.resource.Quantity";
     private static final String INT_OR_STRING = "io.k8s.apimachinery.pkg.util.intstr.IntOrString";
-    /** resource.Quantity's own check, then its suffixes (ParseQuantity). */
-    private static final Pattern QUANTITY_FORMAT = Pattern.compile("([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)");
-    private static final Pattern QUANTITY_PARTS = Pattern.compile(
-            "[+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E|[eE][+-]?[0-9]+)?");
-    private static final String QUANTITY_ERROR = "quantities must match the regular expression "
-            + "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
     private static final BigInteger INT32_MIN = BigInteger.valueOf(Integer.MIN_VALUE);
     private static final BigInteger INT32_MAX = BigInteger.valueOf(Integer.MAX_VALUE);
     private static final BigInteger INT64_MIN = BigInteger.valueOf(Long.MIN_VALUE);
@@ -170,12 +165,15 @@ final class TypedDecoding {
                 : node.isTextual() ? "string" : node.isArray() ? "array" : "object";
     }
 
+    /** Quantity.UnmarshalJSON: the string's text, or a number's or any other value's JSON, as ParseQuantity reads it. */
     private static String quantity(JsonNode node) {
         String text = node.isTextual() ? node.textValue() : node.isNumber() ? node.asText() : jsonType(node);
-        if (!QUANTITY_FORMAT.matcher(text).matches()) {
-            return QUANTITY_ERROR;
+        try {
+            Quantity.parseJson(text);
+            return null;
+        } catch (InvalidQuantityException e) {
+            return e.getMessage();
         }
-        return QUANTITY_PARTS.matcher(text).matches() ? null : "unable to parse quantity's suffix";
     }
 
     private static String intOrString(JsonNode node) {

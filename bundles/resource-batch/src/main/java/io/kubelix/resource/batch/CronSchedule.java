@@ -1,13 +1,12 @@
 package io.kubelix.resource.batch;
 
+import io.kubelix.support.time.GoDuration;
+
 import java.time.ZoneId;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The cron syntax kube accepts in a CronJob's {@code spec.schedule}: robfig/cron's ParseStandard, five
@@ -33,8 +32,6 @@ final class CronSchedule {
             "@midnight", "@hourly");
     private static final String EVERY = "@every ";
     /** One component of a Go duration: a decimal number and a unit, or a number missing its unit. */
-    private static final Pattern DURATION_PART = Pattern.compile("([0-9]*(?:\\.[0-9]*)?)([^0-9.]*)");
-    private static final List<String> DURATION_UNITS = List.of("ns", "us", "µs", "μs", "ms", "s", "m", "h");
 
     private CronSchedule() {
     }
@@ -159,31 +156,11 @@ final class CronSchedule {
 
     /** Go's time.ParseDuration error for {@code s}, empty when it parses ({@code 1h30m}, {@code 90s}, {@code 1.5h}). */
     static Optional<String> goDuration(String s) {
-        String quoted = "\"" + s + "\"";
-        String rest = s.startsWith("-") || s.startsWith("+") ? s.substring(1) : s;
-        if (rest.equals("0")) {
+        try {
+            GoDuration.parse(s);
             return Optional.empty();
+        } catch (IllegalArgumentException e) {
+            return Optional.of(e.getMessage());
         }
-        if (rest.isEmpty()) {
-            return Optional.of("time: invalid duration " + quoted);
-        }
-        List<String> units = new ArrayList<>();
-        Matcher m = DURATION_PART.matcher(rest);
-        int at = 0;
-        while (at < rest.length()) {
-            if (!m.find(at) || m.start() != at || m.group(1).isEmpty() || m.group(1).equals(".")) {
-                return Optional.of("time: invalid duration " + quoted);
-            }
-            String unit = m.group(2);
-            if (unit.isEmpty()) {
-                return Optional.of("time: missing unit in duration " + quoted);
-            }
-            if (!DURATION_UNITS.contains(unit)) {
-                return Optional.of("time: unknown unit \"" + unit + "\" in duration " + quoted);
-            }
-            units.add(unit);
-            at = m.end();
-        }
-        return units.isEmpty() ? Optional.of("time: invalid duration " + quoted) : Optional.empty();
     }
 }

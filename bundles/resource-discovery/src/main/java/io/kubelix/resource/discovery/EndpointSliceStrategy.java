@@ -2,16 +2,14 @@ package io.kubelix.resource.discovery;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kubelix.api.validation.IPAddresses;
 import io.kubelix.api.errors.FieldError;
 import io.kubelix.api.registry.RESTCreateStrategy;
 import io.kubelix.api.registry.RESTUpdateStrategy;
 import io.kubelix.api.request.RequestContext;
 import io.kubelix.api.validation.MetadataValidators;
 import io.kubelix.api.validation.NameValidators;
+import io.kubelix.support.net.IPValidation;
 
-import java.net.Inet4Address;
-import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -122,12 +120,12 @@ final class EndpointSliceStrategy implements RESTCreateStrategy, RESTUpdateStrat
     static List<FieldError> address(String address, String addressType, String path) {
         switch (addressType) {
             case "IPv4", "IPv6" -> {
-                InetAddress ip = IPAddresses.parse(address);
-                boolean v4 = addressType.equals("IPv4");
-                if (ip == null || ip instanceof Inet4Address != v4) {
-                    return List.of(FieldError.invalid(path, address, "must be a valid " + addressType + " address"));
+                List<String> messages = addressType.equals("IPv4") ? IPValidation.isValidIPv4Address(address)
+                        : IPValidation.isValidIPv6Address(address);
+                if (messages.isEmpty()) {
+                    messages = IPValidation.validateEndpointIP(address);
                 }
-                return endpointIP(ip, address, path);
+                return messages.stream().map(m -> FieldError.invalid(path, address, m)).toList();
             }
             case "FQDN" -> {
                 return fqdn(address, path);
@@ -136,25 +134,6 @@ final class EndpointSliceStrategy implements RESTCreateStrategy, RESTUpdateStrat
                 return List.of();
             }
         }
-    }
-
-    /** ValidateEndpointIP: no unspecified, loopback, link-local or link-local multicast address. */
-    private static List<FieldError> endpointIP(InetAddress ip, String address, String path) {
-        List<FieldError> errs = new ArrayList<>();
-        if (ip.isAnyLocalAddress()) {
-            errs.add(FieldError.invalid(path, address, "may not be unspecified (" + address + ")"));
-        }
-        if (ip.isLoopbackAddress()) {
-            errs.add(FieldError.invalid(path, address, "may not be in the loopback range (127.0.0.0/8, ::1/128)"));
-        }
-        if (ip.isLinkLocalAddress()) {
-            errs.add(FieldError.invalid(path, address, "may not be in the link-local range (169.254.0.0/16, fe80::/10)"));
-        }
-        if (ip.isMCLinkLocal()) {
-            errs.add(FieldError.invalid(path, address,
-                    "may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)"));
-        }
-        return errs;
     }
 
     /** IsFullyQualifiedDomainName: a DNS-1123 subdomain of at least two labels, a trailing dot allowed. */

@@ -2,11 +2,11 @@ package io.kubelix.resource.networking;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kubelix.api.validation.IPAddresses;
 import io.kubelix.api.core.v1.PodTemplateValidation;
 import io.kubelix.api.errors.FieldError;
 import io.kubelix.api.validation.GoSyntax;
 import io.kubelix.api.validation.NameValidators;
+import io.kubelix.support.net.IP;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -90,7 +90,7 @@ final class IngressValidation {
             String host = rule.path("host").asText("");
             String hostPath = path + "[" + i + "].host";
             if (!host.isEmpty()) {
-                if (IPAddresses.parse(host) != null) {
+                if (IP.parseIPSloppy(host) != null) {
                     errs.add(FieldError.invalid(hostPath, host, "must be a DNS name, not an IP address"));
                 }
                 List<String> msgs = host.contains("*") ? wildcardErrors(host) : NameValidators.isDNS1123Subdomain(host);
@@ -185,8 +185,8 @@ final class IngressValidation {
             PodTemplateValidation.isValidPortName(portName).forEach(m ->
                     errs.add(FieldError.invalid(path + ".service.port.name", portName, m)));
         } else if (portNumber != 0) {
-            if (!NetworkAddresses.validPort(portNumber)) {
-                errs.add(FieldError.invalid(path + ".service.port.number", portNumber, NetworkAddresses.PORT_RANGE));
+            if (!Ports.validPort(portNumber)) {
+                errs.add(FieldError.invalid(path + ".service.port.number", portNumber, Ports.PORT_RANGE));
             }
         } else {
             errs.add(FieldError.required(path, "port name or number is required"));
@@ -239,13 +239,13 @@ final class IngressValidation {
         for (int i = 0; i < ingress.size(); i++) {
             String p = "status.loadBalancer.ingress[" + i + "]";
             String ip = ingress.get(i).path("ip").asText("");
-            if (!ip.isEmpty() && IPAddresses.parse(ip) == null) {
+            if (!ip.isEmpty() && IP.parseIPSloppy(ip) == null) {
                 errs.add(FieldError.invalid(p + ".ip", ip, "must be a valid IP address"));
             }
             String hostname = ingress.get(i).path("hostname").asText("");
             if (!hostname.isEmpty()) {
                 NameValidators.isDNS1123Subdomain(hostname).forEach(m -> errs.add(FieldError.invalid(p + ".hostname", hostname, m)));
-                if (IPAddresses.parse(hostname) != null) {
+                if (IP.parseIPSloppy(hostname) != null) {
                     errs.add(FieldError.invalid(p + ".hostname", hostname, "must be a DNS name, not an IP address"));
                 }
             }

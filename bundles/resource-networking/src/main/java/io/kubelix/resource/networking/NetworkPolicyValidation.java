@@ -5,6 +5,8 @@ import io.kubelix.api.core.v1.PodTemplateValidation;
 import io.kubelix.api.errors.FieldError;
 import io.kubelix.api.validation.GoSyntax;
 import io.kubelix.api.validation.MetadataValidators;
+import io.kubelix.support.net.CIDR;
+import io.kubelix.support.net.IPValidation;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -67,15 +69,15 @@ final class NetworkPolicyValidation {
         boolean hasEnd = endPort != null && !endPort.isNull();
         if (p != null && !p.isNull()) {
             if (p.isIntegralNumber()) {
-                if (!NetworkAddresses.validPort(p.asLong())) {
-                    errs.add(FieldError.invalid(path + ".port", p.asLong(), NetworkAddresses.PORT_RANGE));
+                if (!Ports.validPort(p.asLong())) {
+                    errs.add(FieldError.invalid(path + ".port", p.asLong(), Ports.PORT_RANGE));
                 }
                 if (hasEnd) {
                     if (endPort.asLong() < p.asLong()) {
                         errs.add(FieldError.invalid(path + ".endPort", p.asLong(), "must be greater than or equal to `port`"));
                     }
-                    if (!NetworkAddresses.validPort(endPort.asLong())) {
-                        errs.add(FieldError.invalid(path + ".endPort", endPort.asLong(), NetworkAddresses.PORT_RANGE));
+                    if (!Ports.validPort(endPort.asLong())) {
+                        errs.add(FieldError.invalid(path + ".endPort", endPort.asLong(), Ports.PORT_RANGE));
                     }
                 }
             } else {
@@ -121,7 +123,7 @@ final class NetworkPolicyValidation {
         if (cidr.isEmpty()) {
             return List.of(FieldError.required(path + ".cidr", ""));
         }
-        NetworkAddresses.Cidr network = NetworkAddresses.parseCIDR(cidr);
+        CIDR network = CIDR.parseCIDRSloppy(cidr);
         if (network == null) {
             return List.of(invalidCIDR(path + ".cidr", cidr));
         }
@@ -130,10 +132,10 @@ final class NetworkPolicyValidation {
         for (int i = 0; i < except.size(); i++) {
             String p = path + ".except[" + i + "]";
             String value = except.get(i).asText("");
-            NetworkAddresses.Cidr e = NetworkAddresses.parseCIDR(value);
+            CIDR e = CIDR.parseCIDRSloppy(value);
             if (e == null) {
                 errs.add(invalidCIDR(p, value));
-            } else if (!network.contains(e) || network.prefix() >= e.prefix()) {
+            } else if (!network.contains(e.network()) || network.prefixLength() >= e.prefixLength()) {
                 errs.add(FieldError.invalid(p, value, "must be a strict subset of `cidr`"));
             }
         }
@@ -141,6 +143,6 @@ final class NetworkPolicyValidation {
     }
 
     private static FieldError invalidCIDR(String path, String value) {
-        return FieldError.invalid(path, value, "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)");
+        return FieldError.invalid(path, value, IPValidation.INVALID_CIDR);
     }
 }

@@ -1,6 +1,7 @@
 package io.kubelix.storage.etcd;
 
 import io.kubelix.api.server.HealthChecker;
+import io.kubelix.support.time.GoDuration;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.ServiceRegistration;
 import org.slf4j.Logger;
@@ -60,7 +61,7 @@ final class EtcdSession {
         }
         LOG.info("etcd3 storage started: etcd-servers={}, etcd-prefix={}, tls={}, client-cert={},"
                         + " etcd-compaction-interval={}", etcd.target(), settings.prefix(), settings.tls(),
-                settings.certFile() != null, interval.isZero() ? "off" : EtcdSettings.format(interval));
+                settings.certFile() != null, interval.isZero() ? "off" : GoDuration.format(interval));
     }
 
     EtcdClient client() {

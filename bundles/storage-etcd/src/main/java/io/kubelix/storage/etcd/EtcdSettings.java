@@ -1,6 +1,6 @@
 package io.kubelix.storage.etcd;
 
-import io.kubelix.support.storage.Durations;
+import io.kubelix.support.time.GoDuration;
 
 import java.net.URI;
 import java.nio.file.Files;
@@ -55,7 +55,7 @@ record EtcdSettings(List<URI> servers, String prefix, Path caFile, Path certFile
         if ((cert == null) != (key == null)) {
             throw new IllegalArgumentException("etcd-certfile and etcd-keyfile must be given together");
         }
-        Duration interval = parseDuration("etcd-compaction-interval",
+        Duration interval = GoDuration.parseFlag("etcd-compaction-interval",
                 orDefault(get.apply("etcd-compaction-interval"), DEFAULT_COMPACTION_INTERVAL));
         return new EtcdSettings(servers, prefix, ca, cert, key, interval);
     }
@@ -98,16 +98,6 @@ record EtcdSettings(List<URI> servers, String prefix, Path caFile, Path certFile
             throw new IllegalArgumentException("etcd-servers mixes http:// and https:// endpoints: " + value);
         }
         return servers;
-    }
-
-    /** "5m", "90s", "1h", "500ms", "0"; a bare number is seconds. */
-    static Duration parseDuration(String name, String value) {
-        return Durations.parse(name, value);
-    }
-
-    /** A duration as the flags write it: 5m, 1h30m, 90s, 500ms. */
-    static String format(Duration d) {
-        return Durations.format(d);
     }
 
     private static Path file(String name, String value) {

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.kubelix.api.server.HealthChecker;
 import io.kubelix.api.storage.StorageConfig;
 import io.kubelix.api.storage.StorageInterface;
-import io.kubelix.support.storage.Durations;
+import io.kubelix.support.time.GoDuration;
 import io.kubelix.support.storage.JsonCodec;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.ServiceRegistration;
@@ -92,7 +92,7 @@ final class SqlBackend {
         store = s;
         scheduler = threads;
         LOG.info("{} storage started: database {}, at revision {}, compaction {}", name, d.describe(),
-                s.dispatchedRevision(), interval.isZero() ? "off" : "every " + Durations.format(interval));
+                s.dispatchedRevision(), interval.isZero() ? "off" : "every " + GoDuration.format(interval));
         return s;
     }
 

@@ -1,6 +1,6 @@
 package io.kubelix.storage.sql;
 
-import io.kubelix.support.storage.Durations;
+import io.kubelix.support.time.GoDuration;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,7 +37,7 @@ record SqlSettings(String url, Path dataDir, Duration compactionInterval, String
             return p != null && !p.isBlank() ? p.trim() : null;
         };
         String dir = get.apply("data-dir");
-        Duration interval = Durations.parse("etcd-compaction-interval",
+        Duration interval = GoDuration.parseFlag("etcd-compaction-interval",
                 orDefault(get.apply("etcd-compaction-interval"), DEFAULT_COMPACTION_INTERVAL));
         String synchronous = orDefault(get.apply("sqlite-synchronous"), "FULL").toUpperCase(Locale.ROOT);
         if (!synchronous.equals("FULL") && !synchronous.equals("NORMAL")) {

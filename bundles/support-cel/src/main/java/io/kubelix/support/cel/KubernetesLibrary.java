@@ -5,8 +5,10 @@ import dev.cel.common.CelOverloadDecl;
 import dev.cel.common.types.ListType;
 import dev.cel.common.types.SimpleType;
 import dev.cel.runtime.CelFunctionBinding;
+import io.kubelix.support.net.CIDR;
+import io.kubelix.support.net.IP;
+import io.kubelix.support.quantity.Quantity;
 
-import java.net.InetAddress;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,8 +26,6 @@ import java.util.regex.Pattern;
 final class KubernetesLibrary {
     private static final ListType LIST = ListType.create(SimpleType.DYN);
     private static final ListType STRINGS = ListType.create(SimpleType.STRING);
-    private static final Pattern QUANTITY = Pattern.compile(
-            "^[+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(([eE][+-]?[0-9]+)|Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E)?$");
 
     private KubernetesLibrary() {
     }
@@ -78,10 +78,9 @@ final class KubernetesLibrary {
                 CelFunctionBinding.from("list_index_of", List.class, Object.class, (l, v) -> (long) indexOf(l, v)),
                 CelFunctionBinding.from("list_last_index_of", List.class, Object.class, (l, v) -> (long) lastIndexOf(l, v)),
                 CelFunctionBinding.from("is_url_string", String.class, KubernetesLibrary::isURL),
-                CelFunctionBinding.from("is_ip_string", String.class, s -> !s.contains("/")
-                        && ip(s) != null),
+                CelFunctionBinding.from("is_ip_string", String.class, KubernetesLibrary::isIP),
                 CelFunctionBinding.from("is_cidr_string", String.class, KubernetesLibrary::isCIDR),
-                CelFunctionBinding.from("is_quantity_string", String.class, s -> QUANTITY.matcher(s).matches()));
+                CelFunctionBinding.from("is_quantity_string", String.class, Quantity::isQuantity));
     }
 
     private static List<String> findAll(String s, String re, long limit) {
@@ -156,33 +155,15 @@ final class KubernetesLibrary {
         }
     }
 
-    private static boolean isCIDR(String s) {
-        int slash = s.indexOf('/');
-        if (slash < 0 || ip(s.substring(0, slash)) == null) {
-            return false;
-        }
-        try {
-            int bits = Integer.parseInt(s.substring(slash + 1));
-            return bits >= 0 && bits <= (s.contains(":") ? 128 : 32);
-        } catch (NumberFormatException e) {
-            return false;
-        }
+    /** kube's parseIPAddr: Go's netip.ParseAddr without a zone, an IPv4-mapped IPv6 address refused. */
+    private static boolean isIP(String s) {
+        IP ip = IP.parseIP(s);
+        return ip != null && !ip.is4In6();
     }
 
-    /** An IPv4 dotted quad or an IPv6 literal, never looked up; null otherwise. */
-    static InetAddress ip(String s) {
-        try {
-            if (s.matches("\\d{1,3}(\\.\\d{1,3}){3}")) {
-                for (String part : s.split("\\.")) {
-                    if (Integer.parseInt(part) > 255 || part.length() > 1 && part.startsWith("0")) {
-                        return null;
-                    }
-                }
-                return InetAddress.getByName(s);
-            }
-            return s.contains(":") && s.matches("[0-9A-Fa-f:.]+") ? InetAddress.getByName(s) : null;
-        } catch (Exception e) {
-            return null;
-        }
+    /** kube's parseCIDR: Go's netip.ParsePrefix, an IPv4-mapped IPv6 address refused. */
+    private static boolean isCIDR(String s) {
+        CIDR cidr = CIDR.parsePrefix(s);
+        return cidr != null && !cidr.ip().is4In6();
     }
 }

@@ -1,5 +1,7 @@
 package io.kubelix.support.webhook;
 
+import io.kubelix.support.net.IP;
+
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
@@ -9,9 +11,7 @@ import javax.net.ssl.X509ExtendedTrustManager;
 import javax.net.ssl.X509TrustManager;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.net.Socket;
-import java.net.UnknownHostException;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.Certificate;
@@ -99,11 +99,12 @@ public final class CABundleTrust {
             return false;
         }
         String h = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
-        InetAddress ip = literalAddress(h);
+        // crypto/x509's VerifyHostname: a host that net.ParseIP reads is matched against the IP SANs only
+        IP ip = IP.parseIP(h);
         for (List<?> san : sans) {
             int type = (Integer) san.get(0);
             String value = String.valueOf(san.get(1));
-            if (ip != null && type == 7 && ip.equals(literalAddress(value))) {
+            if (ip != null && type == 7 && ip.equals(IP.parseIP(value))) {
                 return true;
             }
             if (ip == null && type == 2 && dnsMatches(value.toLowerCase(Locale.ROOT), h.toLowerCase(Locale.ROOT))) {
@@ -121,18 +122,6 @@ public final class CABundleTrust {
             return dot > 0 && n.substring(dot + 1).equals(p.substring(2));
         }
         return p.equals(n);
-    }
-
-    private static InetAddress literalAddress(String s) {
-        boolean literal = s.contains(":") || s.chars().allMatch(c -> c == '.' || Character.isDigit(c));
-        if (!literal || s.isEmpty()) {
-            return null;
-        }
-        try {
-            return InetAddress.getByName(s);
-        } catch (UnknownHostException e) {
-            return null;
-        }
     }
 
     /** Checks the chain with the CA bundle's trust manager and the leaf against the expected name; without a trust manager, nothing. */

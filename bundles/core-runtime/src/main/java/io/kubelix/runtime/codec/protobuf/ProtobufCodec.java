@@ -13,6 +13,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.runtime.codec.Codecs;
+import io.kubelix.support.time.GoDuration;
 
 import java.io.IOException;
 import java.time.Instant;

@@ -4,10 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubelix.support.net.CIDR;
+import io.kubelix.support.net.IP;
 
 import java.math.BigInteger;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.util.Objects;
 
 /**
@@ -153,21 +153,13 @@ public final class KubernetesService {
         return o;
     }
 
-    /** The first address of a CIDR (kube's service IP of {@code kubernetes}: the range's base plus one). */
+    /** The first address of a CIDR (kube's service IP of {@code kubernetes}: the network address plus one), in Go's text form. */
     public static String firstAddress(String cidr) {
-        int slash = cidr.indexOf('/');
-        if (slash < 0) {
+        CIDR range = CIDR.parseCIDRSloppy(cidr);
+        if (range == null) {
             throw new IllegalArgumentException("not a CIDR: " + cidr);
         }
-        try {
-            byte[] base = InetAddress.getByName(cidr.substring(0, slash)).getAddress();
-            byte[] next = new BigInteger(1, base).add(BigInteger.ONE).toByteArray();
-            byte[] bytes = new byte[base.length];
-            int n = Math.min(next.length, bytes.length);
-            System.arraycopy(next, next.length - n, bytes, bytes.length - n, n);
-            return InetAddress.getByAddress(bytes).getHostAddress();
-        } catch (UnknownHostException e) {
-            throw new IllegalArgumentException("not a CIDR: " + cidr, e);
-        }
+        IP network = range.network();
+        return IP.fromBigInteger(network.toBigInteger().add(BigInteger.ONE), network.bytes().length).toString();
     }
 }

@@ -15,6 +15,7 @@ import io.kubelix.runtime.controller.informer.InformerFactory;
 import io.kubelix.runtime.controller.workqueue.WorkQueue;
 import io.kubelix.runtime.server.GenericAPIServer;
 import io.kubelix.runtime.server.Settings;
+import io.kubelix.support.net.IP;
 import org.osgi.framework.BundleContext;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -28,7 +29,6 @@ import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
-import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -248,16 +248,16 @@ public final class KubernetesServiceController implements PostStartHook {
      */
     static String advertiseAddress(String advertise, String bind) {
         if (advertise != null) {
-            InetAddress a = literal(advertise, "advertise-address");
-            if (a.isAnyLocalAddress()) {
+            IP a = literal(advertise, "advertise-address");
+            if (a.isUnspecified()) {
                 throw new IllegalArgumentException("invalid advertise-address \"" + advertise
                         + "\": must be an address clients can reach, not unspecified");
             }
-            return a.getHostAddress();
+            return a.toString();
         }
-        InetAddress b = literal(bind, "bind-address");
-        if (!b.isAnyLocalAddress() && !b.isLoopbackAddress()) {
-            return b.getHostAddress();
+        IP b = literal(bind, "bind-address");
+        if (!b.isUnspecified() && !b.isLoopback()) {
+            return b.toString();
         }
         try {
             for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
@@ -272,17 +272,14 @@ public final class KubernetesServiceController implements PostStartHook {
         } catch (SocketException e) {
             LOG.warn("bootstrap-controller: cannot list network interfaces: {}", e.toString());
         }
-        return b.isLoopbackAddress() ? b.getHostAddress() : "127.0.0.1";
+        return b.isLoopback() ? b.toString() : "127.0.0.1";
     }
 
-    private static InetAddress literal(String value, String setting) {
-        if (!value.matches("[0-9a-fA-F.:]+") || !value.contains(".") && !value.contains(":")) {
+    private static IP literal(String value, String setting) {
+        IP ip = IP.parseIPSloppy(value);
+        if (ip == null) {
             throw new IllegalArgumentException("invalid " + setting + " \"" + value + "\": must be an IP address");
         }
-        try {
-            return InetAddress.getByName(value);
-        } catch (UnknownHostException e) {
-            throw new IllegalArgumentException("invalid " + setting + " \"" + value + "\": must be an IP address");
-        }
+        return ip;
     }
 }

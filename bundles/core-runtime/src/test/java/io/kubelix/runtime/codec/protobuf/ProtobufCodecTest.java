@@ -10,8 +10,6 @@ import io.kubernetes.client.proto.Runtime;
 import io.kubernetes.client.proto.V1;
 import io.kubernetes.client.proto.V1Networking;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -159,30 +157,6 @@ class ProtobufCodecTest {
 
         assertEquals(400, assertThrows(StatusException.class,
                 () -> codec.decode(body("v1", "ConfigMap", truncated))).code());
-    }
-
-    @ParameterizedTest(name = "{0}ns -> {1}")
-    @CsvSource({
-            "0, 0s",
-            "1, 1ns",
-            "999, 999ns",
-            "1100, 1.1µs",
-            "2200000, 2.2ms",
-            "150000000, 150ms",
-            "1000000000, 1s",
-            "1500000000, 1.5s",
-            "60000000000, 1m0s",
-            "90000000000, 1m30s",
-            "3600000000000, 1h0m0s",
-            "3723500000000, 1h2m3.5s",
-            "86400000000000, 24h0m0s",
-            "1000000001, 1.000000001s",
-            "59999999999, 59.999999999s",
-            "-1500000000, -1.5s",
-            "-150000000, -150ms",
-    })
-    void goDurationString(long nanos, String expected) {
-        assertEquals(expected, GoDuration.format(nanos));
     }
 
     /** ObjectMeta as Go marshals it: every string and number field written, Time zero. */

@@ -182,6 +182,6 @@ class BootstrapControllersTest {
         assertThrows(IllegalArgumentException.class, () -> KubernetesServiceController.advertiseAddress("0.0.0.0", "127.0.0.1"));
         assertEquals("10.0.0.1", KubernetesService.firstAddress("10.0.0.0/24"));
         assertEquals("10.96.0.1", KubernetesService.firstAddress("10.96.0.0/12"));
-        assertEquals("fd00:0:0:0:0:0:0:1", KubernetesService.firstAddress("fd00::/108"));
+        assertEquals("fd00::1", KubernetesService.firstAddress("fd00::/108"), "Go's text form, as the ClusterIP is written");
     }
 }

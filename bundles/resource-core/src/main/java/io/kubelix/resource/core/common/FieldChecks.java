@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.kubelix.api.core.v1.PodTemplateValidation;
 import io.kubelix.api.errors.FieldError;
 import io.kubelix.api.validation.NameValidators;
-import io.kubelix.resource.core.IPAddresses;
+import io.kubelix.support.net.IPValidation;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -76,38 +76,12 @@ public final class FieldChecks {
         return errs;
     }
 
-    /** ValidateNonSpecialIP's address checks, after IsValidIP. */
+    /** IsValidIP, then ValidateEndpointIP's checks of what the address may not be. */
     public static List<FieldError> ip(String value, String path) {
-        byte[] b = IPAddresses.parse(value);
-        if (b == null) {
-            return List.of(FieldError.invalid(path, value, "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)"));
+        List<String> messages = IPValidation.isValidIP(value);
+        if (messages.isEmpty()) {
+            messages = IPValidation.validateEndpointIP(value);
         }
-        boolean unspecified = true;
-        for (byte x : b) {
-            unspecified &= x == 0;
-        }
-        if (unspecified) {
-            return List.of(FieldError.invalid(path, value, "may not be unspecified (0.0.0.0)"));
-        }
-        if ((b.length == 4 && (b[0] & 0xff) == 127) || (b.length == 16 && isIPv6Loopback(b))) {
-            return List.of(FieldError.invalid(path, value, "may not be in the loopback range (127.0.0.0/8, ::1/128)"));
-        }
-        if ((b.length == 4 && (b[0] & 0xff) == 169 && (b[1] & 0xff) == 254)
-                || (b.length == 16 && (b[0] & 0xff) == 0xfe && (b[1] & 0xc0) == 0x80)) {
-            return List.of(FieldError.invalid(path, value, "may not be in the link-local range (169.254.0.0/16, fe80::/10)"));
-        }
-        if ((b.length == 4 && (b[0] & 0xf0) == 224) || (b.length == 16 && (b[0] & 0xff) == 0xff)) {
-            return List.of(FieldError.invalid(path, value, "may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)"));
-        }
-        return List.of();
-    }
-
-    private static boolean isIPv6Loopback(byte[] b) {
-        for (int i = 0; i < 15; i++) {
-            if (b[i] != 0) {
-                return false;
-            }
-        }
-        return b[15] == 1;
+        return messages.stream().map(m -> FieldError.invalid(path, value, m)).toList();
     }
 }

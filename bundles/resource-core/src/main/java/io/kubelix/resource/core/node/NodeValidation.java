@@ -6,16 +6,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.errors.FieldError;
 import io.kubelix.api.validation.NameValidators;
 import io.kubelix.resource.core.common.Nodes;
+import io.kubelix.support.net.CIDR;
 
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * kube's ValidateNode and ValidateNodeUpdate (pkg/apis/core/validation) for the spec: pod CIDRs
@@ -26,9 +24,6 @@ public final class NodeValidation {
     public static final List<String> TAINT_EFFECTS = List.of("NoSchedule", "PreferNoSchedule", "NoExecute");
     static final String CIDR_MESSAGE = "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)";
     static final String CIDR_CHANGE = "node updates may not change podCIDR except from \"\" to valid";
-    private static final Pattern IPV4 = Pattern.compile("(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])"
-            + "(\\.(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])){3}");
-    private static final Pattern IPV6 = Pattern.compile("[0-9A-Fa-f:.]+");
 
     private NodeValidation() {
     }
@@ -52,7 +47,7 @@ public final class NodeValidation {
         Set<Boolean> families = new HashSet<>();
         for (JsonNode c : cidrs) {
             String value = c.asText("");
-            if (!isCIDR(value)) {
+            if (CIDR.parseCIDRSloppy(value) == null) {
                 errs.add(FieldError.invalid("spec.podCIDRs[" + i + "]", value, CIDR_MESSAGE));
             } else {
                 families.add(value.contains(":"));
@@ -127,35 +122,5 @@ public final class NodeValidation {
             }
         }
         return errs;
-    }
-
-    /** netutils.ParseCIDRSloppy: an IPv4 or IPv6 address, a slash and a prefix length that fits it. */
-    static boolean isCIDR(String value) {
-        int slash = value.indexOf('/');
-        if (slash < 0) {
-            return false;
-        }
-        String ip = value.substring(0, slash);
-        String bits = value.substring(slash + 1);
-        if (!isIP(ip) || bits.isEmpty() || bits.length() > 3 || !bits.chars().allMatch(Character::isDigit)) {
-            return false;
-        }
-        return Integer.parseInt(bits) <= (ip.contains(":") ? 128 : 32);
-    }
-
-    /** Whether {@code value} is an IPv4 address in dotted form or an IPv6 address (never a host name). */
-    public static boolean isIP(String value) {
-        if (IPV4.matcher(value).matches()) {
-            return true;
-        }
-        if (!value.contains(":") || !IPV6.matcher(value).matches()) {
-            return false;
-        }
-        try {
-            InetAddress.getByName(value);
-            return true;
-        } catch (UnknownHostException e) {
-            return false;
-        }
     }
 }

@@ -8,7 +8,7 @@ import io.kubelix.api.registry.StatusStrategies;
 import io.kubelix.api.request.RequestContext;
 import io.kubelix.api.validation.NameValidators;
 import io.kubelix.resource.core.common.Nodes;
-import io.kubelix.resource.core.node.NodeValidation;
+import io.kubelix.support.net.IP;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -45,7 +45,7 @@ public final class PodStatusStrategy implements RESTUpdateStrategy {
         for (JsonNode ip : status.path("podIPs")) {
             String path = "status.podIPs[" + i++ + "]";
             String value = Nodes.text(ip, "ip");
-            if (!NodeValidation.isIP(value)) {
+            if (IP.parseIPSloppy(value) == null) {
                 errs.add(FieldError.invalid(path, value, "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)"));
             } else if (!seen.add(value)) {
                 errs.add(FieldError.duplicate(path, value));

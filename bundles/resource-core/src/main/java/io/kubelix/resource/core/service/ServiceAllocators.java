@@ -7,8 +7,8 @@ import io.kubelix.api.errors.FieldError;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.storage.StorageInterface;
 import io.kubelix.api.validation.GoSyntax;
-import io.kubelix.resource.core.IPAddresses;
 import io.kubelix.resource.core.common.Nodes;
+import io.kubelix.support.net.IP;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -219,10 +219,10 @@ final class ServiceAllocators {
             spec.putArray("clusterIPs").add(allocated);
             return;
         }
-        if (!IPAddresses.isIP(ip)) {
+        if (IP.parseIPSloppy(ip) == null) {
             return; // validation answers for a malformed address
         }
-        String family = IPAddresses.isIPv6(ip) ? ServiceCIDR.IPV6 : ServiceCIDR.IPV4;
+        String family = IP.parseIPSloppy(ip).family();
         if (!family.equals(cidr.family())) {
             throw StatusException.invalid("Service", "", name(svc), List.of(FieldError.invalid("spec.clusterIPs[0]",
                     GoSyntax.strings(clusterIPs(spec)), family + " is not configured on this cluster")));

@@ -1,6 +1,7 @@
 package io.kubelix.resource.core.service;
 
-import io.kubelix.resource.core.IPAddresses;
+import io.kubelix.support.net.CIDR;
+import io.kubelix.support.net.IP;
 
 import java.math.BigInteger;
 
@@ -27,15 +28,10 @@ record ServiceCIDR(String cidr, String family, BigInteger base, int size, int ad
      */
     static ServiceCIDR parse(String text) {
         String value = text == null ? "" : text.trim();
-        int slash = value.indexOf('/');
-        byte[] ip = slash < 0 ? null : IPAddresses.parse(value.substring(0, slash));
-        int bits;
-        try {
-            bits = slash < 0 ? -1 : Integer.parseInt(value.substring(slash + 1));
-        } catch (NumberFormatException e) {
-            bits = -1;
-        }
-        if (ip == null || bits < 0 || bits > ip.length * 8 || !value.substring(slash + 1).matches("[0-9]{1,3}")) {
+        CIDR parsed = CIDR.parseCIDRSloppy(value);
+        byte[] ip = parsed == null ? null : parsed.ip().bytes();
+        int bits = parsed == null ? -1 : parsed.prefixLength();
+        if (ip == null || bits > ip.length * 8) {
             throw new IllegalArgumentException("invalid --service-cluster-ip-range \"" + value
                     + "\": must be a CIDR such as " + DEFAULT);
         }
@@ -45,29 +41,29 @@ record ServiceCIDR(String cidr, String family, BigInteger base, int size, int ad
                     + "large; for " + (ip.length * 8) + "-bit addresses the mask must be >= " + (ip.length * 8 - 20));
         }
         BigInteger mask = BigInteger.ONE.shiftLeft(ip.length * 8).subtract(BigInteger.ONE.shiftLeft(hostBits));
-        BigInteger network = IPAddresses.toNumber(ip).and(mask);
+        BigInteger network = new BigInteger(1, ip).and(mask);
         int size = (1 << hostBits) - (ip.length == 4 ? 2 : 1);
         if (size < 1) {
             throw new IllegalArgumentException("invalid --service-cluster-ip-range \"" + value
                     + "\": the range has no address to allocate");
         }
-        String normal = IPAddresses.format(network, ip.length) + "/" + bits;
+        String normal = IP.fromBigInteger(network, ip.length) + "/" + bits;
         return new ServiceCIDR(normal, ip.length == 4 ? IPV4 : IPV6, network.add(BigInteger.ONE), size, ip.length);
     }
 
     /** The offset of {@code ip} in the range, or -1 when it is outside (or not an IP of this family). */
     int offsetOf(String ip) {
-        byte[] bytes = IPAddresses.parse(ip);
-        if (bytes == null || bytes.length != addressLength) {
+        IP address = IP.parseIPSloppy(ip);
+        if (address == null || address.bytes().length != addressLength) {
             return -1;
         }
-        BigInteger diff = IPAddresses.toNumber(bytes).subtract(base);
+        BigInteger diff = address.toBigInteger().subtract(base);
         return diff.signum() < 0 || diff.compareTo(BigInteger.valueOf(size)) >= 0 ? -1 : diff.intValue();
     }
 
     /** The address at {@code offset}. */
     String addressAt(int offset) {
-        return IPAddresses.format(base.add(BigInteger.valueOf(offset)), addressLength);
+        return IP.fromBigInteger(base.add(BigInteger.valueOf(offset)), addressLength).toString();
     }
 
     @Override

@@ -1,9 +1,9 @@
 package io.kubelix.resource.core.service;
 
+import io.kubelix.support.net.IP;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kubelix.resource.core.IPAddresses;
 import io.kubelix.resource.core.common.Nodes;
 
 import java.util.HashMap;
@@ -93,7 +93,8 @@ final class ServiceDefaults {
             }
             if (!(spec.get("ipFamilies") instanceof ArrayNode families) || families.isEmpty()) {
                 String first = spec.path("clusterIPs").path(0).asText("");
-                String fam = IPAddresses.isIP(first) ? (IPAddresses.isIPv6(first) ? ServiceCIDR.IPV6 : ServiceCIDR.IPV4) : family;
+                IP firstIP = IP.parseIPSloppy(first);
+                String fam = firstIP != null ? firstIP.family() : family;
                 ArrayNode list = spec.putArray("ipFamilies").add(fam);
                 if (headlessWithoutSelector(spec) && !SINGLE_STACK.equals(Nodes.text(spec, "ipFamilyPolicy"))) {
                     list.add(ServiceCIDR.IPV4.equals(fam) ? ServiceCIDR.IPV6 : ServiceCIDR.IPV4);

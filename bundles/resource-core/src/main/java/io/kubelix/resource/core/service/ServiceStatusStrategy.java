@@ -6,9 +6,9 @@ import io.kubelix.api.errors.FieldError;
 import io.kubelix.api.registry.RESTUpdateStrategy;
 import io.kubelix.api.registry.StatusStrategies;
 import io.kubelix.api.request.RequestContext;
-import io.kubelix.resource.core.IPAddresses;
 import io.kubelix.resource.core.common.FieldChecks;
 import io.kubelix.resource.core.common.Nodes;
+import io.kubelix.support.net.IP;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -31,13 +31,13 @@ final class ServiceStatusStrategy implements RESTUpdateStrategy {
         for (int i = 0; i < ingress.size(); i++) {
             String p = "status.loadBalancer.ingress[" + i + "]";
             String ip = Nodes.text(ingress.get(i), "ip");
-            if (!ip.isEmpty() && !IPAddresses.isIP(ip)) {
+            if (!ip.isEmpty() && IP.parseIPSloppy(ip) == null) {
                 errs.add(FieldError.invalid(p + ".ip", ip, "must be a valid IP address"));
             }
             String hostname = Nodes.text(ingress.get(i), "hostname");
             if (!hostname.isEmpty()) {
                 errs.addAll(FieldChecks.dns1123Subdomain(hostname, p + ".hostname"));
-                if (IPAddresses.isIP(hostname)) {
+                if (IP.parseIPSloppy(hostname) != null) {
                     errs.add(FieldError.invalid(p + ".hostname", hostname, "must be a DNS name, not an IP address"));
                 }
             }

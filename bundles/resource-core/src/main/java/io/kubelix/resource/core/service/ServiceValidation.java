@@ -6,9 +6,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.errors.FieldError;
 import io.kubelix.api.validation.GoSyntax;
 import io.kubelix.api.validation.MetadataValidators;
-import io.kubelix.resource.core.IPAddresses;
 import io.kubelix.resource.core.common.FieldChecks;
 import io.kubelix.resource.core.common.Nodes;
+import io.kubelix.support.net.IP;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -195,7 +195,7 @@ final class ServiceValidation {
         if (!clusterIP.isEmpty() && !ips.isEmpty() && !clusterIP.equals(ips.get(0))) {
             errs.add(FieldError.invalid("spec.clusterIPs", GoSyntax.strings(ips), "first value must match `clusterIP`"));
         }
-        if (!clusterIP.isEmpty() && !ServiceDefaults.CLUSTER_IP_NONE.equals(clusterIP) && !IPAddresses.isIP(clusterIP)) {
+        if (!clusterIP.isEmpty() && !ServiceDefaults.CLUSTER_IP_NONE.equals(clusterIP) && IP.parseIPSloppy(clusterIP) == null) {
             errs.add(FieldError.invalid("spec.clusterIP", clusterIP, "must be empty, 'None', or a valid IP address"));
         }
         boolean anyFamily = ServiceDefaults.headlessWithoutSelector(spec);
