@@ -73,14 +73,27 @@ public final class DynamicTransformers implements AutoCloseable {
             return ValueTransformer.IDENTITY;
         }
         return new ValueTransformer() {
+            /** The resource's transformer in the configuration it was looked up in, looked up again after a reload. */
+            private volatile Resolved resolved;
+
+            private ValueTransformer transformer() {
+                ResourceTransformers now = current;
+                Resolved r = resolved;
+                if (r == null || r.in() != now) {
+                    r = new Resolved(now, now.forResource(resource));
+                    resolved = r;
+                }
+                return r.transformer();
+            }
+
             @Override
             public Read transformFromStorage(byte[] stored, byte[] authenticatedData) {
-                return current.forResource(resource).transformFromStorage(stored, authenticatedData);
+                return transformer().transformFromStorage(stored, authenticatedData);
             }
 
             @Override
             public byte[] transformToStorage(byte[] data, byte[] authenticatedData) {
-                return current.forResource(resource).transformToStorage(data, authenticatedData);
+                return transformer().transformToStorage(data, authenticatedData);
             }
 
             @Override
@@ -88,6 +101,9 @@ public final class DynamicTransformers implements AutoCloseable {
                 return "encryption of " + resource;
             }
         };
+    }
+
+    private record Resolved(ResourceTransformers in, ValueTransformer transformer) {
     }
 
     /** Loads the file again when its content changed since the last load. */
