@@ -43,10 +43,15 @@ abstract class KubectlSuite {
     @BeforeAll
     void startServer() throws Exception {
         work = KubelixServer.workDirectory(name);
-        server = KubelixServer.startDistribution(work, READY_TIMEOUT);
+        server = KubelixServer.startDistribution(work, READY_TIMEOUT, flags());
         kubectl = server.kubectl(work);
         server.awaitServed(kubectl, READY_TIMEOUT, resources);
         afterStart();
+    }
+
+    /** More {@code bin/kubelix} flags for the suite's server; the files they name may be written into {@link #work} here. */
+    String[] flags() throws Exception {
+        return new String[0];
     }
 
     /** What else a suite waits for, or sets up, before its first test. */

@@ -57,9 +57,10 @@ final class KubelixServer implements AutoCloseable {
         return work;
     }
 
-    /** The distribution the e2e suite runs against ({@code kubelix.itest.distribution}), started under {@code work}. */
-    static KubelixServer startDistribution(Path work, Duration readyTimeout) throws IOException, InterruptedException {
-        return start(Path.of(property("kubelix.itest.distribution")), work, readyTimeout);
+    /** The distribution the e2e suite runs against ({@code kubelix.itest.distribution}), started under {@code work} with {@code flags}. */
+    static KubelixServer startDistribution(Path work, Duration readyTimeout, String... flags)
+            throws IOException, InterruptedException {
+        return start(Path.of(property("kubelix.itest.distribution")), work, readyTimeout, flags);
     }
 
     /** The real kubectl ({@code kubelix.itest.kubectl}, else the one on PATH) with this server's admin kubeconfig, its home in {@code work}. */

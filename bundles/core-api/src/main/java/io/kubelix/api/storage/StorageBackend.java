@@ -12,6 +12,10 @@ public interface StorageBackend {
     /** Service property naming the backend. */
     String NAME_PROPERTY = "kubelix.storage.backend";
 
-    /** The storage of one resource. Called once per resource; the result is kept by core-runtime. */
+    /**
+     * The storage of one resource. Called once per resource; the result is kept by core-runtime.
+     * Every value it writes and reads passes through {@link StorageConfig#transformer()}, with the
+     * key the backend stores it under as authenticated data.
+     */
     StorageInterface forResource(StorageConfig config);
 }

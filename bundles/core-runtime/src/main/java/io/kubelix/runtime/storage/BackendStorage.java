@@ -11,6 +11,7 @@ import io.kubelix.api.storage.StorageBackend;
 import io.kubelix.api.storage.StorageConfig;
 import io.kubelix.api.storage.StorageInterface;
 import io.kubelix.api.storage.UpdateFunction;
+import io.kubelix.api.storage.ValueTransformer;
 import io.kubelix.api.storage.ValidateObjectFunction;
 import io.kubelix.api.storage.Versioner;
 import io.kubelix.api.storage.Watch;
@@ -27,8 +28,9 @@ final class BackendStorage implements StorageInterface {
     private final StorageFactory factory;
     private volatile Bound bound;
 
-    BackendStorage(GroupResource groupResource, String resourcePrefix, StorageFactory factory) {
-        this.config = new StorageConfig(groupResource, resourcePrefix);
+    BackendStorage(GroupResource groupResource, String resourcePrefix, ValueTransformer transformer,
+                   StorageFactory factory) {
+        this.config = new StorageConfig(groupResource, resourcePrefix, transformer);
         this.factory = factory;
     }
 

@@ -5,12 +5,15 @@ import io.kubelix.api.schema.GroupResource;
 import io.kubelix.api.server.HealthChecker;
 import io.kubelix.api.storage.StorageBackend;
 import io.kubelix.api.storage.StorageInterface;
+import io.kubelix.api.storage.ValueTransformer;
 import io.kubelix.runtime.server.Lifecycle;
 import io.kubelix.runtime.server.Settings;
 import io.kubelix.runtime.storage.cacher.Cacher;
 import io.kubelix.runtime.storage.cacher.CacherStats;
 import io.kubelix.runtime.storage.cacher.CacherOptions;
 import io.kubelix.runtime.storage.cacher.EventWindow;
+import io.kubelix.runtime.storage.encryptionconfig.DynamicTransformers;
+import io.kubelix.runtime.server.GenericAPIServer;
 import org.osgi.framework.BundleContext;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -21,6 +24,7 @@ import org.osgi.service.component.annotations.ReferencePolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -33,7 +37,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * resource bundles that use them; they follow the backend when its bundle is updated, and
  * answer 503 while it is missing. Each resource's storage is decorated by a Cacher (the watch cache;
  * {@code --watch-cache=false} turns it off, {@code --default-watch-cache-size} sizes its event
- * window). Also the {@code storage-backend} readiness check.
+ * window). Every value a backend stores passes through its resource's transformer, the encryption
+ * at rest of {@code --encryption-provider-config} (kube's storage.Config.Transformer), whatever
+ * the backend. Also the {@code storage-backend} readiness check.
  */
 @Component(service = {StorageFactory.class, HealthChecker.class}, configurationPid = StorageFactory.PID,
         property = HealthChecker.ENDPOINTS_PROPERTY + "=readyz")
@@ -44,6 +50,7 @@ public final class StorageFactory implements HealthChecker {
     private final String backendName;
     private final boolean watchCache;
     private final CacherOptions cacherOptions;
+    private final DynamicTransformers transformers;
     private final Map<String, StorageBackend> backends = new ConcurrentHashMap<>();
     private final Map<String, StorageInterface> storages = new ConcurrentHashMap<>();
     private final Map<String, StorageInterface> rawStorages = new ConcurrentHashMap<>();
@@ -61,10 +68,32 @@ public final class StorageFactory implements HealthChecker {
                 : EventWindow.fixed(settings.getInt("default-watch-cache-size", 0, 1, 10_000_000));
         cacherOptions = CacherOptions.DEFAULT.withEventWindow(window);
         LOG.info("storage backend: {}; watch cache: {}", backendName, watchCache ? "on, " + window.describe() : "off");
+        try {
+            transformers = encryption(settings);
+        } catch (IllegalArgumentException e) {
+            // kube-apiserver does not start with an encryption configuration it cannot use
+            GenericAPIServer.failed(context, e);
+            throw e;
+        }
+    }
+
+    /** kube's {@code --encryption-provider-config} and {@code --encryption-provider-config-automatic-reload}. */
+    static DynamicTransformers encryption(Settings settings) {
+        String file = settings.get("encryption-provider-config", "");
+        boolean reload = Boolean.parseBoolean(settings.get("encryption-provider-config-automatic-reload", "false"));
+        if (file.isEmpty()) {
+            if (reload) {
+                throw new IllegalArgumentException(
+                        "--encryption-provider-config-automatic-reload must be set with --encryption-provider-config");
+            }
+            return DynamicTransformers.none();
+        }
+        return DynamicTransformers.load(Path.of(file), reload ? DynamicTransformers.RELOAD_INTERVAL : null);
     }
 
     @Deactivate
     void deactivate() {
+        transformers.close();
         storages.values().forEach(s -> {
             if (s instanceof Cacher c) {
                 c.stop();
@@ -112,7 +141,7 @@ public final class StorageFactory implements HealthChecker {
             throw new IllegalArgumentException("storage prefix " + resourcePrefix + " is already used as raw storage");
         }
         return storages.computeIfAbsent(resourcePrefix, p -> {
-            StorageInterface backend = new BackendStorage(groupResource, p, this);
+            StorageInterface backend = new BackendStorage(groupResource, p, transformers.forResource(groupResource), this);
             return watchCache ? new Cacher(backend, groupResource, p, cacherOptions) : backend;
         });
     }
@@ -133,13 +162,16 @@ public final class StorageFactory implements HealthChecker {
         return stats;
     }
 
-    /** Uncached storage under {@code resourcePrefix}, for state kept beside objects (allocators). */
+    /**
+     * Uncached storage under {@code resourcePrefix}, for state kept beside objects (allocators); never
+     * encrypted, as kube refuses to encrypt the allocators, which have no REST API.
+     */
     public StorageInterface rawStorageFor(String resourcePrefix) {
         if (storages.containsKey(resourcePrefix)) {
             throw new IllegalArgumentException("storage prefix " + resourcePrefix + " is already used by a resource");
         }
         return rawStorages.computeIfAbsent(resourcePrefix,
-                p -> new BackendStorage(new GroupResource("", p), p, this));
+                p -> new BackendStorage(new GroupResource("", p), p, ValueTransformer.IDENTITY, this));
     }
 
     /** Whether the backend in use is there now. */

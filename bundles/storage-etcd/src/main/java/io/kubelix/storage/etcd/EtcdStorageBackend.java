@@ -77,7 +77,8 @@ public final class EtcdStorageBackend implements StorageBackend {
     @Override
     public StorageInterface forResource(StorageConfig config) {
         EtcdSession s = session();
-        StorageInterface storage = new EtcdStorage(config, s.client(), keys, codec, s.watches());
+        StorageInterface storage = new EtcdStorage(config, s.client(), keys,
+                codec.forResource(config, keys.prefix()), s.watches());
         return metrics == null ? storage : new MeasuredStorage(storage, metrics, config.groupResource().toString());
     }
 

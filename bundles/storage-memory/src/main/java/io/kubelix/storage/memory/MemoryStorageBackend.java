@@ -164,7 +164,7 @@ public final class MemoryStorageBackend implements StorageBackend {
 
     @Override
     public StorageInterface forResource(StorageConfig config) {
-        return new MemoryStorage(config, store, codec, () -> watchQueueSize);
+        return new MemoryStorage(config, store, codec.forResource(config, ""), () -> watchQueueSize);
     }
 
     /** Compacts history up to {@code revision} now (etcd's Compact); for tests. */

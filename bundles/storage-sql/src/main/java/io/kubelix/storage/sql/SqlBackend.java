@@ -46,7 +46,7 @@ final class SqlBackend {
     }
 
     StorageInterface forResource(StorageConfig config) {
-        return new SqlStorage(config, store(), codec, settings::watchQueueSize);
+        return new SqlStorage(config, store(), codec.forResource(config, ""), settings::watchQueueSize);
     }
 
     /**

@@ -16,7 +16,7 @@ import io.kubelix.api.storage.StorageBackend;
  * Each test gets a fresh, empty backend. Override {@link #closeBackend} to release it and
  * {@link #compact} to let the expiry tests (410 Expired) run.
  */
-public abstract class StorageConformanceTest extends WatchConformance {
+public abstract class StorageConformanceTest extends TransformerConformance {
 
     /** A new, empty backend; called before every test. */
     @Override
