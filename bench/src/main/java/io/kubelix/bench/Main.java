@@ -13,6 +13,7 @@ public final class Main {
               gc-cascade     --dependents 10000 --idle-seconds 30 --concurrency 32 [--server-pid PID]
               writes         --count 2000 --in-flight 8 --rounds 3 --bytes 1024 [--etcd-metrics URL --etcd-pid PID] [--server-pid PID]
               authz          --roles 1000 --seconds 10 --rounds 3 --in-flight 16 [--user-token T --user NAME]
+              proxy-get      --path P --direct-server URL --direct-ca FILE --direct-token T --warmup 2000 --rounds 5000
 
             connection:
               --server https://host:port   --ca FILE | --insecure   --token T | --kubeconfig FILE
@@ -38,6 +39,7 @@ public final class Main {
             case "gc-cascade" -> new GcCascade(kube, o).run();
             case "writes" -> new Writes(kube, o).run();
             case "authz" -> new Authz(kube, o).run();
+            case "proxy-get" -> new ProxyGet(kube, o).run();
             default -> {
                 System.err.print("unknown scenario " + o.scenario + "\n" + USAGE);
                 System.exit(2);

@@ -1,5 +1,7 @@
 package io.kubelix.itest.e2e;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.kubelix.itest.e2e.Kubectl.Result;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -10,10 +12,16 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
 import java.nio.file.Files;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Predicate;
 
@@ -28,7 +36,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * first server, discovers, lists, creates and watches widgets through the proxy, as the user it
  * authenticates as; when the extension server stops the APIService turns unavailable and its group
  * answers 503 while everything else works, and when it comes back so does the group. The server's
- * own group versions, CRDs' included, have local APIServices that come and go with them.
+ * own group versions, CRDs' included, have local APIServices that come and go with them. Each server
+ * publishes whom it trusts in {@code kube-system/extension-apiserver-authentication}, which extension
+ * servers may read. A metrics server answering {@code metrics.k8s.io/v1beta1} is registered as
+ * metrics-server is, and {@code kubectl top} prints its numbers through the aggregating server.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -36,18 +47,22 @@ class KubectlAggregatorIT {
     private static final Duration READY_TIMEOUT = KubectlSuite.READY_TIMEOUT;
     private static final Duration AVAILABILITY_TIMEOUT = Duration.ofSeconds(90);
     private static final String API_SERVICE = "v1.sample.kubelix.io";
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private Path work;
     private KubelixServer extension;
     private KubelixServer server;
     private Kubectl kubectl;
     private Kubectl extensionKubectl;
+    private Path frontProxyCA;
+    private MetricsAPIServer metrics;
 
     @BeforeAll
     void start() throws Exception {
         work = KubelixServer.workDirectory("aggregator");
         TestPki frontProxy = new TestPki(work.resolve("front-proxy")).ca("front-proxy-ca");
         frontProxy.client("proxy", "/CN=front-proxy-client");
+        frontProxyCA = frontProxy.dir().resolve("ca.crt");
         Path extensionWork = KubelixServer.workDirectory("aggregator-extension");
         // The extension server: the full distribution (widgets), believing users named by the front proxy.
         extension = KubelixServer.start(Path.of(KubelixServer.property("kubelix.itest.distribution.full")),
@@ -69,6 +84,9 @@ class KubectlAggregatorIT {
 
     @AfterAll
     void stop() throws Exception {
+        if (metrics != null) {
+            metrics.close();
+        }
         if (server != null) {
             server.close();
         }
@@ -241,6 +259,129 @@ class KubectlAggregatorIT {
                 r -> r.exitCode() != 0 && r.stderr().contains("NotFound"));
     }
 
+    @Test
+    @Order(6)
+    void eachServerPublishesWhomItTrustsForExtensionServersToRead() throws Exception {
+        // The extension server runs with --requestheader-*: its ConfigMap has the front proxy's CA and settings.
+        JsonNode data = await("the extension server's authentication ConfigMap", () -> extensionKubectl.run("get",
+                "configmap", "extension-apiserver-authentication", "-n", "kube-system", "-o", "json"),
+                r -> r.exitCode() == 0 && r.stdout().contains("requestheader-client-ca-file"), extension)
+                .stdout().transform(KubectlAggregatorIT::data);
+        assertEquals(certificates(Files.readString(extension.dataDir().resolve("pki").resolve("ca.crt"))),
+                certificates(data.path("client-ca-file").asText()));
+        assertEquals(certificates(Files.readString(frontProxyCA)),
+                certificates(data.path("requestheader-client-ca-file").asText()));
+        assertEquals("[\"front-proxy-client\"]", data.path("requestheader-allowed-names").asText());
+        assertEquals("[\"X-Remote-User\"]", data.path("requestheader-username-headers").asText());
+        assertEquals("[]", data.path("requestheader-uid-headers").asText());
+        assertEquals("[\"X-Remote-Group\"]", data.path("requestheader-group-headers").asText());
+        assertEquals("[\"X-Remote-Extra-\"]", data.path("requestheader-extra-headers-prefix").asText());
+
+        // The aggregating server has no request header settings: only its client CA. Deleted, it comes back.
+        JsonNode own = await("the aggregating server's authentication ConfigMap", () -> kubectl.run("get", "configmap",
+                "extension-apiserver-authentication", "-n", "kube-system", "-o", "json"), r -> r.exitCode() == 0)
+                .stdout().transform(KubectlAggregatorIT::data);
+        assertEquals(List.of("client-ca-file"), fieldNames(own));
+        kubectl.ok("delete", "configmap", "extension-apiserver-authentication", "-n", "kube-system");
+        await("the ConfigMap put back", () -> kubectl.run("get", "configmap", "extension-apiserver-authentication", "-n",
+                "kube-system", "-o", "jsonpath={.data.client-ca-file}"), r -> r.exitCode() == 0 && !r.stdout().isEmpty());
+
+        // kube's Role lets an extension server's identity read it, and nothing else of kube-system.
+        kubectl.ok("create", "rolebinding", "sample-auth-reader", "-n", "kube-system",
+                "--role=extension-apiserver-authentication-reader", "--user=sample-apiserver");
+        Result canRead = kubectl.run("auth", "can-i", "get", "configmap/extension-apiserver-authentication", "-n",
+                "kube-system", "--as=sample-apiserver");
+        assertEquals("yes", canRead.stdout().strip(), canRead::toString);
+        Result cannotList = kubectl.run("auth", "can-i", "list", "secrets", "-n", "kube-system", "--as=sample-apiserver");
+        assertEquals("no", cannotList.stdout().strip(), cannotList::toString);
+    }
+
+    @Test
+    @Order(7)
+    void kubectlTopPrintsTheNumbersOfAMetricsServerBehindAnAPIService() throws Exception {
+        Map<String, MetricsAPIServer.Usage> containers = new LinkedHashMap<>();
+        containers.put("app", new MetricsAPIServer.Usage("5m", "20Mi"));
+        containers.put("sidecar", new MetricsAPIServer.Usage("10m", "30Mi"));
+        metrics = new MetricsAPIServer(work.resolve("metrics"),
+                Map.of("metrics-node", new MetricsAPIServer.Usage("250m", "512Mi")),
+                List.of(new MetricsAPIServer.Pod("default", "web", containers)));
+        kubectl.ok("create", "-f", write("node.yaml", """
+                apiVersion: v1
+                kind: Node
+                metadata: {name: metrics-node}
+                status:
+                  capacity: {cpu: "4", memory: 8Gi}
+                  allocatable: {cpu: "4", memory: 8Gi}
+                """).toString());
+        Path pod = write("pod.yaml", """
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: web, namespace: default}
+                spec:
+                  containers:
+                  - {name: app, image: nginx}
+                  - {name: sidecar, image: busybox}
+                """);
+        await("the pod created", () -> kubectl.run("apply", "-f", pod.toString()), r -> r.exitCode() == 0);
+        // As metrics-server registers itself: an APIService in kube-system whose server is not verified.
+        kubectl.ok("create", "service", "externalname", "metrics-server", "-n", "kube-system", "--external-name",
+                "localhost");
+        kubectl.ok("apply", "-f", write("metrics-apiservice.yaml", """
+                apiVersion: apiregistration.k8s.io/v1
+                kind: APIService
+                metadata:
+                  name: v1beta1.metrics.k8s.io
+                spec:
+                  group: metrics.k8s.io
+                  version: v1beta1
+                  groupPriorityMinimum: 100
+                  versionPriority: 100
+                  insecureSkipTLSVerify: true
+                  service:
+                    namespace: kube-system
+                    name: metrics-server
+                    port: %d
+                """.formatted(metrics.port())).toString());
+        Result waited = kubectl.run("wait", "--for=condition=Available", "apiservice/v1beta1.metrics.k8s.io",
+                "--timeout=" + AVAILABILITY_TIMEOUT.toSeconds() + "s");
+        assertEquals(0, waited.exitCode(), () -> waited + "\n" + server.log());
+
+        // 250m of 4 cores and 512Mi of 8Gi are 6 %.
+        Result nodes = await("kubectl top nodes", () -> kubectl.run("top", "nodes"), r -> r.exitCode() == 0);
+        assertTrue(nodes.stdout().lines().anyMatch(l -> l.matches("metrics-node\\s+250m\\s+6%\\s+512Mi\\s+6%\\s*")),
+                nodes::toString);
+        Result node = kubectl.ok("top", "node", "metrics-node");
+        assertTrue(node.stdout().lines().anyMatch(l -> l.matches("metrics-node\\s+250m\\s+6%\\s+512Mi\\s+6%\\s*")),
+                node::toString);
+        Result pods = kubectl.ok("top", "pods", "-n", "default");
+        assertTrue(pods.stdout().lines().anyMatch(l -> l.matches("web\\s+15m\\s+50Mi\\s*")), pods::toString);
+        Result byContainer = kubectl.ok("top", "pod", "web", "-n", "default", "--containers");
+        assertTrue(byContainer.stdout().lines().anyMatch(l -> l.matches("web\\s+app\\s+5m\\s+20Mi\\s*")),
+                byContainer::toString);
+        assertTrue(byContainer.stdout().lines().anyMatch(l -> l.matches("web\\s+sidecar\\s+10m\\s+30Mi\\s*")),
+                byContainer::toString);
+    }
+
+    private static JsonNode data(String configMap) {
+        try {
+            return JSON.readTree(configMap).path("data");
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(configMap, e);
+        }
+    }
+
+    private static List<String> fieldNames(JsonNode o) {
+        List<String> names = new java.util.ArrayList<>();
+        o.fieldNames().forEachRemaining(names::add);
+        return names;
+    }
+
+    /** The certificates of a PEM bundle, so the same bundle written otherwise compares equal. */
+    private static List<Certificate> certificates(String pem) throws Exception {
+        return List.copyOf(CertificateFactory.getInstance("X.509")
+                .generateCertificates(new ByteArrayInputStream(pem.getBytes(StandardCharsets.US_ASCII))));
+    }
+
     private Path write(String name, String content) throws Exception {
         Path file = work.resolve(name);
         Files.writeString(file, content);
@@ -248,6 +389,10 @@ class KubectlAggregatorIT {
     }
 
     private <T> T await(String what, Callable<T> attempt, Predicate<T> done) throws Exception {
-        return server.await(what, AVAILABILITY_TIMEOUT, attempt, done);
+        return await(what, attempt, done, server);
+    }
+
+    private <T> T await(String what, Callable<T> attempt, Predicate<T> done, KubelixServer on) throws Exception {
+        return on.await(what, AVAILABILITY_TIMEOUT, attempt, done);
     }
 }

@@ -2,6 +2,8 @@ package io.kubelix.authn.requestheader;
 
 import io.kubelix.api.authn.AuthenticationRequest;
 import io.kubelix.api.authn.Authenticator;
+import io.kubelix.api.authn.ClusterAuthenticationInfo;
+import io.kubelix.api.authn.ClusterAuthenticationSource;
 import io.kubelix.api.request.UserInfo;
 import io.kubelix.support.flags.CertificateAuthorities;
 import io.kubelix.support.flags.ReloadingFile;
@@ -43,12 +45,13 @@ import java.util.function.LongSupplier;
  * through to them (the proxy's certificate may still authenticate it by the client CA).
  *
  * <p>Enabled by its username headers: without any, it recognises nothing (kube's default). The
- * CA file is then required, and reloaded when it changes.
+ * CA file is then required, and reloaded when it changes. The settings are published to extension
+ * API servers, which trust the same front proxies.
  */
-@Component(service = Authenticator.class, configurationPid = RequestHeaderAuthenticator.PID,
+@Component(service = {Authenticator.class, ClusterAuthenticationSource.class}, configurationPid = RequestHeaderAuthenticator.PID,
         property = Constants.SERVICE_RANKING + ":Integer=20")
 @Designate(ocd = RequestHeaderAuthenticator.Config.class)
-public final class RequestHeaderAuthenticator implements Authenticator {
+public final class RequestHeaderAuthenticator implements Authenticator, ClusterAuthenticationSource {
     static final String PID = "io.kubelix.authn.requestheader";
     static final Duration CHECK_INTERVAL = Duration.ofSeconds(1);
     private static final Logger LOG = LoggerFactory.getLogger(RequestHeaderAuthenticator.class);
@@ -211,6 +214,16 @@ public final class RequestHeaderAuthenticator implements Authenticator {
             groups.add(UserInfo.ALL_AUTHENTICATED);
         }
         return Optional.of(new UserInfo(name, first(request, settings.uidHeaders()), groups, extra(request)));
+    }
+
+    /** The settings while enabled; nothing otherwise, as kube publishes no request header CA then. */
+    @Override
+    public ClusterAuthenticationInfo clusterAuthenticationInfo() {
+        if (!settings.enabled()) {
+            return new ClusterAuthenticationInfo(null, null, List.of(), List.of(), List.of(), List.of(), List.of());
+        }
+        return new ClusterAuthenticationInfo(null, settings.clientCaFile(), settings.allowedNames(),
+                settings.usernameHeaders(), settings.uidHeaders(), settings.groupHeaders(), settings.extraPrefixes());
     }
 
     private void allowed(X509Certificate leaf) throws GeneralSecurityException {

@@ -1,6 +1,7 @@
 package io.kubelix.authn.requestheader;
 
 import io.kubelix.api.authn.AuthenticationRequest;
+import io.kubelix.api.authn.ClusterAuthenticationInfo;
 import io.kubelix.api.request.UserInfo;
 import io.kubelix.authn.requestheader.RequestHeaderAuthenticator.Settings;
 import io.kubelix.support.flags.TestCa;
@@ -26,6 +27,7 @@ import java.util.Optional;
 import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -113,6 +115,21 @@ class RequestHeaderAuthenticatorTest {
         caFile();
 
         assertTrue(off.authenticate(request(List.of(proxy), Map.of("X-Remote-User", List.of("alice")))).isEmpty());
+    }
+
+    @Test
+    void itPublishesItsSettingsForExtensionServersOnlyWhileEnabled() throws Exception {
+        Path ca = caFile();
+        RequestHeaderAuthenticator on = new RequestHeaderAuthenticator(new Settings(ca, List.of("front-proxy-client"),
+                List.of("X-Remote-User"), List.of("X-Remote-Uid"), List.of("X-Remote-Group"), List.of("X-Remote-Extra-")),
+                Duration.ofSeconds(1), () -> 0, Clock.fixed(NOW, ZoneOffset.UTC));
+        assertEquals(new ClusterAuthenticationInfo(null, ca, List.of("front-proxy-client"), List.of("X-Remote-User"),
+                List.of("X-Remote-Uid"), List.of("X-Remote-Group"), List.of("X-Remote-Extra-")),
+                on.clusterAuthenticationInfo());
+
+        RequestHeaderAuthenticator off = new RequestHeaderAuthenticator(Settings.of(name -> ""), Duration.ofSeconds(1),
+                () -> 0, Clock.fixed(NOW, ZoneOffset.UTC));
+        assertNull(off.clusterAuthenticationInfo().requestHeaderCAFile());
     }
 
     @Test

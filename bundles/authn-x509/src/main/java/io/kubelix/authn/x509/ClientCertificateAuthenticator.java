@@ -2,6 +2,8 @@ package io.kubelix.authn.x509;
 
 import io.kubelix.api.authn.AuthenticationRequest;
 import io.kubelix.api.authn.Authenticator;
+import io.kubelix.api.authn.ClusterAuthenticationInfo;
+import io.kubelix.api.authn.ClusterAuthenticationSource;
 import io.kubelix.api.request.UserInfo;
 import io.kubelix.support.flags.CertificateAuthorities;
 import io.kubelix.support.flags.ReloadingFile;
@@ -34,12 +36,13 @@ import java.util.function.LongSupplier;
  * to a CA of the client CA file, is valid now, and may be used for client authentication (its
  * extended key usage, when it has one, includes {@code clientAuth}) authenticates as its subject's
  * common name, in the groups of its organizations. The file is reloaded when it changes. A
- * certificate that does not verify is not recognised, so a request with nothing else is 401.
+ * certificate that does not verify is not recognised, so a request with nothing else is 401. The
+ * file is published to extension API servers as the {@code client-ca-file} they trust.
  */
-@Component(service = Authenticator.class, configurationPid = ClientCertificateAuthenticator.PID,
+@Component(service = {Authenticator.class, ClusterAuthenticationSource.class}, configurationPid = ClientCertificateAuthenticator.PID,
         property = Constants.SERVICE_RANKING + ":Integer=10")
 @Designate(ocd = ClientCertificateAuthenticator.Config.class)
-public final class ClientCertificateAuthenticator implements Authenticator {
+public final class ClientCertificateAuthenticator implements Authenticator, ClusterAuthenticationSource {
     static final String PID = "io.kubelix.authn.x509";
     static final Duration CHECK_INTERVAL = Duration.ofSeconds(1);
     private static final Logger LOG = LoggerFactory.getLogger(ClientCertificateAuthenticator.class);
@@ -84,6 +87,11 @@ public final class ClientCertificateAuthenticator implements Authenticator {
             return Optional.empty();
         }
         return user(leaf);
+    }
+
+    @Override
+    public ClusterAuthenticationInfo clusterAuthenticationInfo() {
+        return ClusterAuthenticationInfo.clientCA(cas.path());
     }
 
     /** kube's CommonNameUserConversion: CN is the user, each O a group; no CN, no user. */

@@ -1,6 +1,7 @@
 package io.kubelix.authn.x509;
 
 import io.kubelix.api.authn.AuthenticationRequest;
+import io.kubelix.api.authn.ClusterAuthenticationInfo;
 import io.kubelix.api.request.UserInfo;
 import io.kubelix.support.flags.TestCa;
 import org.bouncycastle.asn1.x509.KeyPurposeId;
@@ -77,6 +78,12 @@ class ClientCertificateAuthenticatorTest {
         nanos.addAndGet(Duration.ofSeconds(2).toNanos());
 
         assertEquals("bob", x509.authenticate(request(bySecond)).orElseThrow().name());
+    }
+
+    @Test
+    void theCAFileIsPublishedForExtensionServers() throws Exception {
+        ClientCertificateAuthenticator x509 = authenticator(new TestCa("clients", NOW));
+        assertEquals(ClusterAuthenticationInfo.clientCA(dir.resolve("ca.crt")), x509.clusterAuthenticationInfo());
     }
 
     private ClientCertificateAuthenticator authenticator(TestCa ca) throws Exception {

@@ -14,8 +14,10 @@ import java.util.List;
 /**
  * kube's bootstrap policy (plugin/pkg/auth/authorizer/rbac/bootstrappolicy): the default cluster
  * roles (cluster-admin, admin, edit, view, the aggregate-to roles, system:basic-user,
- * system:discovery, system:monitoring, system:public-info-viewer) and their bindings, from {@code bootstrap/policy.json},
- * each labelled {@code kubernetes.io/bootstrapping=rbac-defaults} and annotated
+ * system:discovery, system:monitoring, system:public-info-viewer) and their bindings, and the
+ * roles of the {@code kube-} namespaces with their bindings (kube's namespace policy:
+ * {@code kube-system/extension-apiserver-authentication-reader}, which extension API servers are
+ * bound to), from {@code bootstrap/policy.json}, each labelled {@code kubernetes.io/bootstrapping=rbac-defaults} and annotated
  * {@code rbac.authorization.kubernetes.io/autoupdate: "true"}.
  *
  * <p>admin, edit and view are aggregated roles. Their rules here are already the union of the
@@ -29,10 +31,15 @@ final class BootstrapPolicy {
 
     private final List<ObjectNode> clusterRoles;
     private final List<ObjectNode> clusterRoleBindings;
+    private final List<ObjectNode> roles;
+    private final List<ObjectNode> roleBindings;
 
-    private BootstrapPolicy(List<ObjectNode> clusterRoles, List<ObjectNode> clusterRoleBindings) {
+    private BootstrapPolicy(List<ObjectNode> clusterRoles, List<ObjectNode> clusterRoleBindings, List<ObjectNode> roles,
+                            List<ObjectNode> roleBindings) {
         this.clusterRoles = clusterRoles;
         this.clusterRoleBindings = clusterRoleBindings;
+        this.roles = roles;
+        this.roleBindings = roleBindings;
     }
 
     /** The policy this bundle ships. */
@@ -43,11 +50,16 @@ final class BootstrapPolicy {
             }
             JsonNode policy = mapper.readTree(in);
             List<ObjectNode> roles = new ArrayList<>();
-            policy.path("clusterRoles").forEach(r -> roles.add(clusterRole(mapper, r)));
+            policy.path("clusterRoles").forEach(r -> roles.add(role(mapper, "ClusterRole", r)));
             aggregate(roles);
             List<ObjectNode> bindings = new ArrayList<>();
-            policy.path("clusterRoleBindings").forEach(b -> bindings.add(clusterRoleBinding(mapper, b)));
-            return new BootstrapPolicy(List.copyOf(roles), List.copyOf(bindings));
+            policy.path("clusterRoleBindings").forEach(b -> bindings.add(binding(mapper, "ClusterRoleBinding", "ClusterRole", b)));
+            List<ObjectNode> namespaceRoles = new ArrayList<>();
+            policy.path("roles").forEach(r -> namespaceRoles.add(role(mapper, "Role", r)));
+            List<ObjectNode> namespaceBindings = new ArrayList<>();
+            policy.path("roleBindings").forEach(b -> namespaceBindings.add(binding(mapper, "RoleBinding", "Role", b)));
+            return new BootstrapPolicy(List.copyOf(roles), List.copyOf(bindings), List.copyOf(namespaceRoles),
+                    List.copyOf(namespaceBindings));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read bootstrap/policy.json", e);
         }
@@ -63,8 +75,18 @@ final class BootstrapPolicy {
         return clusterRoleBindings.stream().map(ObjectNode::deepCopy).toList();
     }
 
-    private static ObjectNode clusterRole(ObjectMapper mapper, JsonNode def) {
-        ObjectNode role = object(mapper, "ClusterRole", def);
+    /** Fresh copies of the roles of the kube- namespaces. */
+    List<ObjectNode> roles() {
+        return roles.stream().map(ObjectNode::deepCopy).toList();
+    }
+
+    /** Fresh copies of the role bindings of the kube- namespaces. */
+    List<ObjectNode> roleBindings() {
+        return roleBindings.stream().map(ObjectNode::deepCopy).toList();
+    }
+
+    private static ObjectNode role(ObjectMapper mapper, String kind, JsonNode def) {
+        ObjectNode role = object(mapper, kind, def);
         if (def.has("aggregationRule")) {
             role.set("aggregationRule", def.get("aggregationRule").deepCopy());
         }
@@ -72,10 +94,10 @@ final class BootstrapPolicy {
         return role;
     }
 
-    private static ObjectNode clusterRoleBinding(ObjectMapper mapper, JsonNode def) {
-        ObjectNode binding = object(mapper, "ClusterRoleBinding", def);
+    private static ObjectNode binding(ObjectMapper mapper, String kind, String roleKind, JsonNode def) {
+        ObjectNode binding = object(mapper, kind, def);
         ObjectNode ref = binding.putObject("roleRef");
-        ref.put("apiGroup", RbacValidation.GROUP).put("kind", "ClusterRole").put("name", def.path("role").asText());
+        ref.put("apiGroup", RbacValidation.GROUP).put("kind", roleKind).put("name", def.path("role").asText());
         binding.set("subjects", def.path("subjects").deepCopy());
         return binding;
     }
@@ -85,6 +107,9 @@ final class BootstrapPolicy {
         obj.put("apiVersion", RbacValidation.GROUP + "/v1").put("kind", kind);
         ObjectNode meta = obj.putObject("metadata");
         meta.put("name", def.path("name").asText());
+        if (def.hasNonNull("namespace")) {
+            meta.put("namespace", def.path("namespace").asText());
+        }
         meta.putObject("annotations").put(AUTOUPDATE_ANNOTATION, "true");
         ObjectNode labels = meta.putObject("labels");
         labels.put(BOOTSTRAPPING_LABEL, BOOTSTRAPPING_VALUE);

@@ -23,7 +23,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * kube-apiserver's RBAC bootstrap (the rbac/bootstrap-roles post-start hook): makes the
- * {@link BootstrapPolicy} cluster roles and bindings exist, as kube's reconciler does. A missing
+ * {@link BootstrapPolicy} cluster roles and bindings, and the roles and bindings of the kube-
+ * namespaces, exist, as kube's reconciler does. A missing
  * object is created; a stored one annotated {@code rbac.authorization.kubernetes.io/autoupdate:
  * "false"} is left alone; any other gets what it lacks (labels, annotations, rules or aggregation
  * selectors, subjects) and keeps what users added; a binding whose roleRef differs is recreated.
@@ -38,6 +39,8 @@ final class PolicyReconciler {
     private final BootstrapPolicy policy;
     private final StandardStorage clusterRoles;
     private final StandardStorage clusterRoleBindings;
+    private final StandardStorage roles;
+    private final StandardStorage roleBindings;
     private final ScheduledExecutorService executor;
     private final Runnable onDone;
     private long backoffMillis = INITIAL_BACKOFF_MILLIS;
@@ -45,17 +48,20 @@ final class PolicyReconciler {
     private boolean stopped;
 
     PolicyReconciler(BootstrapPolicy policy, StandardStorage clusterRoles, StandardStorage clusterRoleBindings,
-                     ScheduledExecutorService executor) {
-        this(policy, clusterRoles, clusterRoleBindings, executor, () -> { });
+                     StandardStorage roles, StandardStorage roleBindings, ScheduledExecutorService executor) {
+        this(policy, clusterRoles, clusterRoleBindings, roles, roleBindings, executor, () -> { });
     }
 
     /** @param onDone run once every role and binding is in place */
     PolicyReconciler(BootstrapPolicy policy, StandardStorage clusterRoles, StandardStorage clusterRoleBindings,
-                     ScheduledExecutorService executor, Runnable onDone) {
+                     StandardStorage roles, StandardStorage roleBindings, ScheduledExecutorService executor,
+                     Runnable onDone) {
         this.onDone = onDone;
         this.policy = policy;
         this.clusterRoles = clusterRoles;
         this.clusterRoleBindings = clusterRoleBindings;
+        this.roles = roles;
+        this.roleBindings = roleBindings;
         this.executor = executor;
     }
 
@@ -76,14 +82,20 @@ final class PolicyReconciler {
      * @return true when every role and binding is reconciled
      */
     boolean ensure() {
-        RequestContext ctx = RequestContext.system("");
         boolean all = true;
         try {
             for (ObjectNode role : policy.clusterRoles()) {
-                all &= ensure(ctx, clusterRoles, role, PolicyReconciler::reconcileRole);
+                all &= ensure(clusterRoles, role, PolicyReconciler::reconcileRole);
             }
             for (ObjectNode binding : policy.clusterRoleBindings()) {
-                all &= ensure(ctx, clusterRoleBindings, binding, PolicyReconciler::reconcileBinding);
+                all &= ensure(clusterRoleBindings, binding, PolicyReconciler::reconcileBinding);
+            }
+            // In namespaces the server creates itself: until then the writes fail and the next pass retries.
+            for (ObjectNode role : policy.roles()) {
+                all &= ensure(roles, role, PolicyReconciler::reconcileRole);
+            }
+            for (ObjectNode binding : policy.roleBindings()) {
+                all &= ensure(roleBindings, binding, PolicyReconciler::reconcileBinding);
             }
         } catch (StatusException e) {
             // Storage plugins may start after this one: waiting for them is normal.
@@ -99,9 +111,11 @@ final class PolicyReconciler {
         ObjectNode apply(ObjectNode existing, ObjectNode expected);
     }
 
-    private boolean ensure(RequestContext ctx, StandardStorage store, ObjectNode expected, Reconcile reconcile) {
+    private boolean ensure(StandardStorage store, ObjectNode expected, Reconcile reconcile) {
+        String namespace = expected.path("metadata").path("namespace").asText("");
+        RequestContext ctx = RequestContext.system(namespace);
         String name = expected.path("metadata").path("name").asText();
-        String what = expected.path("kind").asText() + " " + name;
+        String what = expected.path("kind").asText() + " " + (namespace.isEmpty() ? "" : namespace + "/") + name;
         try {
             ObjectNode existing = get(ctx, store, name);
             if (existing == null) {
@@ -138,6 +152,10 @@ final class PolicyReconciler {
             if (e.reason() == StatusReason.ALREADY_EXISTS || e.reason() == StatusReason.CONFLICT) {
                 return false; // someone else wrote it meanwhile: the next pass looks again
             }
+            if (e.reason() == StatusReason.NOT_FOUND && !namespace.isEmpty()) {
+                LOG.debug("bootstrap {} waits for its namespace: {}", what, e.getMessage());
+                return false;
+            }
             LOG.warn("could not reconcile bootstrap {}: {} {}", what, e.code(), e.getMessage());
             return false;
         }
@@ -154,7 +172,7 @@ final class PolicyReconciler {
         }
     }
 
-    /** A cluster role with the expected labels, annotations, rules and aggregation selectors it lacks. */
+    /** A (cluster) role with the expected labels, annotations, rules and aggregation selectors it lacks. */
     static ObjectNode reconcileRole(ObjectNode existing, ObjectNode expected) {
         ObjectNode out = existing.deepCopy();
         boolean changed = mergeMetadata(out, expected);
@@ -174,7 +192,7 @@ final class PolicyReconciler {
         return changed ? out : null;
     }
 
-    /** A cluster role binding with the expected labels, annotations and subjects it lacks, and the expected roleRef. */
+    /** A (cluster) role binding with the expected labels, annotations and subjects it lacks, and the expected roleRef. */
     static ObjectNode reconcileBinding(ObjectNode existing, ObjectNode expected) {
         ObjectNode out = existing.deepCopy();
         boolean changed = mergeMetadata(out, expected);

@@ -38,7 +38,7 @@ import java.util.concurrent.ScheduledExecutorService;
  * The rbac.authorization.k8s.io group's RESTStorageProvider (kube's rbac RESTStorageProvider):
  * {@code /apis/rbac.authorization.k8s.io/v1} roles and rolebindings (namespaced), clusterroles and
  * clusterrolebindings (cluster-scoped). Once the Stores are built it runs the
- * {@link PolicyReconciler} on its own thread to put kube's default cluster roles and bindings in place,
+ * {@link PolicyReconciler} on its own thread to put kube's default roles and bindings in place,
  * and the {@link ClusterRoleAggregationController}. It is also kube's {@code rbac/bootstrap-roles}
  * post-start hook: {@code /readyz} waits until the default roles and bindings are in place, so a
  * client that waits for readiness is authorized by them at once.
@@ -103,18 +103,21 @@ public final class RbacRESTStorageProvider implements RESTStorageProvider, PostS
         StandardStorage clusterRoleBindings = getter.newStore(spec(CLUSTERROLEBINDINGS, "ClusterRoleBinding", false,
                 RoleBindingStrategy.clusterRoleBinding().withEscalationCheck(escalation),
                 RbacPrinters.bindingColumns("clusterRoleBinding")));
-        v1.put(ROLES.resource(), getter.newStore(spec(ROLES, "Role", true,
-                RoleStrategy.role().withEscalationCheck(escalation), RbacPrinters.roleColumns())));
-        v1.put(ROLEBINDINGS.resource(), getter.newStore(spec(ROLEBINDINGS, "RoleBinding", true,
+        StandardStorage roles = getter.newStore(spec(ROLES, "Role", true,
+                RoleStrategy.role().withEscalationCheck(escalation), RbacPrinters.roleColumns()));
+        StandardStorage roleBindings = getter.newStore(spec(ROLEBINDINGS, "RoleBinding", true,
                 RoleBindingStrategy.roleBinding().withEscalationCheck(escalation),
-                RbacPrinters.bindingColumns("roleBinding"))));
+                RbacPrinters.bindingColumns("roleBinding")));
+        v1.put(ROLES.resource(), roles);
+        v1.put(ROLEBINDINGS.resource(), roleBindings);
         v1.put(CLUSTERROLES.resource(), clusterRoles);
         v1.put(CLUSTERROLEBINDINGS.resource(), clusterRoleBindings);
         synchronized (this) {
             if (reconciler != null) {
                 reconciler.stop();
             }
-            reconciler = new PolicyReconciler(BootstrapPolicy.load(mapper), clusterRoles, clusterRoleBindings, executor,
+            reconciler = new PolicyReconciler(BootstrapPolicy.load(mapper), clusterRoles, clusterRoleBindings, roles,
+                    roleBindings, executor,
                     () -> bootstrapped.complete(null));
             reconciler.start();
             if (aggregation != null) {

@@ -17,8 +17,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class PolicyReconcilerTest {
     private final MapStore roles = new MapStore(RbacRESTStorageProvider.clusterRoleSpec());
     private final MapStore bindings = new MapStore(RbacRESTStorageProvider.clusterRoleBindingSpec());
+    private final MapStore namespaceRoles = new MapStore(RbacRESTStorageProvider.roleSpec());
+    private final MapStore namespaceBindings = new MapStore(RbacRESTStorageProvider.roleBindingSpec());
     private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor();
-    private final PolicyReconciler reconciler = new PolicyReconciler(BootstrapPolicy.load(MAPPER), roles, bindings, executor);
+    private final PolicyReconciler reconciler = new PolicyReconciler(BootstrapPolicy.load(MAPPER), roles, bindings,
+            namespaceRoles, namespaceBindings, executor);
 
     @Test
     void createsKubesDefaultRolesAndBindingsOnce() {
@@ -39,6 +42,24 @@ class PolicyReconcilerTest {
         int writes = roles.writes.size() + bindings.writes.size();
         assertTrue(reconciler.ensure());
         assertEquals(writes, roles.writes.size() + bindings.writes.size(), "a second start writes nothing");
+    }
+
+    @Test
+    void extensionServersMayReadTheAuthenticationConfigMapOfKubeSystem() {
+        assertTrue(reconciler.ensure());
+        ObjectNode reader = namespaceRoles.objects.get("extension-apiserver-authentication-reader");
+        assertEquals("kube-system", reader.path("metadata").path("namespace").asText());
+        assertEquals("Role", reader.path("kind").asText());
+        assertTrue(PolicyRules.covered(reader.path("rules"), json("{'apiGroups':[''],'resources':['configmaps'],"
+                + "'resourceNames':['extension-apiserver-authentication'],'verbs':['get','list','watch']}")));
+        assertFalse(PolicyRules.covered(reader.path("rules"), json("{'apiGroups':[''],'resources':['configmaps'],"
+                + "'verbs':['list']}")), "only that ConfigMap");
+        ObjectNode binding = namespaceBindings.objects.get("system::extension-apiserver-authentication-reader");
+        assertEquals("kube-system", binding.path("metadata").path("namespace").asText());
+        assertEquals("Role/extension-apiserver-authentication-reader", binding.path("roleRef").path("kind").asText()
+                + "/" + binding.path("roleRef").path("name").asText());
+        assertEquals(List.of("system:kube-controller-manager", "system:kube-scheduler"),
+                binding.path("subjects").findValuesAsText("name"));
     }
 
     @Test
