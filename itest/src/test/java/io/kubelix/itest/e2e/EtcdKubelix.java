@@ -18,9 +18,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * One Kubelix instance on etcd for the e2e tests: a private copy of the built distribution started
- * with {@code bin/kubelix --storage-backend etcd3 --etcd-servers ... --etcd-prefix ...} on a free
- * port and its own data directory, stopped by its PID and startable again on the same home, data
+ * One Kubelix instance on shared storage for the e2e tests: a private copy of the built distribution
+ * started with {@code bin/kubelix --storage-backend etcd3 --etcd-servers ... --etcd-prefix ...} (or
+ * other storage flags, such as PostgreSQL's) on a free port and its own data directory, stopped by its PID and startable again on the same home, data
  * directory and port. Speaks HTTPS (HTTP/2) trusting the instance's CA with its admin token.
  */
 final class EtcdKubelix implements AutoCloseable {
@@ -50,11 +50,17 @@ final class EtcdKubelix implements AutoCloseable {
     /** Copies the distribution under {@code work} and starts it on etcd; returns once {@code /readyz} is 200. */
     static EtcdKubelix start(String name, Path distribution, Path work, String etcdEndpoint, String etcdPrefix)
             throws IOException, InterruptedException {
+        return start(name, distribution, work, List.of("--storage-backend", "etcd3",
+                "--etcd-servers", etcdEndpoint, "--etcd-prefix", etcdPrefix));
+    }
+
+    /** Copies the distribution under {@code work} and starts it with {@code storageArgs}; returns once {@code /readyz} is 200. */
+    static EtcdKubelix start(String name, Path distribution, Path work, List<String> storageArgs)
+            throws IOException, InterruptedException {
         if (!Files.isExecutable(distribution.resolve("bin").resolve("kubelix"))) {
             throw new IllegalStateException(distribution + "/bin/kubelix is missing: build the distribution module first");
         }
-        EtcdKubelix k = new EtcdKubelix(name, work, List.of("--storage-backend", "etcd3",
-                "--etcd-servers", etcdEndpoint, "--etcd-prefix", etcdPrefix));
+        EtcdKubelix k = new EtcdKubelix(name, work, storageArgs);
         KubelixServer.copyTree(distribution, k.home);
         k.start();
         return k;
