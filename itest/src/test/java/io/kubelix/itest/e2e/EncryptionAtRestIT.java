@@ -108,10 +108,9 @@ class EncryptionAtRestIT extends KubectlSuite {
         kubectl.ok("-n", "default", "create", "secret", "generic", "after-reload", "--from-literal=password=" + PASSWORD);
         assertTrue(database().contains("k8s:enc:aescbc:v1:key2:"), "a new secret is stored under key2");
 
-        // 2. every secret rewritten: kubectl get secrets -A -o json | kubectl replace -f -. kubectl checks a
-        // List against /openapi/v2 in protobuf, which the server does not serve yet, hence --validate=false.
+        // 2. every secret rewritten: kubectl get secrets -A -o json | kubectl replace -f -
         Path all = write("secrets.json", kubectl.ok("get", "secrets", "-A", "-o", "json").stdout());
-        kubectl.ok("replace", "--validate=false", "-f", all.toString());
+        kubectl.ok("replace", "-f", all.toString());
 
         // 3. key1 removed, and the server restarted: every secret still reads
         writeConfig("{name: key2, secret: " + KEY2 + "}");

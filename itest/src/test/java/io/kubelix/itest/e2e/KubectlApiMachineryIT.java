@@ -619,6 +619,34 @@ class KubectlApiMachineryIT extends KubectlSuite {
         assertEquals("2", after.path("data").path("b").asText(), after::toString);
     }
 
+    @Test
+    @Order(20)
+    void aListIsReplacedAndAppliedWithItsSchemaCheckedByKubectl() throws Exception {
+        // kubectl checks a List against /openapi/v2, which it reads in gnostic's protobuf form.
+        String ns = namespace("am-list");
+        kubectl.ok("-n", ns, "create", "secret", "generic", "s", "--from-literal=a=b");
+        // kubectl get secrets -o json | kubectl replace -f -
+        Path secrets = manifest("secrets.json", kubectl.ok("-n", ns, "get", "secrets", "-o", "json").stdout());
+        Result replaced = kubectl.ok("replace", "-f", secrets.toString());
+        assertEquals("secret/s replaced", replaced.stdout().trim(), replaced::toString);
+        assertEquals("Yg==", getJson(ns, "secret", "s").path("data").path("a").asText());
+
+        String list = "apiVersion: v1\nkind: List\nitems:\n"
+                + "- " + configMap("one", ns, "a: \"1\"").replace("\n", "\n  ").stripTrailing() + "\n"
+                + "- " + configMap("two", ns, "b: \"2\"").replace("\n", "\n  ").stripTrailing() + "\n";
+        Result applied = kubectl.ok("apply", "-f", manifest("list.yaml", list).toString());
+        assertEquals("configmap/one created\nconfigmap/two created", applied.stdout().trim(), applied::toString);
+        assertEquals(Map.of("a", "1"), data(getJson(ns, "configmap", "one")));
+        assertEquals(Map.of("b", "2"), data(getJson(ns, "configmap", "two")));
+
+        // kubectl found the ConfigMap's definition in the protobuf document: it refuses a misspelled field itself
+        Path typo = manifest("list-typo.yaml", list.replace("  data:\n    b:", "  dtaa:\n    b:"));
+        Result refused = kubectl.run("apply", "-f", typo.toString());
+        assertNotEquals(0, refused.exitCode(), refused::toString);
+        assertTrue(refused.stderr().contains("ValidationError(ConfigMap): unknown field \"dtaa\" in io.k8s.api.core.v1.ConfigMap"),
+                refused::toString);
+    }
+
     private String namespace(String name) throws Exception {
         kubectl.ok("create", "namespace", name);
         return name;

@@ -7,6 +7,8 @@ import io.kubelix.api.schema.GroupVersion;
 import io.kubelix.api.server.DiscoverySource;
 import io.kubelix.runtime.codec.MediaType;
 import io.kubelix.runtime.endpoints.openapi.OpenAPIV2;
+import io.kubelix.runtime.endpoints.openapi.OpenAPIV2Negotiation;
+import io.kubelix.runtime.endpoints.openapi.OpenAPIV2Protobuf;
 import io.kubelix.runtime.endpoints.openapi.OpenAPIV3;
 import io.kubelix.runtime.endpoints.responsewriters.Responses;
 import org.eclipse.jetty.http.HttpHeader;
@@ -18,11 +20,13 @@ import java.lang.ref.WeakReference;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Serves {@code /openapi/v2}, {@code /openapi/v3} and each group version's v3 document, with
- * ETags ({@code If-None-Match} answers 304), in JSON. The documents are built once per route table: a
- * resource bundle that comes or goes installs a new table, and the next request rebuilds them.
+ * ETags ({@code If-None-Match} answers 304), in JSON, and v2 also in gnostic's protobuf form. The
+ * documents are built once per route table: a resource bundle that comes or goes installs a new
+ * table, and the next request rebuilds them.
  */
 final class OpenAPIHandler {
     private static final String V2 = "/openapi/v2";
@@ -34,7 +38,17 @@ final class OpenAPIHandler {
      */
     private record Documents(WeakReference<RouteTable> routes, List<ObjectNode> remote, Map<String, ObjectNode> v3,
                              Map<String, String> v3Etags, ObjectNode v3Root, String v3RootEtag, ObjectNode v2,
-                             String v2Etag) {
+                             String v2Etag, AtomicReference<byte[]> v2ProtobufOnce) {
+
+        /** The v2 document's protobuf form, encoded when first asked for: most clients read JSON. */
+        byte[] v2Protobuf() {
+            byte[] encoded = v2ProtobufOnce.get();
+            if (encoded == null) {
+                encoded = OpenAPIV2Protobuf.encode(v2);
+                v2ProtobufOnce.compareAndSet(null, encoded);
+            }
+            return encoded;
+        }
     }
 
     private final String serverVersion;
@@ -53,12 +67,12 @@ final class OpenAPIHandler {
         if (!path.equals(V2) && !path.equals(V3) && !path.startsWith(V3 + "/")) {
             return false;
         }
-        requireJson(request);
-        Documents docs = documents(routes, remote);
         if (path.equals(V2)) {
-            write(request, response, callback, docs.v2(), docs.v2Etag());
+            serveV2(routes, remote, request, response, callback);
             return true;
         }
+        requireJson(request);
+        Documents docs = documents(routes, remote);
         String rest = path.equals(V3) ? "" : path.substring(V3.length() + 1).replaceAll("/+$", "");
         if (rest.isEmpty()) {
             write(request, response, callback, docs.v3Root(), docs.v3RootEtag());
@@ -73,9 +87,30 @@ final class OpenAPIHandler {
     }
 
     /**
-     * The documents are JSON only: a client that accepts only their protobuf form (client-go's
-     * {@code OpenAPISchema()} for v2) is told 406, as kube-openapi answers what it cannot give,
-     * rather than handed bytes it cannot parse.
+     * Negotiates v2 as kube-openapi does: the first of the Accept header's ranges, by quality, that
+     * names JSON or one of the protobuf types wins; none gives a bare 406. Both forms share the JSON
+     * form's ETag and say that they vary by Accept.
+     */
+    private void serveV2(RouteTable routes, List<DiscoverySource.Group> remote, Request request, Response response,
+                         Callback callback) {
+        OpenAPIV2Negotiation.Format format = OpenAPIV2Negotiation.negotiate(request.getHeaders().get(HttpHeader.ACCEPT));
+        response.getHeaders().add(HttpHeader.VARY, "Accept");
+        if (format == null) {
+            response.setStatus(406);
+            callback.succeeded();
+            return;
+        }
+        Documents docs = documents(routes, remote);
+        if (format == OpenAPIV2Negotiation.Format.JSON) {
+            write(request, response, callback, docs.v2(), docs.v2Etag());
+        } else if (!notModified(request, response, callback, docs.v2Etag())) {
+            Responses.write(response, callback, 200, OpenAPIV2Negotiation.PROTOBUF, docs.v2Protobuf());
+        }
+    }
+
+    /**
+     * The v3 documents are JSON only: a client that accepts only their protobuf form is told 406,
+     * as kube-openapi answers what it cannot give, rather than handed bytes it cannot parse.
      */
     private static void requireJson(Request request) {
         List<MediaType> ranges = MediaType.parseAccept(request.getHeaders().get(HttpHeader.ACCEPT));
@@ -116,7 +151,8 @@ final class OpenAPIHandler {
         });
         ObjectNode root = OpenAPIV3.root(v3);
         ObjectNode v2 = OpenAPIV2.of(v3.values(), serverVersion);
-        Documents built = new Documents(new WeakReference<>(routes), remoteList, v3, etags, root, etag(root), v2, etag(v2));
+        Documents built = new Documents(new WeakReference<>(routes), remoteList, v3, etags, root, etag(root), v2, etag(v2),
+                new AtomicReference<>());
         documents = built;
         return built;
     }
@@ -138,13 +174,19 @@ final class OpenAPIHandler {
     }
 
     private static void write(Request request, Response response, Callback callback, ObjectNode doc, String etag) {
+        if (!notModified(request, response, callback, etag)) {
+            Responses.writeJson(response, callback, 200, "application/json", doc);
+        }
+    }
+
+    /** Sets the ETag, and answers 304 when the client has it already. */
+    private static boolean notModified(Request request, Response response, Callback callback, String etag) {
+        response.getHeaders().put(HttpHeader.ETAG, etag);
         if (etag.equals(request.getHeaders().get(HttpHeader.IF_NONE_MATCH))) {
             response.setStatus(304);
-            response.getHeaders().put(HttpHeader.ETAG, etag);
             callback.succeeded();
-            return;
+            return true;
         }
-        response.getHeaders().put(HttpHeader.ETAG, etag);
-        Responses.writeJson(response, callback, 200, "application/json", doc);
+        return false;
     }
 }

@@ -2,6 +2,9 @@ package io.kubelix.runtime.endpoints;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.protobuf.ByteString;
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.UnknownFieldSet;
 import io.kubelix.api.registry.APIGroupInfo;
 import io.kubelix.api.registry.RESTOptionsGetter;
 import io.kubelix.api.registry.RESTStorage;
@@ -21,11 +24,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The published OpenAPI documents: v3 per group version with schemas, v2, ETags, and rebuilding when groups change. */
+/** The published OpenAPI documents: v3 per group version with schemas, v2 in JSON and protobuf, ETags, and rebuilding when groups change. */
 class OpenAPIHTTPTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String CONFIGMAP = "io.k8s.api.core.v1.ConfigMap";
     private static final String OBJECT_META = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
+    private static final String PROTOBUF = "application/com.github.proto-openapi.spec.v2.v1.0+protobuf";
+    private static final String PROTOBUF_DEPRECATED = "application/com.github.proto-openapi.spec.v2@v1.0+protobuf";
 
     private InProcessAPIServer server;
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
@@ -131,18 +136,88 @@ class OpenAPIHTTPTest {
     }
 
     @Test
-    void onlyJsonIsServed() throws Exception {
-        HttpRequest protobufOnly = HttpRequest.newBuilder(server.base.resolve("/openapi/v2"))
-                .header("Accept", "application/com.github.proto-openapi.spec.v2@v1.0+protobuf").GET().build();
-        HttpResponse<String> refused = client.send(protobufOnly, HttpResponse.BodyHandlers.ofString());
-        assertEquals(406, refused.statusCode(), refused.body());
-        assertEquals("NotAcceptable", JSON.readTree(refused.body()).path("reason").asText());
+    void v2IsServedAsGnosticProtobufWhenAskedFor() throws Exception {
+        String jsonEtag = get("/openapi/v2", null).headers().firstValue("ETag").orElseThrow();
+        HttpResponse<byte[]> r = getBytes("/openapi/v2", PROTOBUF_DEPRECATED, null);
+        assertEquals(200, r.statusCode());
+        assertEquals("application/com.github.proto-openapi.spec.v2.v1.0+protobuf",
+                r.headers().firstValue("Content-Type").orElseThrow());
+        assertEquals(jsonEtag, r.headers().firstValue("ETag").orElseThrow(), "both forms share the JSON form's ETag");
+        assertEquals("Accept", r.headers().firstValue("Vary").orElseThrow());
 
-        HttpRequest either = HttpRequest.newBuilder(server.base.resolve("/openapi/v2"))
-                .header("Accept", "application/com.github.proto-openapi.spec.v2@v1.0+protobuf, application/json;q=0.9").GET().build();
-        HttpResponse<String> json = client.send(either, HttpResponse.BodyHandlers.ofString());
-        assertEquals(200, json.statusCode());
+        // Document: swagger = 1, definitions = 9 (NamedSchema: name 1, Schema 2).
+        UnknownFieldSet doc = UnknownFieldSet.parseFrom(r.body());
+        assertEquals("2.0", doc.getField(1).getLengthDelimitedList().get(0).toStringUtf8());
+        UnknownFieldSet configMap = named(message(doc, 9), 1, CONFIGMAP);
+        // Schema: type = 22 (TypeItem: repeated value 1), properties = 25, vendor_extension = 31.
+        assertEquals("object", message(configMap, 22).getField(1).getLengthDelimitedList().get(0).toStringUtf8());
+        UnknownFieldSet metadata = named(message(configMap, 25), 1, "metadata");
+        assertEquals("#/definitions/" + OBJECT_META, metadata.getField(1).getLengthDelimitedList().get(0).toStringUtf8());
+        UnknownFieldSet gvk = named(configMap, 31, "x-kubernetes-group-version-kind");
+        JsonNode gvkValue = JSON.readTree(gvk.getField(2).getLengthDelimitedList().get(0).toStringUtf8());
+        assertEquals("ConfigMap", gvkValue.get(0).path("kind").asText(), "Any.yaml holds the extension's value");
+
+        // Paths = 8 (NamedPathItem 2), post = 4, parameters = 8: ParametersItem.parameter 1,
+        // Parameter.non_body_parameter 2, query_parameter_sub_schema 3, name 4 (what kubectl looks
+        // for to learn that the server validates fields).
+        UnknownFieldSet create = message(named(message(doc, 8), 2, "/api/v1/namespaces/{namespace}/configmaps"), 4);
+        List<String> queryParams = create.getField(8).getLengthDelimitedList().stream()
+                .map(OpenAPIHTTPTest::parse)
+                .filter(p -> message(p, 1).hasField(2))
+                .map(p -> message(message(message(p, 1), 2), 3).getField(4).getLengthDelimitedList().get(0).toStringUtf8())
+                .toList();
+        assertTrue(queryParams.contains("fieldValidation"), queryParams.toString());
+        UnknownFieldSet body = message(message(parse(create.getField(8).getLengthDelimitedList().get(0)), 1), 1);
+        assertEquals("body", body.getField(3).getLengthDelimitedList().get(0).toStringUtf8());
+
+        assertEquals(304, getBytes("/openapi/v2", PROTOBUF, jsonEtag).statusCode());
+    }
+
+    @Test
+    void v2NegotiatesAsKubeOpenAPI() throws Exception {
+        assertEquals("application/com.github.proto-openapi.spec.v2.v1.0+protobuf",
+                getBytes("/openapi/v2", PROTOBUF_DEPRECATED + ", application/json;q=0.9", null)
+                        .headers().firstValue("Content-Type").orElseThrow());
+        HttpResponse<byte[]> json = getBytes("/openapi/v2", PROTOBUF + ";q=0.5, application/json", null);
         assertEquals("2.0", JSON.readTree(json.body()).path("swagger").asText());
+        assertEquals("2.0", JSON.readTree(getBytes("/openapi/v2", "*/*", null).body()).path("swagger").asText());
+        HttpResponse<byte[]> refused = getBytes("/openapi/v2", "text/html", null);
+        assertEquals(406, refused.statusCode());
+        assertEquals(0, refused.body().length, "kube-openapi answers a bare 406");
+
+        HttpResponse<byte[]> v3 = getBytes("/openapi/v3/api/v1", PROTOBUF, null);
+        assertEquals(406, v3.statusCode(), "v3 is served in JSON only");
+    }
+
+    private HttpResponse<byte[]> getBytes(String path, String accept, String ifNoneMatch) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(server.base.resolve(path)).header("Accept", accept).GET();
+        if (ifNoneMatch != null) {
+            b.header("If-None-Match", ifNoneMatch);
+        }
+        return client.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    private static UnknownFieldSet parse(ByteString bytes) {
+        try {
+            return UnknownFieldSet.parseFrom(bytes);
+        } catch (InvalidProtocolBufferException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static UnknownFieldSet message(UnknownFieldSet m, int field) {
+        return parse(m.getField(field).getLengthDelimitedList().get(0));
+    }
+
+    /** The value (field 2) of the gnostic {@code Named*} pair in {@code field} whose name (field 1) is {@code name}. */
+    private static UnknownFieldSet named(UnknownFieldSet m, int field, String name) {
+        for (ByteString pair : m.getField(field).getLengthDelimitedList()) {
+            UnknownFieldSet p = parse(pair);
+            if (p.getField(1).getLengthDelimitedList().get(0).toStringUtf8().equals(name)) {
+                return message(p, 2);
+            }
+        }
+        throw new AssertionError("no " + name + " in field " + field);
     }
 
     private HttpResponse<String> get(String path, String ifNoneMatch) throws Exception {
