@@ -28,7 +28,8 @@ import java.util.List;
  * groups this link gives it ({@link RemoteDiscovery}). APIServices and services are read through
  * the server's informers, so a new or changed APIService routes the next request. The proxy's
  * client certificate is {@code kubelix.proxy-client-cert-file} and {@code kubelix.proxy-client-key-file}
- * ({@code --proxy-client-cert-file}, {@code --proxy-client-key-file}).
+ * ({@code --proxy-client-cert-file}, {@code --proxy-client-key-file}); {@code kubelix.enable-aggregator-routing}
+ * ({@code --enable-aggregator-routing}) sends requests to the services' endpoints ({@link ServiceResolver}).
  */
 @Component(service = {DelegationTarget.class, DiscoverySource.class},
         property = Constants.SERVICE_RANKING + ":Integer=" + APIAggregator.RANKING)
@@ -48,7 +49,8 @@ public final class APIAggregator implements DelegationTarget, DiscoverySource {
         ProxyTransports transports = new ProxyTransports(new ProxyClientCertificate(
                 context.getProperty("kubelix.proxy-client-cert-file"), context.getProperty("kubelix.proxy-client-key-file")));
         SharedIndexInformer apiServices = informers.forResource(API_SERVICES);
-        ServiceResolver services = new ServiceResolver(informers.forResource(SERVICES));
+        ServiceResolver services = ServiceResolver.forRouting(context.getProperty("kubelix.enable-aggregator-routing"),
+                informers);
         this.proxy = new APIServiceProxy(apiServices, services, transports);
         this.discovery = new RemoteDiscovery(json, informers, apiServices, services, transports);
     }
