@@ -41,6 +41,7 @@ public final class APIAggregator implements DelegationTarget, DiscoverySource {
     static final GroupVersionResource SERVICES = new GroupVersionResource("", "v1", "services");
 
     private final ObjectMapper json = new ObjectMapper();
+    private final SharedIndexInformer apiServices;
     private final APIServiceProxy proxy;
     private final RemoteDiscovery discovery;
 
@@ -48,7 +49,7 @@ public final class APIAggregator implements DelegationTarget, DiscoverySource {
     public APIAggregator(BundleContext context, @Reference SharedInformerFactory informers) {
         ProxyTransports transports = new ProxyTransports(new ProxyClientCertificate(
                 context.getProperty("kubelix.proxy-client-cert-file"), context.getProperty("kubelix.proxy-client-key-file")));
-        SharedIndexInformer apiServices = informers.forResource(API_SERVICES);
+        this.apiServices = informers.forResource(API_SERVICES);
         ServiceResolver services = ServiceResolver.forRouting(context.getProperty("kubelix.enable-aggregator-routing"),
                 informers);
         this.proxy = new APIServiceProxy(apiServices, services, transports);
@@ -68,6 +69,12 @@ public final class APIAggregator implements DelegationTarget, DiscoverySource {
     @Override
     public List<Group> discoveryGroups() {
         return discovery.groups();
+    }
+
+    /** Every APIService's, local ones included, so that discovery sorts all groups as kube's aggregator does. */
+    @Override
+    public List<Priority> discoveryPriorities() {
+        return apiServices.lister().list().stream().map(APIServices::priority).toList();
     }
 
     @Override
