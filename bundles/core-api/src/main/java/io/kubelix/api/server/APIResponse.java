@@ -83,7 +83,8 @@ public interface APIResponse {
      * has returned from {@link DelegationTarget#handle(APIRequest, APIResponse) handle} and the
      * connection has switched, {@code protocol} is called with its raw bytes, once, on a thread of
      * the server's that it may keep for as long as the protocol lasts; it closes the connection
-     * when done. It is not called when the client goes away first. The connection has no idle
+     * when done. When the client has gone before the switch, it is called with the connection
+     * closed (reads and writes throw), so that it frees what it holds. The connection has no idle
      * timeout, as a connection hijacked in Go has none. The request's body must not have been read.
      *
      * @throws IllegalStateException once the response is committed or has ended, or when the

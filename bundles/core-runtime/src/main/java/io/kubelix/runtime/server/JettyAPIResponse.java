@@ -107,11 +107,16 @@ final class JettyAPIResponse implements APIResponse {
             throw new IllegalStateException("the response has ended");
         }
         EndPoint endPoint = request.getConnectionMetaData().getConnection().getEndPoint();
-        request.setAttribute(HttpStream.UPGRADE_CONNECTION_ATTRIBUTE,
-                new JettyUpgradedConnection(endPoint, request.getComponents().getExecutor(), protocol));
+        JettyUpgradedConnection upgraded = new JettyUpgradedConnection(endPoint, request.getComponents().getExecutor(),
+                protocol);
+        request.setAttribute(HttpStream.UPGRADE_CONNECTION_ATTRIBUTE, upgraded);
         response.setStatus(HttpStatus.SWITCHING_PROTOCOLS_101);
         endPoint.setIdleTimeout(0);
-        response.write(true, BufferUtil.EMPTY_BUFFER, callback);
+        response.write(true, BufferUtil.EMPTY_BUFFER, Callback.from(callback::succeeded, failure -> {
+            callback.failed(failure);
+            endPoint.close(failure);
+            upgraded.start();
+        }));
     }
 
     @Override

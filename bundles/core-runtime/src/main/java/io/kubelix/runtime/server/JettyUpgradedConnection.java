@@ -15,20 +15,22 @@ import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
  * The Jetty connection an HTTP/1.1 connection is upgraded to by {@link JettyAPIResponse#upgrade}:
- * once open, it runs the protocol on a thread of the server's. It reads and writes its endpoint only when its streams are used (blocking, on the caller's
- * threads), never on its own, so a slow reader holds the client back as TCP would. The bytes the
- * HTTP parser had already read past the request come first.
+ * once open, it runs the protocol on a thread of the server's. It reads and writes its endpoint
+ * only when its streams are used (blocking, on the protocol's threads), never on its own, so a
+ * slow reader holds the client back as TCP would. The bytes the HTTP parser had already read past
+ * the request come first.
  */
 final class JettyUpgradedConnection extends AbstractConnection implements Connection.UpgradeTo, UpgradedConnection {
     private static final int BUFFER = 16 * 1024;
-
     private static final Logger LOG = LoggerFactory.getLogger(JettyUpgradedConnection.class);
 
     private final Consumer<UpgradedConnection> protocol;
+    private final AtomicBoolean started = new AtomicBoolean();
     private final Input input = new Input();
     private final Output output = new Output();
     private ByteBuffer leftover = BufferUtil.EMPTY_BUFFER;
@@ -48,6 +50,17 @@ final class JettyUpgradedConnection extends AbstractConnection implements Connec
     @Override
     public void onOpen() {
         super.onOpen();
+        start();
+    }
+
+    /**
+     * Runs the protocol, once: when the connection opens, or when the 101 could not be sent (the
+     * client went away), with the connection closed, so that the protocol frees what it holds.
+     */
+    void start() {
+        if (!started.compareAndSet(false, true)) {
+            return;
+        }
         getExecutor().execute(() -> {
             try {
                 protocol.accept(this);
@@ -106,6 +119,9 @@ final class JettyUpgradedConnection extends AbstractConnection implements Connec
                 }
             }
             while (!buffer.hasRemaining()) {
+                if (!getEndPoint().isOpen()) {
+                    throw new IOException("the connection is closed");
+                }
                 int filled = getEndPoint().fill(buffer);
                 if (filled < 0) {
                     return -1;
