@@ -28,7 +28,8 @@ import java.util.List;
  * groups this link gives it ({@link RemoteDiscovery}). APIServices and services are read through
  * the server's informers, so a new or changed APIService routes the next request. The proxy's
  * client certificate is {@code kubelix.proxy-client-cert-file} and {@code kubelix.proxy-client-key-file}
- * ({@code --proxy-client-cert-file}, {@code --proxy-client-key-file}).
+ * ({@code --proxy-client-cert-file}, {@code --proxy-client-key-file}); {@code kubelix.enable-aggregator-routing}
+ * ({@code --enable-aggregator-routing}) sends requests to the services' endpoints ({@link ServiceResolver}).
  */
 @Component(service = {DelegationTarget.class, DiscoverySource.class},
         property = Constants.SERVICE_RANKING + ":Integer=" + APIAggregator.RANKING)
@@ -40,6 +41,7 @@ public final class APIAggregator implements DelegationTarget, DiscoverySource {
     static final GroupVersionResource SERVICES = new GroupVersionResource("", "v1", "services");
 
     private final ObjectMapper json = new ObjectMapper();
+    private final SharedIndexInformer apiServices;
     private final APIServiceProxy proxy;
     private final RemoteDiscovery discovery;
 
@@ -47,8 +49,9 @@ public final class APIAggregator implements DelegationTarget, DiscoverySource {
     public APIAggregator(BundleContext context, @Reference SharedInformerFactory informers) {
         ProxyTransports transports = new ProxyTransports(new ProxyClientCertificate(
                 context.getProperty("kubelix.proxy-client-cert-file"), context.getProperty("kubelix.proxy-client-key-file")));
-        SharedIndexInformer apiServices = informers.forResource(API_SERVICES);
-        ServiceResolver services = new ServiceResolver(informers.forResource(SERVICES));
+        this.apiServices = informers.forResource(API_SERVICES);
+        ServiceResolver services = ServiceResolver.forRouting(context.getProperty("kubelix.enable-aggregator-routing"),
+                informers);
         this.proxy = new APIServiceProxy(apiServices, services, transports);
         this.discovery = new RemoteDiscovery(json, informers, apiServices, services, transports);
     }
@@ -66,6 +69,12 @@ public final class APIAggregator implements DelegationTarget, DiscoverySource {
     @Override
     public List<Group> discoveryGroups() {
         return discovery.groups();
+    }
+
+    /** Every APIService's, local ones included, so that discovery sorts all groups as kube's aggregator does. */
+    @Override
+    public List<Priority> discoveryPriorities() {
+        return apiServices.lister().list().stream().map(APIServices::priority).toList();
     }
 
     @Override

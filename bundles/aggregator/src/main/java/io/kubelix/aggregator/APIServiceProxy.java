@@ -29,7 +29,8 @@ import java.util.Map;
  * service is sent to that service, as the user the request acts as, and the answer is relayed as
  * it comes (a watch's events, a chunked list's pages: nothing is buffered whole). An APIService
  * that is not {@code Available}, or whose service cannot be resolved or reached, is answered 503
- * as kube answers it (a plain-text {@code service unavailable}, or the connection error).
+ * as kube answers it (a plain-text {@code service unavailable}, or the connection error). A
+ * request to switch protocols is relayed by {@link UpgradeAwareProxy}.
  */
 final class APIServiceProxy {
     private static final Logger LOG = LoggerFactory.getLogger(APIServiceProxy.class);
@@ -82,14 +83,19 @@ final class APIServiceProxy {
             error(response, 503, "service unavailable");
             return;
         }
+        ProxyTransports.Key tls = ProxyTransports.Key.of(apiService);
+        URI target = URI.create(base + request.rawPath() + (request.rawQuery() == null ? "" : "?" + request.rawQuery()));
+        if (UpgradeAwareProxy.isUpgradeRequest(request)) {
+            proxyUpgrade(target, tls, request, user, response);
+            return;
+        }
         HttpClient client;
         try {
-            client = transports.client(ProxyTransports.Key.of(apiService));
+            client = transports.client(tls);
         } catch (IllegalArgumentException e) {
             error(response, 500, e.getMessage());
             return;
         }
-        URI target = URI.create(base + request.rawPath() + (request.rawQuery() == null ? "" : "?" + request.rawQuery()));
         HttpResponse<InputStream> upstream;
         try {
             upstream = client.send(newRequest(target, request, user), HttpResponse.BodyHandlers.ofInputStream());
@@ -112,6 +118,19 @@ final class APIServiceProxy {
         // even while the extension server has nothing to send.
         request.addFailureListener(failure -> closeQuietly(body));
         relay(upstream, response);
+    }
+
+    private void proxyUpgrade(URI target, ProxyTransports.Key tls, APIRequest request, UserInfo user, APIResponse response) {
+        try {
+            // kube sends the service's DNS name as the TLS server name, unless the server is not verified.
+            UpgradeAwareProxy.proxy(target, transports.sslContext(tls), tls.insecure() ? "" : tls.serverName(),
+                    request, user, response);
+        } catch (IllegalArgumentException e) {
+            error(response, 500, e.getMessage());
+        } catch (IOException e) {
+            LOG.info("proxying the upgrade {} {} to {} failed: {}", request.method(), request.rawPath(), target, e.toString());
+            error(response, 503, describe(e, target));
+        }
     }
 
     private static void closeQuietly(InputStream in) {

@@ -46,6 +46,7 @@ public final class APIServiceRESTStorageProvider implements RESTStorageProvider 
     private final SharedInformerFactory informers;
     private final ServedGroupVersions served;
     private final ProxyTransports transports;
+    private final String enableAggregatorRouting;
     private AvailableConditionController availability;
     private AutoRegistrationController autoRegistration;
 
@@ -56,6 +57,7 @@ public final class APIServiceRESTStorageProvider implements RESTStorageProvider 
         this.served = served;
         this.transports = new ProxyTransports(new ProxyClientCertificate(
                 context.getProperty("kubelix.proxy-client-cert-file"), context.getProperty("kubelix.proxy-client-key-file")));
+        this.enableAggregatorRouting = context.getProperty("kubelix.enable-aggregator-routing");
     }
 
     @Override
@@ -74,8 +76,8 @@ public final class APIServiceRESTStorageProvider implements RESTStorageProvider 
             stopControllers();
             SharedIndexInformer informer = informers.forResource(APIAggregator.API_SERVICES);
             availability = new AvailableConditionController(informers, informer,
-                    informers.forResource(APIAggregator.SERVICES), informers.forResource(ENDPOINT_SLICES), transports,
-                    status, Clock.systemUTC());
+                    informers.forResource(APIAggregator.SERVICES), informers.forResource(ENDPOINT_SLICES),
+                    ServiceResolver.forRouting(enableAggregatorRouting, informers), transports, status, Clock.systemUTC());
             autoRegistration = new AutoRegistrationController(informers, served, informer, apiServices);
         }
         LOG.info("built {}/{} storage: {}", APIServices.GROUP, APIServices.VERSION, v1.keySet());

@@ -3,6 +3,7 @@ package io.kubelix.aggregator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubelix.api.server.DiscoverySource;
 
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -55,5 +56,12 @@ final class APIServices {
         condition.put("status", status);
         condition.put("reason", reason);
         condition.put("message", message);
+    }
+
+    /** The discovery priorities an APIService gives its group version. */
+    static DiscoverySource.Priority priority(JsonNode apiService) {
+        JsonNode spec = apiService.path("spec");
+        return new DiscoverySource.Priority(spec.path("group").asText(""), spec.path("version").asText(""),
+                spec.path("groupPriorityMinimum").asInt(), spec.path("versionPriority").asInt());
     }
 }

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.BiConsumer;
 
 /**
  * The headers a front proxy names its user in (client-go's SetAuthProxyHeaders): {@code X-Remote-User},
@@ -37,16 +38,21 @@ final class AuthProxyHeaders {
     }
 
     static void set(HttpRequest.Builder request, UserInfo user) {
-        request.setHeader(USER, user.name());
+        forEach(user, request::header);
+    }
+
+    /** Calls {@code header} with each header naming the user, in the order they are sent. */
+    static void forEach(UserInfo user, BiConsumer<String, String> header) {
+        header.accept(USER, user.name());
         if (!user.uid().isEmpty()) {
-            request.setHeader(UID, user.uid());
+            header.accept(UID, user.uid());
         }
         for (String group : user.groups()) {
-            request.header(GROUP, group);
+            header.accept(GROUP, group);
         }
         for (Map.Entry<String, List<String>> extra : user.extra().entrySet()) {
             for (String value : extra.getValue()) {
-                request.header(EXTRA_PREFIX + escapeKey(extra.getKey()), value);
+                header.accept(EXTRA_PREFIX + escapeKey(extra.getKey()), value);
             }
         }
     }

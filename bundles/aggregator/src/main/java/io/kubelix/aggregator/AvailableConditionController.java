@@ -45,7 +45,6 @@ final class AvailableConditionController {
     static final UserInfo AGGREGATOR = new UserInfo("system:kube-aggregator", "",
             List.of(UserInfo.SYSTEM_PRIVILEGED_GROUP), Map.of());
     private static final Logger LOG = LoggerFactory.getLogger(AvailableConditionController.class);
-    private static final String SERVICE_NAME_LABEL = "kubernetes.io/service-name";
 
     /** The outcome of one check: the condition to set. */
     record Check(String status, String reason, String message) {
@@ -63,10 +62,10 @@ final class AvailableConditionController {
 
     AvailableConditionController(SharedInformerFactory informers, SharedIndexInformer apiServices,
                                  SharedIndexInformer serviceInformer, SharedIndexInformer endpointSlices,
-                                 ProxyTransports transports, Updater status, Clock clock) {
+                                 ServiceResolver services, ProxyTransports transports, Updater status, Clock clock) {
         this.apiServices = apiServices;
         this.endpointSlices = endpointSlices;
-        this.services = new ServiceResolver(serviceInformer);
+        this.services = services;
         this.discovery = url -> discoveryCheck(transports.insecureClient(), url);
         this.status = status;
         this.clock = clock;
@@ -75,7 +74,7 @@ final class AvailableConditionController {
         registrations.add(serviceInformer.addEventHandler(new EnqueueHandler(queue,
                 o -> apiServicesFor(namespace(o), name(o)))));
         registrations.add(endpointSlices.addEventHandler(new EnqueueHandler(queue, o -> apiServicesFor(namespace(o),
-                o.path("metadata").path("labels").path(SERVICE_NAME_LABEL).asText("")))));
+                o.path("metadata").path("labels").path(ServiceResolver.SERVICE_NAME_LABEL).asText("")))));
         this.workers = informers.runWorkers("RemoteAvailabilityController", queue, ATTEMPTS, this::sync);
     }
 
@@ -167,7 +166,7 @@ final class AvailableConditionController {
                         + "\" is not listening on port " + port);
             }
             List<ObjectNode> slices = endpointSlices.lister().byNamespace(namespace).list().stream()
-                    .filter(s -> name.equals(s.path("metadata").path("labels").path(SERVICE_NAME_LABEL).asText(null)))
+                    .filter(s -> name.equals(s.path("metadata").path("labels").path(ServiceResolver.SERVICE_NAME_LABEL).asText(null)))
                     .toList();
             if (slices.isEmpty()) {
                 return new Check("False", "EndpointsNotFound", "cannot find endpointslices for service/" + name

@@ -33,6 +33,7 @@ final class ProxyTransports {
 
     private final ProxyClientCertificate clientCertificate;
     private final Map<Key, HttpClient> clients = new ConcurrentHashMap<>();
+    private final Map<Key, SSLContext> contexts = new ConcurrentHashMap<>();
 
     ProxyTransports(ProxyClientCertificate clientCertificate) {
         this.clientCertificate = clientCertificate;
@@ -48,7 +49,21 @@ final class ProxyTransports {
         if (client != null) {
             return client;
         }
-        SSLContext tls;
+        SSLContext tls = sslContext(key);
+        return clients.computeIfAbsent(key, k -> newClient(tls));
+    }
+
+    /**
+     * The TLS context for an APIService's settings, for what its client cannot do (an upgraded
+     * connection's socket).
+     *
+     * @throws IllegalArgumentException when the caBundle cannot be read
+     */
+    SSLContext sslContext(Key key) {
+        SSLContext tls = contexts.get(key);
+        if (tls != null) {
+            return tls;
+        }
         try {
             tls = key.insecure() ? CABundleTrust.insecureSslContext(clientCertificate.keyManagers())
                     : CABundleTrust.sslContext(key.caBundle().isEmpty() ? null : Base64.getDecoder().decode(key.caBundle()),
@@ -56,7 +71,8 @@ final class ProxyTransports {
         } catch (GeneralSecurityException | IllegalArgumentException e) {
             throw new IllegalArgumentException("invalid caBundle: " + e.getMessage(), e);
         }
-        return clients.computeIfAbsent(key, k -> newClient(tls));
+        SSLContext built = tls;
+        return contexts.computeIfAbsent(key, k -> built);
     }
 
     /** The availability check's client: best effort, so any server is believed, as kube's check does. */
@@ -78,5 +94,6 @@ final class ProxyTransports {
     /** Forgets the clients, for a new set of APIServices or certificates. */
     void clear() {
         clients.clear();
+        contexts.clear();
     }
 }

@@ -29,7 +29,7 @@ class AvailableConditionControllerTest {
     private final FakeInformer slices = informers.forResource(APIServiceRESTStorageProvider.ENDPOINT_SLICES);
     /** No status store: these tests check and queue, they never write. */
     private final AvailableConditionController controller = new AvailableConditionController(informers, apiServices,
-            services, slices, new ProxyTransports(new ProxyClientCertificate(null, null)), null, Clock.systemUTC());
+            services, slices, new ServiceResolver(services), new ProxyTransports(new ProxyClientCertificate(null, null)), null, Clock.systemUTC());
 
     @AfterEach
     void stop() {

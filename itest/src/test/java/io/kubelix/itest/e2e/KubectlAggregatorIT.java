@@ -13,6 +13,10 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 import java.nio.file.Files;
 import java.io.ByteArrayInputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.WebSocket;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.cert.Certificate;
@@ -23,6 +27,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -177,6 +184,54 @@ class KubectlAggregatorIT {
 
     @Test
     @Order(3)
+    void aWebSocketWatchIsUpgradedThroughTheProxy() throws Exception {
+        String token = Files.readAllLines(server.kubeconfig()).stream().map(String::trim)
+                .filter(l -> l.startsWith("token:")).map(l -> l.substring("token:".length()).trim()).findFirst().orElseThrow();
+        CompletableFuture<String> firstEvent = new CompletableFuture<>();
+        StringBuilder text = new StringBuilder();
+        WebSocket.Listener listener = new WebSocket.Listener() {
+            @Override
+            public CompletionStage<?> onText(WebSocket ws, CharSequence data, boolean last) {
+                text.append(data);
+                if (last) {
+                    firstEvent.complete(text.toString());
+                }
+                ws.request(1);
+                return null;
+            }
+
+            @Override
+            public CompletionStage<?> onBinary(WebSocket ws, ByteBuffer data, boolean last) {
+                text.append(StandardCharsets.UTF_8.decode(data));
+                if (last) {
+                    firstEvent.complete(text.toString());
+                }
+                ws.request(1);
+                return null;
+            }
+
+            @Override
+            public void onError(WebSocket ws, Throwable error) {
+                firstEvent.completeExceptionally(error);
+            }
+        };
+        // The extension server upgrades the watch to a WebSocket; the aggregator relays the 101 and the frames.
+        WebSocket ws = HttpClient.newBuilder().sslContext(KubelixServer.trusting(server.caCertificate())).build()
+                .newWebSocketBuilder().header("Authorization", "Bearer " + token)
+                .buildAsync(URI.create("wss://127.0.0.1:" + server.port()
+                        + "/apis/sample.kubelix.io/v1/namespaces/default/widgets?watch=true"), listener)
+                .get(30, TimeUnit.SECONDS);
+        try {
+            JsonNode event = JSON.readTree(firstEvent.get(30, TimeUnit.SECONDS));
+            assertEquals("ADDED", event.path("type").asText(), event::toString);
+            assertEquals("first", event.path("object").path("metadata").path("name").asText(), event::toString);
+        } finally {
+            ws.abort();
+        }
+    }
+
+    @Test
+    @Order(4)
     void theExtensionServerAuthorizesTheUserTheAggregatorAuthenticated() throws Exception {
         // bob may read widgets on the aggregating server; the extension server sees bob (not the caller's
         // credentials) and forbids him until it has its own binding for him.
@@ -197,7 +252,7 @@ class KubectlAggregatorIT {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void aStoppedExtensionServerMakesItsGroupUnavailableWhileTheRestWorks() throws Exception {
         extension.stop();
         Result reason = await("the APIService unavailable", () -> kubectl.run("get", "apiservice", API_SERVICE, "-o",
@@ -225,7 +280,7 @@ class KubectlAggregatorIT {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void theServersOwnGroupVersionsHaveLocalAPIServicesThatFollowCRDs() throws Exception {
         Result apps = await("the local APIService of apps/v1", () -> kubectl.run("get", "apiservice", "v1.apps", "-o",
                 "jsonpath={.spec.groupPriorityMinimum}/{.spec.versionPriority}/{.status.conditions[0].reason}"),
@@ -260,7 +315,7 @@ class KubectlAggregatorIT {
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void eachServerPublishesWhomItTrustsForExtensionServersToRead() throws Exception {
         // The extension server runs with --requestheader-*: its ConfigMap has the front proxy's CA and settings.
         JsonNode data = await("the extension server's authentication ConfigMap", () -> extensionKubectl.run("get",
@@ -297,7 +352,7 @@ class KubectlAggregatorIT {
     }
 
     @Test
-    @Order(7)
+    @Order(8)
     void kubectlTopPrintsTheNumbersOfAMetricsServerBehindAnAPIService() throws Exception {
         Map<String, MetricsAPIServer.Usage> containers = new LinkedHashMap<>();
         containers.put("app", new MetricsAPIServer.Usage("5m", "20Mi"));

@@ -3,13 +3,14 @@ package io.kubelix.api.server;
 import org.osgi.annotation.versioning.ProviderType;
 
 import java.io.OutputStream;
+import java.util.function.Consumer;
 
 /**
  * The response to an {@link APIRequest}, written by the {@link DelegationTarget} that took it,
  * from one thread at a time. Its status and headers are sent with the first part of the body
  * (the response is then <em>committed</em>) or when it ends; the response ends with exactly one
  * of {@link #complete()} and {@link #fail(Throwable)}, the first call counting and later ones
- * doing nothing.
+ * doing nothing, or with {@link #upgrade()}, which hands the connection over.
  */
 @ProviderType
 public interface APIResponse {
@@ -73,4 +74,22 @@ public interface APIResponse {
      * block.
      */
     void fail(Throwable cause);
+
+    /**
+     * Switches the connection to another protocol, as HTTP/1.1's {@code Upgrade} does: sends
+     * {@code 101 Switching Protocols} with the headers set (the link sets {@code Upgrade} and
+     * {@code Connection: Upgrade} itself, and whatever else the protocol wants) and ends the
+     * response ({@link #complete()} and {@link #fail(Throwable)} then do nothing). Once the link
+     * has returned from {@link DelegationTarget#handle(APIRequest, APIResponse) handle} and the
+     * connection has switched, {@code protocol} is called with its raw bytes, once, on a thread of
+     * the server's that it may keep for as long as the protocol lasts; it closes the connection
+     * when done. When the client has gone before the switch, it is called with the connection
+     * closed (reads and writes throw), so that it frees what it holds. The connection has no idle
+     * timeout, as a connection hijacked in Go has none. The request's body must not have been read.
+     *
+     * @throws IllegalStateException once the response is committed or has ended, or when the
+     *     request is not HTTP/1.1 (HTTP/2 has no upgrade)
+     * @since 2.1
+     */
+    void upgrade(Consumer<UpgradedConnection> protocol);
 }

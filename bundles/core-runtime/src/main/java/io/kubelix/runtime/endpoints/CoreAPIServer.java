@@ -14,6 +14,7 @@ import io.kubelix.api.server.ServedGroupVersions;
 import io.kubelix.api.schema.GroupVersionResource;
 import io.kubelix.runtime.codec.protobuf.ProtobufCodec;
 import io.kubelix.runtime.controller.ServedResources;
+import io.kubelix.runtime.endpoints.discovery.DiscoveryOrder;
 import io.kubelix.runtime.plugins.ProvidedResource;
 import io.kubelix.runtime.plugins.ServedAPIs;
 import io.kubelix.runtime.registry.AdmissionChain;
@@ -145,6 +146,19 @@ public final class CoreAPIServer implements JettyDelegationTarget, OpenAPIProvid
         return groups;
     }
 
+    /** The order of discovery from the sources' priorities; one that fails gives none. */
+    private DiscoveryOrder discoveryOrder() {
+        List<DiscoverySource.Priority> priorities = new ArrayList<>();
+        for (DiscoverySource source : discoverySources) {
+            try {
+                priorities.addAll(source.discoveryPriorities());
+            } catch (RuntimeException e) {
+                LOG.warn("discovery source {} failed; its priorities are left out: {}", source, e.toString());
+            }
+        }
+        return priorities.isEmpty() ? DiscoveryOrder.NONE : new DiscoveryOrder(priorities);
+    }
+
     @Deactivate
     void deactivate() {
         watchWriters.shutdownNow();
@@ -220,7 +234,7 @@ public final class CoreAPIServer implements JettyDelegationTarget, OpenAPIProvid
         RequestInfo info = Requests.requestInfo(request);
         RouteTable routes = installer.routes();
         if (!info.resourceRequest()) {
-            return Discovery.serve(routes, remoteGroups(), request, response, callback);
+            return Discovery.serve(routes, remoteGroups(), discoveryOrder(), request, response, callback);
         }
         GroupVersion gv = new GroupVersion(info.apiGroup(), info.apiVersion());
         if (info.apiPrefix().equals("api") != gv.group().isEmpty()) {

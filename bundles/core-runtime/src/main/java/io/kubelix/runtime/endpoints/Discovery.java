@@ -6,6 +6,7 @@ import io.kubelix.api.server.DiscoverySource;
 import io.kubelix.runtime.codec.MediaType;
 import io.kubelix.runtime.endpoints.discovery.DiscoveryDocuments;
 import io.kubelix.runtime.endpoints.discovery.DiscoveryDocuments.GroupEntry;
+import io.kubelix.runtime.endpoints.discovery.DiscoveryOrder;
 import io.kubelix.runtime.endpoints.responsewriters.Responses;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
@@ -27,11 +28,12 @@ final class Discovery {
     }
 
     /**
-     * @param remote the groups other links of the server chain serve, listed in {@code /apis} after the route table's
+     * @param remote the groups other links of the server chain serve, listed in {@code /apis} with the route table's
+     * @param order    the order of the groups and versions, from the discovery sources' priorities
      * @return false for paths that are not discovery paths of groups served here
      */
-    static boolean serve(RouteTable routes, List<DiscoverySource.Group> remote, Request request, Response response,
-                         Callback callback) {
+    static boolean serve(RouteTable routes, List<DiscoverySource.Group> remote, DiscoveryOrder order, Request request,
+                         Response response, Callback callback) {
         String method = request.getMethod();
         if (!method.equals("GET") && !method.equals("HEAD")) {
             return false;
@@ -44,7 +46,7 @@ final class Discovery {
                 return false;
             }
             if (parts.length == 1) {
-                if (serveAggregated(request, response, callback, List.of(entry(core)), List.of())) {
+                if (serveAggregated(request, response, callback, List.of(entry(core)), List.of(), DiscoveryOrder.NONE)) {
                     return true;
                 }
                 Responses.writeObject(request, response, callback, 200,
@@ -61,8 +63,8 @@ final class Discovery {
         }
         List<GroupEntry> groups = routes.groups().stream().filter(g -> !g.name().isEmpty()).map(Discovery::entry).toList();
         if (parts.length == 1) {
-            if (!serveAggregated(request, response, callback, groups, remote)) {
-                Responses.writeObject(request, response, callback, 200, DiscoveryDocuments.apiGroupList(groups, remote));
+            if (!serveAggregated(request, response, callback, groups, remote, order)) {
+                Responses.writeObject(request, response, callback, 200, DiscoveryDocuments.apiGroupList(groups, remote, order));
             }
             return true;
         }
@@ -71,7 +73,7 @@ final class Discovery {
             return false;
         }
         if (parts.length == 2) {
-            Responses.writeObject(request, response, callback, 200, DiscoveryDocuments.apiGroup(entry(group)));
+            Responses.writeObject(request, response, callback, 200, DiscoveryDocuments.apiGroup(entry(group), order));
             return true;
         }
         if (parts.length == 3) {
@@ -92,7 +94,7 @@ final class Discovery {
 
     /** Answers with the aggregated document when the client's first acceptable choice is one. */
     private static boolean serveAggregated(Request request, Response response, Callback callback, List<GroupEntry> groups,
-                                           List<DiscoverySource.Group> remote) {
+                                           List<DiscoverySource.Group> remote, DiscoveryOrder order) {
         for (MediaType m : MediaType.parseAccept(request.getHeaders().get(HttpHeader.ACCEPT))) {
             if ("APIGroupDiscoveryList".equals(m.param("as")) && AGGREGATED_GROUP.equals(m.param("g"))
                     && m.type().equals(MediaType.JSON)) {
@@ -100,7 +102,7 @@ final class Discovery {
                 if ("v2".equals(v) || "v2beta1".equals(v)) {
                     response.getHeaders().put(HttpHeader.VARY, "Accept");
                     Responses.writeJson(response, callback, 200, "application/json;g=" + AGGREGATED_GROUP + ";v=" + v
-                            + ";as=APIGroupDiscoveryList", DiscoveryDocuments.aggregated(groups, remote, v));
+                            + ";as=APIGroupDiscoveryList", DiscoveryDocuments.aggregated(groups, remote, order, v));
                     return true;
                 }
                 continue;

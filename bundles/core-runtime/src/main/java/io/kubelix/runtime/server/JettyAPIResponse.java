@@ -1,9 +1,12 @@
 package io.kubelix.runtime.server;
 
 import io.kubelix.api.server.APIResponse;
+import io.kubelix.api.server.UpgradedConnection;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.server.HttpStream;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Blocker;
@@ -13,6 +16,7 @@ import org.eclipse.jetty.util.Callback;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
+import java.util.function.Consumer;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -84,6 +88,35 @@ final class JettyAPIResponse implements APIResponse {
             endPoint.setIdleTimeout(Math.max(endPoint.getIdleTimeout(), LONG_RUNNING_IDLE_TIMEOUT_MILLIS));
             response.getHeaders().put(HttpHeader.CONNECTION, "close");
         }
+    }
+
+    /**
+     * Jetty 12 core's way, as its WebSocket handshake takes a connection over: the connection to
+     * switch to is named in a request attribute, and once the 101 has been written and the handler
+     * has returned, the HTTP/1.1 connection hands its endpoint (and any bytes read past the
+     * request) to it.
+     */
+    @Override
+    public void upgrade(Consumer<UpgradedConnection> protocol) {
+        requireUncommitted();
+        Request request = response.getRequest();
+        if (request.getConnectionMetaData().getHttpVersion() != HttpVersion.HTTP_1_1) {
+            throw new IllegalStateException("only an HTTP/1.1 connection can be upgraded");
+        }
+        if (!ended.compareAndSet(false, true)) {
+            throw new IllegalStateException("the response has ended");
+        }
+        EndPoint endPoint = request.getConnectionMetaData().getConnection().getEndPoint();
+        JettyUpgradedConnection upgraded = new JettyUpgradedConnection(endPoint, request.getComponents().getExecutor(),
+                protocol);
+        request.setAttribute(HttpStream.UPGRADE_CONNECTION_ATTRIBUTE, upgraded);
+        response.setStatus(HttpStatus.SWITCHING_PROTOCOLS_101);
+        endPoint.setIdleTimeout(0);
+        response.write(true, BufferUtil.EMPTY_BUFFER, Callback.from(callback::succeeded, failure -> {
+            callback.failed(failure);
+            endPoint.close(failure);
+            upgraded.start();
+        }));
     }
 
     @Override

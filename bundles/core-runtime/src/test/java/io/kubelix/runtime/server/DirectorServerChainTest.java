@@ -4,6 +4,7 @@ import io.kubelix.api.request.UserInfo;
 import io.kubelix.api.server.APIRequest;
 import io.kubelix.api.server.APIResponse;
 import io.kubelix.api.server.DelegationTarget;
+import io.kubelix.api.server.UpgradedConnection;
 import io.kubelix.runtime.request.Requests;
 import io.kubelix.runtime.server.filters.WithPanicRecovery;
 import io.kubelix.runtime.server.filters.WithRequestInfo;
@@ -21,6 +22,8 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -35,6 +38,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -216,20 +220,99 @@ class DirectorServerChainTest {
 
     @Test
     void writingAfterTheResponseEndedFails() throws Exception {
-        AtomicReference<Throwable> late = new AtomicReference<>();
+        CompletableFuture<Throwable> late = new CompletableFuture<>();
         chain.add(link((request, response) -> {
             response.complete();
             try {
                 response.body().write(1);
+                late.complete(null);
             } catch (IOException e) {
-                late.set(e);
+                late.complete(e);
             }
             return true;
         }));
 
         assertEquals(200, get("/apis/example.com/v1/widgets").statusCode());
-        assertInstanceOf(IOException.class, late.get());
-        assertFalse(late.get().getMessage().isEmpty());
+        // The client may have the response before the link's write after it has been tried.
+        Throwable thrown = late.get(5, TimeUnit.SECONDS);
+        assertInstanceOf(IOException.class, thrown);
+        assertFalse(thrown.getMessage().isEmpty());
+    }
+
+    @Test
+    void aPluginLinkUpgradesTheConnectionAndGetsItsRawBytesBothWays() throws Exception {
+        chain.add(link((request, response) -> {
+            response.setHeader("Upgrade", "echo");
+            response.setHeader("Connection", "Upgrade");
+            response.upgrade(DirectorServerChainTest::echo);
+            return true;
+        }));
+
+        try (Socket socket = new Socket(base.getHost(), base.getPort())) {
+            socket.setSoTimeout(5000);
+            OutputStream out = socket.getOutputStream();
+            // Bytes sent with the request, before the 101, are the upgraded protocol's first.
+            out.write(("GET /apis/example.com/v1/exec HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: echo\r\n\r\nearly;")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            InputStream in = socket.getInputStream();
+            String head = readHead(in);
+            assertTrue(head.startsWith("HTTP/1.1 101 "), head);
+            assertTrue(head.toLowerCase(java.util.Locale.ROOT).contains("upgrade: echo"), head);
+            assertEquals("early;", new String(in.readNBytes(6), StandardCharsets.US_ASCII));
+            Thread.sleep(2 * IDLE_TIMEOUT_MILLIS); // past the connector's idle timeout, which no longer applies
+            out.write("later".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            assertEquals("later", new String(in.readNBytes(5), StandardCharsets.US_ASCII));
+            socket.shutdownOutput();
+            assertEquals("bye", new String(in.readAllBytes(), StandardCharsets.US_ASCII));
+        }
+    }
+
+    @Test
+    void aCommittedResponseCannotBeUpgraded() {
+        AtomicReference<Throwable> refused = new AtomicReference<>();
+        chain.add(link((request, response) -> {
+            response.body().flush();
+            try {
+                response.upgrade(DirectorServerChainTest::echo);
+            } catch (IllegalStateException e) {
+                refused.set(e);
+            }
+            response.complete();
+            return true;
+        }));
+        assertDoesNotThrow(() -> get("/apis/example.com/v1/x"));
+        assertInstanceOf(IllegalStateException.class, refused.get());
+    }
+
+    /** Sends back what it reads, then {@code bye} once the client has shut its side down. */
+    private static void echo(UpgradedConnection upgraded) {
+        try (upgraded) {
+            InputStream in = upgraded.input();
+            OutputStream out = upgraded.output();
+            byte[] buffer = new byte[64];
+            for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+                out.write(buffer, 0, n);
+            }
+            out.write("bye".getBytes(StandardCharsets.US_ASCII));
+            out.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The status line and headers of a response, up to the blank line. */
+    private static String readHead(InputStream in) throws IOException {
+        StringBuilder head = new StringBuilder();
+        while (!head.toString().endsWith("\r\n\r\n")) {
+            int c = in.read();
+            if (c < 0) {
+                throw new IOException("the connection closed in the response head: " + head);
+            }
+            head.append((char) c);
+        }
+        return head.toString();
     }
 
     private HttpResponse<String> get(String path) throws Exception {

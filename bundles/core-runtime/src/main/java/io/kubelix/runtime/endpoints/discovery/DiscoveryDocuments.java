@@ -85,11 +85,16 @@ public final class DiscoveryDocuments {
         return apiGroupList(groups, List.of());
     }
 
-    /**
-     * The APIGroupList of the core API's groups, then those other links serve ({@code remote});
-     * a remote version that is stale is left out, and a group left without versions too.
-     */
     public static ObjectNode apiGroupList(List<GroupEntry> groups, List<DiscoverySource.Group> remote) {
+        return apiGroupList(groups, remote, DiscoveryOrder.NONE);
+    }
+
+    /**
+     * The APIGroupList of the core API's groups and those other links serve ({@code remote}), in
+     * {@code order}; a remote version that is stale is left out, and a group left without versions too.
+     */
+    public static ObjectNode apiGroupList(List<GroupEntry> groups, List<DiscoverySource.Group> remote,
+                                          DiscoveryOrder order) {
         ObjectNode d = F.objectNode();
         d.put("kind", "APIGroupList");
         d.put("apiVersion", "v1");
@@ -104,7 +109,24 @@ public final class DiscoveryDocuments {
                 arr.add(groupBody(new GroupEntry(g.name(), versions, Map.of())));
             }
         }
+        order.sortGroups(arr, g -> g.path("name").asText());
+        for (JsonNode g : arr) {
+            sortVersions(order, (ObjectNode) g);
+        }
         return d;
+    }
+
+    public static ObjectNode apiGroup(GroupEntry g, DiscoveryOrder order) {
+        ObjectNode d = apiGroup(g);
+        sortVersions(order, d);
+        return d;
+    }
+
+    /** Sorts an APIGroup's versions; the preferred version is the first. */
+    private static void sortVersions(DiscoveryOrder order, ObjectNode group) {
+        ArrayNode versions = (ArrayNode) group.get("versions");
+        order.sortVersions(group.path("name").asText(), versions);
+        group.set("preferredVersion", versions.get(0).deepCopy());
     }
 
     public static ObjectNode apiGroup(GroupEntry g) {
@@ -172,14 +194,19 @@ public final class DiscoveryDocuments {
         return aggregated(groups, List.of(), discoveryVersion);
     }
 
-    /**
-     * The aggregated discovery document of the core API's groups, then those other links serve
-     * ({@code remote}), each version's resources converted from its APIResourceList; a stale
-     * version keeps its last resources and says {@code freshness: Stale}, as kube's aggregator
-     * marks a group version it could not refresh.
-     */
     public static ObjectNode aggregated(List<GroupEntry> groups, List<DiscoverySource.Group> remote,
                                         String discoveryVersion) {
+        return aggregated(groups, remote, DiscoveryOrder.NONE, discoveryVersion);
+    }
+
+    /**
+     * The aggregated discovery document of the core API's groups and those other links serve
+     * ({@code remote}), in {@code order}, each remote version's resources converted from its
+     * APIResourceList; a stale version keeps its last resources and says {@code freshness: Stale},
+     * as kube's aggregator marks a group version it could not refresh.
+     */
+    public static ObjectNode aggregated(List<GroupEntry> groups, List<DiscoverySource.Group> remote,
+                                        DiscoveryOrder order, String discoveryVersion) {
         ObjectNode d = aggregatedLocal(groups, discoveryVersion);
         ArrayNode items = (ArrayNode) d.get("items");
         for (DiscoverySource.Group g : remote) {
@@ -197,6 +224,10 @@ public final class DiscoveryDocuments {
                 ver.set("resources", aggregatedResources(g.name(), v.version(), v.resourceList()));
                 ver.put("freshness", v.stale() ? "Stale" : "Current");
             }
+        }
+        order.sortGroups(items, item -> item.path("metadata").path("name").asText());
+        for (JsonNode item : items) {
+            order.sortVersions(item.path("metadata").path("name").asText(), (ArrayNode) item.get("versions"));
         }
         return d;
     }

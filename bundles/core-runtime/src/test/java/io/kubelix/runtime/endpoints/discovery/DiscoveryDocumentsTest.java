@@ -238,6 +238,46 @@ class DiscoveryDocumentsTest {
         assertEquals("status", resources.get(1).path("subresources").get(0).path("subresource").asText());
     }
 
+    @Test
+    void withPrioritiesLocalAndRemoteGroupsAreSortedTogetherAsKubesAggregatorSortsAPIServices() {
+        ObjectNode empty = new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode();
+        List<DiscoverySource.Group> remote = List.of(
+                new DiscoverySource.Group("metrics.k8s.io", List.of(new DiscoverySource.Version("v1beta1", empty, false, null))),
+                new DiscoverySource.Group("b.example.com", List.of(new DiscoverySource.Version("v1", empty, false, null))));
+        List<GroupEntry> local = List.of(
+                new GroupEntry("apps", List.of("v1"), Map.of("v1", apps())),
+                new GroupEntry("autoscaling", List.of("v1", "v2"), Map.of("v1", apps(), "v2", apps())),
+                new GroupEntry("a.example.com", List.of("v1beta1", "v1"), Map.of("v1beta1", apps(), "v1", apps())),
+                new GroupEntry("unlisted.example.com", List.of("v1"), Map.of("v1", apps())));
+        DiscoveryOrder order = new DiscoveryOrder(List.of(
+                new DiscoverySource.Priority("apps", "v1", 17800, 15),
+                new DiscoverySource.Priority("autoscaling", "v1", 17500, 15),
+                new DiscoverySource.Priority("autoscaling", "v2", 17500, 30),
+                // A remote group may come before local ones.
+                new DiscoverySource.Priority("metrics.k8s.io", "v1beta1", 17700, 100),
+                // Equal priorities: by APIService name, <version>.<group>, and equal version priorities by kube's version order.
+                new DiscoverySource.Priority("a.example.com", "v1beta1", 1000, 100),
+                new DiscoverySource.Priority("a.example.com", "v1", 1000, 100),
+                new DiscoverySource.Priority("b.example.com", "v1", 1000, 100)));
+
+        JsonNode groups = DiscoveryDocuments.apiGroupList(local, remote, order).path("groups");
+        assertEquals(List.of("apps", "metrics.k8s.io", "autoscaling", "a.example.com", "b.example.com",
+                "unlisted.example.com"), names(groups, "name"));
+        assertEquals(List.of("v2", "v1"), names(groups.get(2).path("versions"), "version"));
+        assertEquals("autoscaling/v2", groups.get(2).path("preferredVersion").path("groupVersion").asText());
+        assertEquals(List.of("v1", "v1beta1"), names(groups.get(3).path("versions"), "version"));
+
+        JsonNode items = DiscoveryDocuments.aggregated(local, remote, order, "v2").path("items");
+        List<String> names = new ArrayList<>();
+        items.forEach(i -> names.add(i.path("metadata").path("name").asText()));
+        assertEquals(names(groups, "name"), names);
+        assertEquals(List.of("v2", "v1"), names(items.get(2).path("versions"), "version"));
+
+        assertEquals(List.of("apps", "autoscaling", "a.example.com", "unlisted.example.com", "metrics.k8s.io",
+                "b.example.com"), names(DiscoveryDocuments.apiGroupList(local, remote, DiscoveryOrder.NONE).path("groups"), "name"),
+                "without priorities, the local groups come first as they are");
+    }
+
     private static Map<String, RESTStorage> core() {
         Map<String, RESTStorage> m = new TreeMap<>();
         m.put("configmaps", CONFIGMAPS);
