@@ -46,10 +46,15 @@ final class TestPki {
 
     /** A serving certificate of the CA for 127.0.0.1 and localhost, {@code <file>.crt} and {@code <file>.key}. */
     void server(String file) throws Exception {
+        server(file, "IP:127.0.0.1,DNS:localhost");
+    }
+
+    /** A serving certificate of the CA for {@code subjectAltName} (openssl's form, such as {@code DNS:a.example.com}). */
+    void server(String file, String subjectAltName) throws Exception {
         openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", "/CN=127.0.0.1",
                 "-keyout", file + ".key", "-out", file + ".csr");
         Files.writeString(dir.resolve("server-ext.cnf"),
-                "extendedKeyUsage=serverAuth\nsubjectAltName=IP:127.0.0.1,DNS:localhost\n");
+                "extendedKeyUsage=serverAuth\nsubjectAltName=" + subjectAltName + "\n");
         openssl("x509", "-req", "-in", file + ".csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",
                 "-days", "1", "-extfile", "server-ext.cnf", "-out", file + ".crt");
     }

@@ -18,7 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * kube-apiserver's {@code --tls-cert-file} and {@code --tls-private-key-file}: the server serves the
  * operator's certificate instead of the one it issues itself, kubectl works through it, and a renewed
- * pair written over the files is served to new connections without a restart.
+ * pair written over the files is served to new connections without a restart; a
+ * {@code --tls-sni-cert-key} certificate is served to clients asking for its name.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TlsCertFileIT {
@@ -36,9 +37,11 @@ class TlsCertFileIT {
         Path served = Files.createDirectories(work.resolve("served"));
         Files.copy(pki.dir().resolve("operator-serving.crt"), served.resolve("tls.crt"));
         Files.copy(pki.dir().resolve("operator-serving.key"), served.resolve("tls.key"));
+        pki.server("sni-serving", "DNS:sni.example.com");
         server = KubelixServer.start(Path.of(System.getProperty("kubelix.itest.distribution")), work,
                 KubectlSuite.READY_TIMEOUT, "--tls-cert-file", served.resolve("tls.crt").toString(),
-                "--tls-private-key-file", served.resolve("tls.key").toString());
+                "--tls-private-key-file", served.resolve("tls.key").toString(), "--tls-sni-cert-key",
+                pki.dir().resolve("sni-serving.crt") + "," + pki.dir().resolve("sni-serving.key"));
     }
 
     @AfterAll
@@ -64,6 +67,12 @@ class TlsCertFileIT {
                 c -> c.getSerialNumber().equals(serialOrNull("renewed-serving")));
         server.kubectl(work).ok("get", "namespaces");
         assertTrue(server.log().contains("the files changed"), "the reload is logged");
+    }
+
+    /** kubectl verifies the name it asks for, which only the SNI certificate has. */
+    @Test
+    void aClientAskingForAnSniNameIsServedThatCertificate() throws Exception {
+        server.kubectl(work).ok("--tls-server-name=sni.example.com", "get", "namespaces");
     }
 
     private java.math.BigInteger serial(String file) throws Exception {

@@ -42,28 +42,33 @@ public record CertKeyFiles(Path certFile, Path keyFile) {
      * @throws IllegalArgumentException saying which file is wrong and how
      */
     public ServingKeys load() {
+        return load("--tls-cert-file", "--tls-private-key-file");
+    }
+
+    /** Reads both files, naming the flags they were given with in what is wrong. */
+    public ServingKeys load(String certFlag, String keyFlag) {
         List<X509Certificate> chain;
         try {
             chain = CertificateFactory.getInstance("X.509")
                     .generateCertificates(new ByteArrayInputStream(Files.readAllBytes(certFile))).stream()
                     .map(X509Certificate.class::cast).toList();
         } catch (NoSuchFileException e) {
-            throw new IllegalArgumentException("--tls-cert-file " + certFile + " does not exist");
+            throw new IllegalArgumentException(certFlag + " " + certFile + " does not exist");
         } catch (IOException | CertificateException e) {
-            throw new IllegalArgumentException("--tls-cert-file " + certFile + " is not PEM certificates: "
+            throw new IllegalArgumentException(certFlag + " " + certFile + " is not PEM certificates: "
                     + e.getMessage());
         }
         if (chain.isEmpty()) {
-            throw new IllegalArgumentException("--tls-cert-file " + certFile + " holds no certificate");
+            throw new IllegalArgumentException(certFlag + " " + certFile + " holds no certificate");
         }
         PrivateKey key;
         try {
             key = PemFiles.readPrivateKey(keyFile);
         } catch (IOException | IllegalStateException e) {
-            throw new IllegalArgumentException("--tls-private-key-file " + keyFile + ": " + e.getMessage());
+            throw new IllegalArgumentException(keyFlag + " " + keyFile + ": " + e.getMessage());
         }
         if (!matches(key, chain.get(0).getPublicKey())) {
-            throw new IllegalArgumentException("--tls-private-key-file " + keyFile + " is not the key of --tls-cert-file "
+            throw new IllegalArgumentException(keyFlag + " " + keyFile + " is not the key of " + certFlag + " "
                     + certFile + " (tls: private key does not match public key)");
         }
         char[] password = new char[24];

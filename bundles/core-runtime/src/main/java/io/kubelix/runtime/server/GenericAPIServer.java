@@ -10,7 +10,7 @@ import io.kubelix.api.server.HealthChecker;
 import io.kubelix.runtime.audit.AuditOptions;
 import io.kubelix.runtime.bootstrap.CertKeyFiles;
 import io.kubelix.runtime.bootstrap.DataDirectory;
-import io.kubelix.runtime.bootstrap.ServingKeys;
+import io.kubelix.runtime.bootstrap.SniCertKey;
 import io.kubelix.runtime.controller.bootstrap.KubernetesService;
 import io.kubelix.runtime.controller.bootstrap.KubernetesServiceController;
 import io.kubelix.runtime.metrics.AuditMetrics;
@@ -58,6 +58,7 @@ import org.osgi.service.component.annotations.ReferencePolicyOption;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.SSLContext;
@@ -240,9 +241,10 @@ public final class GenericAPIServer {
         TlsOptions tlsOptions = TlsOptions.parse(settings.get("tls-min-version", "VersionTLS12"),
                 settings.get("tls-cipher-suites", ""));
         CertKeyFiles servingFiles = servingFiles(settings);
-        ServingKeys servingKeys = servingFiles == null ? data.servingKeys() : servingFiles.load();
-        LOG.info("Serving HTTPS with {}", servingKeys.description());
-        ServerConnector connector = httpsConnector(server, servingKeys, tlsProvider, tlsOptions,
+        List<SniCertKey> sniCertKeys = sniCertKeys(settings);
+        ServingCertificates certificates = ServingCertificates.load(servingFiles, data.servingKeys(), sniCertKeys);
+        LOG.info("Serving HTTPS with {}", certificates.description());
+        ServerConnector connector = httpsConnector(server, certificates, tlsProvider, tlsOptions,
                 maxStreams == 0 ? 250 : maxStreams);
         connector.setHost(bind.getHostAddress());
         connector.setPort(port);
@@ -285,10 +287,12 @@ public final class GenericAPIServer {
             server.stop();
             throw e;
         }
+        if (servingFiles != null || !sniCertKeys.isEmpty()) {
+            reloader = new ServingCertificateReloader(servingFiles, data.servingKeys(), sniCertKeys,
+                    (SslContextFactory.Server) connector.getConnectionFactory(SslConnectionFactory.class)
+                            .getSslContextFactory(), tlsProvider, Duration.ofSeconds(5));
+        }
         if (servingFiles != null) {
-            reloader = new ServingCertificateReloader(servingFiles, (SslContextFactory.Server) connector
-                    .getConnectionFactory(SslConnectionFactory.class).getSslContextFactory(), tlsProvider,
-                    Duration.ofSeconds(5));
             LOG.info("{} trusts the data directory's CA ({}); with --tls-cert-file, clients need the CA of {} instead",
                     "admin.kubeconfig", data.caCertificate(), servingFiles.certFile());
         }
@@ -529,7 +533,7 @@ public final class GenericAPIServer {
         readyzChecks.add(shutdown, Map.of(org.osgi.framework.Constants.SERVICE_RANKING, Integer.MIN_VALUE));
     }
 
-    static ServerConnector httpsConnector(Server server, ServingKeys serving, TlsProvider.Choice provider,
+    static ServerConnector httpsConnector(Server server, ServingCertificates serving, TlsProvider.Choice provider,
                                                   TlsOptions options,
                                                   int maxStreams) {
         HttpConfiguration http = new HttpConfiguration();
@@ -581,26 +585,36 @@ public final class GenericAPIServer {
         return connector;
     }
 
-    /** Makes {@code tls} serve {@code keys}, with the JDK's TLS or the chosen provider's. */
-    static void serve(SslContextFactory.Server tls, TlsProvider.Choice provider, ServingKeys keys) {
-        if (provider.provider() == null) {
-            tls.setKeyStore(keys.store());
-            tls.setKeyStorePassword(new String(keys.password()));
+    /**
+     * Makes {@code tls} serve {@code certificates}, with the JDK's TLS or the chosen provider's; SNI
+     * certificates are chosen by a key manager of ours, which either TLS implementation calls.
+     */
+    static void serve(SslContextFactory.Server tls, TlsProvider.Choice provider, ServingCertificates certificates) {
+        if (provider.provider() == null && certificates.named().isEmpty()) {
+            tls.setKeyStore(certificates.fallback().store());
+            tls.setKeyStorePassword(new String(certificates.fallback().password()));
         } else {
-            tls.setSslContext(sslContext(provider.provider(), keys));
+            tls.setSslContext(sslContext(provider.provider(), certificates));
         }
     }
 
-    /** An SSLContext of {@code provider} serving the key and certificate chain. */
-    private static SSLContext sslContext(Provider provider, ServingKeys serving) {
+    /** An SSLContext of {@code provider} (the JDK's when null) serving the certificates. */
+    private static SSLContext sslContext(Provider provider, ServingCertificates certificates) {
         try {
-            KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-            keys.init(serving.store(), serving.password());
-            SSLContext context = SSLContext.getInstance("TLS", provider);
-            context.init(keys.getKeyManagers(), new TrustManager[] {ClientCertificates.VERIFIED_LATER}, null);
+            KeyManager[] keys;
+            if (certificates.named().isEmpty()) {
+                KeyManagerFactory factory = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+                factory.init(certificates.fallback().store(), certificates.fallback().password());
+                keys = factory.getKeyManagers();
+            } else {
+                keys = new KeyManager[] {new SniKeyManager(certificates)};
+            }
+            SSLContext context = provider == null ? SSLContext.getInstance("TLS") : SSLContext.getInstance("TLS", provider);
+            context.init(keys, new TrustManager[] {ClientCertificates.VERIFIED_LATER}, null);
             return context;
         } catch (java.security.GeneralSecurityException e) {
-            throw new IllegalStateException("cannot set up TLS with " + provider.getName() + ": " + e.getMessage(), e);
+            throw new IllegalStateException("cannot set up TLS with " + (provider == null ? "the JDK" : provider.getName())
+                    + ": " + e.getMessage(), e);
         }
     }
 
@@ -615,6 +629,17 @@ public final class GenericAPIServer {
             throw new IllegalArgumentException("--tls-cert-file and --tls-private-key-file must be given together");
         }
         return new CertKeyFiles(Path.of(cert).toAbsolutePath(), Path.of(key).toAbsolutePath());
+    }
+
+    /** The {@code --tls-sni-cert-key} values, in the order given (the launcher joins them with semicolons). */
+    private static List<SniCertKey> sniCertKeys(Settings settings) {
+        List<SniCertKey> sni = new ArrayList<>();
+        for (String value : settings.get("tls-sni-cert-key", "").split(";")) {
+            if (!value.isBlank()) {
+                sni.add(SniCertKey.parse(value));
+            }
+        }
+        return List.copyOf(sni);
     }
 
     private static QueuedThreadPool threadPool() {

@@ -4,13 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.gson.Gson;
 import io.kubelix.api.schema.ResourceSchema;
-import io.kubernetes.client.openapi.models.V1Deployment;
-import io.kubernetes.client.openapi.models.V1Ingress;
-import io.kubernetes.client.openapi.models.V1Job;
-import io.kubernetes.client.openapi.models.V1Lease;
-import io.kubernetes.client.openapi.models.V1Pod;
-import io.kubernetes.client.openapi.models.V1Secret;
-import io.kubernetes.client.openapi.models.V1Service;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -121,16 +114,63 @@ class MalformedRequestFuzzTest {
                 "nothing was created");
     }
 
-    /** The built-in kinds served besides configmaps, each with the schema the build generates for it. */
-    private static final List<BuiltIn> BUILT_IN = List.of(
-            new BuiltIn("", "v1", "pods", "Pod", "io.k8s.api.core.v1.Pod", V1Pod.class),
-            new BuiltIn("", "v1", "services", "Service", "io.k8s.api.core.v1.Service", V1Service.class),
-            new BuiltIn("", "v1", "secrets", "Secret", "io.k8s.api.core.v1.Secret", V1Secret.class),
-            new BuiltIn("coordination.k8s.io", "v1", "leases", "Lease", "io.k8s.api.coordination.v1.Lease", V1Lease.class),
-            new BuiltIn("apps", "v1", "deployments", "Deployment", "io.k8s.api.apps.v1.Deployment", V1Deployment.class),
-            new BuiltIn("batch", "v1", "jobs", "Job", "io.k8s.api.batch.v1.Job", V1Job.class),
-            new BuiltIn("networking.k8s.io", "v1", "ingresses", "Ingress", "io.k8s.api.networking.v1.Ingress",
-                    V1Ingress.class));
+    /**
+     * Every built-in kind whose schema the build generates (the resource bundles' lists), served
+     * besides configmaps: the definitions with apiVersion, kind and metadata.
+     */
+    private static final com.fasterxml.jackson.databind.node.ObjectNode SCHEMAS = builtInSchemas();
+    private static final List<BuiltIn> BUILT_IN = builtInKinds(SCHEMAS);
+
+    /** The generated document's schemas, read once (it holds every built-in kind's). */
+    private static com.fasterxml.jackson.databind.node.ObjectNode builtInSchemas() {
+        try (java.io.InputStream in = MalformedRequestFuzzTest.class.getResourceAsStream("/openapi/builtin.json")) {
+            return (com.fasterxml.jackson.databind.node.ObjectNode) JSON.readTree(in).path("components").path("schemas");
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static List<BuiltIn> builtInKinds(JsonNode schemas) {
+        List<BuiltIn> kinds = new java.util.ArrayList<>();
+        java.util.Set<String> resources = new java.util.HashSet<>();
+        schemas.fieldNames().forEachRemaining(definition -> {
+            JsonNode properties = schemas.path(definition).path("properties");
+            String[] parts = definition.split("\\.");
+            if (!definition.startsWith("io.k8s.api.") || parts.length != 6 || !properties.has("apiVersion")
+                    || !properties.has("kind") || !properties.has("metadata") || definition.equals("io.k8s.api.core.v1.ConfigMap")) {
+                return;
+            }
+            String group = switch (parts[3]) {
+                case "core" -> "";
+                case "apps", "batch", "autoscaling", "policy" -> parts[3];
+                default -> parts[3] + ".k8s.io";
+            };
+            String version = parts[4];
+            String kind = parts[5];
+            String plural = kind.toLowerCase(java.util.Locale.ROOT);
+            plural = plural.endsWith("ss") ? plural + "es" : plural.endsWith("y") ? plural.replaceFirst("y$", "ies")
+                    : plural.endsWith("s") ? plural : plural + "s";
+            // Versions of one kind get resources of their own: the test serves them without conversion.
+            String resource = resources.add(group + "/" + plural) ? plural : plural + version;
+            resources.add(group + "/" + resource);
+            kinds.add(new BuiltIn(group, version, resource, kind, definition, model(parts[3], version, kind)));
+        });
+        return List.copyOf(kinds);
+    }
+
+    /** client-java's model of a kind (V1Pod, V2HorizontalPodAutoscaler, CoreV1Event), or null when it has none. */
+    private static Class<?> model(String group, String version, String kind) {
+        String v = Character.toUpperCase(version.charAt(0)) + version.substring(1);
+        for (String name : List.of(v + kind, Character.toUpperCase(group.charAt(0)) + group.substring(1) + v + kind)) {
+            try {
+                return Class.forName("io.kubernetes.client.openapi.models." + name);
+            } catch (ClassNotFoundException e) {
+                // the other naming, or none
+            }
+        }
+        return null;
+    }
+
     /**
      * Decodes as a typed client does: client-java's models with its adapters (dates, quantities,
      * int-or-strings, bytes), without the generated checks of required fields, which the permissive
@@ -144,7 +184,7 @@ class MalformedRequestFuzzTest {
 
     record BuiltIn(String group, String version, String resource, String kind, String definition, Class<?> model) {
         ResourceSchema schema() {
-            return ResourceSchema.load(MalformedRequestFuzzTest.class, "/openapi/builtin.json", definition);
+            return ResourceSchema.of(SCHEMAS, definition);
         }
 
         String collection() {
@@ -167,7 +207,8 @@ class MalformedRequestFuzzTest {
         assertEquals(400, r.statusCode(), () -> t + ": " + r.body());
         JsonNode status = JSON.readTree(r.body());
         assertEquals("BadRequest", status.path("reason").asText(), r.body());
-        assertTrue(status.path("message").asText().startsWith(t.kind().kind() + " in version \"v1\" cannot be handled as a "
+        assertTrue(status.path("message").asText().startsWith(t.kind().kind() + " in version \"" + t.kind().version()
+                + "\" cannot be handled as a "
                 + t.kind().kind() + ": "), () -> t + ": " + r.body());
         JsonNode name = JSON.readTree(t.body()).path("metadata").path("name");
         if (name.isTextual()) {
@@ -183,12 +224,14 @@ class MalformedRequestFuzzTest {
                 t.body().getBytes()));
 
         assertTrue(r.statusCode() < 500, () -> t + ": " + r.body());
-        if (r.statusCode() == 201) {
+        if (r.statusCode() == 201 && t.kind().model() != null) {
             String name = JSON.readTree(r.body()).path("metadata").path("name").asText();
             String stored = send(new Req("GET", t.kind().collection() + "/" + name, "", null, null, new byte[0])).body();
             TYPED.fromJson(stored, t.kind().model());
-            TYPED.fromJson(send(new Req("GET", t.kind().collection(), "", null, null, new byte[0])).body(),
-                    listModel(t.kind().model()));
+            Class<?> list = listModel(t.kind().model());
+            if (list != null) {
+                TYPED.fromJson(send(new Req("GET", t.kind().collection(), "", null, null, new byte[0])).body(), list);
+            }
         }
     }
 
@@ -213,8 +256,13 @@ class MalformedRequestFuzzTest {
                         leaves.stream().map(SchemaLeaves.Leaf::rightValue).toList(), "stored-" + NAMES.incrementAndGet()))));
     }
 
-    private static java.lang.reflect.Type listModel(Class<?> model) throws ClassNotFoundException {
-        return Class.forName(model.getName().replaceFirst("V1(\\w+)$", "V1$1List"));
+    /** The model of the kind's list, or null for a kind that is only created (Binding). */
+    private static Class<?> listModel(Class<?> model) {
+        try {
+            return Class.forName(model.getName() + "List");
+        } catch (ClassNotFoundException e) {
+            return null;
+        }
     }
 
     /**

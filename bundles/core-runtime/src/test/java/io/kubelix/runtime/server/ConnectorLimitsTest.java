@@ -43,7 +43,8 @@ class ConnectorLimitsTest {
     @BeforeEach
     void start() throws Exception {
         server = new Server();
-        connector = GenericAPIServer.httpsConnector(server, DataDirectory.prepare(temp, List.of()).servingKeys(),
+        connector = GenericAPIServer.httpsConnector(server,
+                new ServingCertificates(DataDirectory.prepare(temp, List.of()).servingKeys(), List.of()),
                 TlsProvider.choose("jdk"), TlsOptions.parse("VersionTLS12", ""), 250);
         connector.setHost("127.0.0.1");
         connector.setPort(0);

@@ -68,7 +68,7 @@ class ServingCertificateReloaderTest {
         TlsProvider.Choice jdk = TlsProvider.choose("jdk");
 
         server = new Server();
-        ServerConnector connector = GenericAPIServer.httpsConnector(server, files.load(), jdk,
+        ServerConnector connector = GenericAPIServer.httpsConnector(server, new ServingCertificates(files.load(), List.of()), jdk,
                 TlsOptions.parse("VersionTLS12", ""), 250);
         connector.setHost("127.0.0.1");
         connector.setPort(0);
@@ -86,7 +86,7 @@ class ServingCertificateReloaderTest {
         X509Certificate before = peer(connector.getLocalPort());
         assertEquals(certificate(first), before);
 
-        try (ServingCertificateReloader reloader = new ServingCertificateReloader(files, tls, jdk,
+        try (ServingCertificateReloader reloader = new ServingCertificateReloader(files, null, List.of(), tls, jdk,
                 Duration.ofHours(1))) {
             // A half-written pair (the new certificate, the old key) is not served.
             Files.copy(second.resolve("apiserver.crt"), served.resolve("tls.crt"), StandardCopyOption.REPLACE_EXISTING);
