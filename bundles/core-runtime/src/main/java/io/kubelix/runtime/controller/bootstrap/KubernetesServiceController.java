@@ -57,7 +57,7 @@ import java.util.function.UnaryOperator;
  * what was deleted; the served resources changing (a plugin came) runs a pass at once. The hook
  * completes after the first pass; the EndpointSlice is kept only while endpointslices are served.
  */
-@Component(service = PostStartHook.class, configurationPid = GenericAPIServer.PID,
+@Component(service = {PostStartHook.class, KubernetesServiceController.class}, configurationPid = GenericAPIServer.PID,
         configurationPolicy = ConfigurationPolicy.OPTIONAL)
 public final class KubernetesServiceController implements PostStartHook {
     static final GroupVersionResource SERVICES = new GroupVersionResource("", "v1", "services");
@@ -89,6 +89,7 @@ public final class KubernetesServiceController implements PostStartHook {
     private final List<ResourceEventHandlerRegistration> registrations = new ArrayList<>();
     private final Runnable unsubscribe;
     private boolean synced;
+    private boolean stopped;
 
     @Activate
     public KubernetesServiceController(Map<String, Object> config, BundleContext context,
@@ -135,11 +136,24 @@ public final class KubernetesServiceController implements PostStartHook {
         workers.start();
     }
 
-    /** Stops the passes, then, as kube's RemoveEndpoints, takes this server's lease and IP away. */
     @Deactivate
     void deactivate() {
         unsubscribe.run();
         registrations.forEach(ResourceEventHandlerRegistration::close);
+        stop();
+    }
+
+    /**
+     * Stops the passes, then, as kube's RemoveEndpoints, takes this server's lease and IP away; once.
+     * The server calls it before it stops (as kube's pre-shutdown hook), while storage is still there.
+     */
+    void stop() {
+        synchronized (this) {
+            if (stopped) {
+                return;
+            }
+            stopped = true;
+        }
         workers.stop();
         if (leases == null || !desired.publishable()) {
             return;

@@ -177,8 +177,8 @@ class BootstrapControllersTest {
             Thread.sleep(TICK.toMillis() * 10);
             assertEquals(before, versions(services, endpoints, slices));
 
-            // One stops: its lease and its IP go at once, and the other keeps the rest.
-            other.deactivate();
+            // One stops (the server's pre-shutdown hook): its lease and its IP go at once, and the other keeps the rest.
+            new KubernetesServiceShutdown(other).run();
             String one = both.replace("{\"ip\":\"192.0.2.10\"},", "");
             assertEquals(one, get(endpoints, "default", "kubernetes").path("subsets").toString());
             assertEquals(1, get(slices, "default", "kubernetes").path("endpoints").size());
