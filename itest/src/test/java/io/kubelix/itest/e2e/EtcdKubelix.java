@@ -110,6 +110,11 @@ final class EtcdKubelix implements AutoCloseable {
         throw new AssertionError("kubelix " + name + " not ready (last /readyz: " + last + ")\n" + logTail());
     }
 
+    /** The secure port it listens on. */
+    int port() {
+        return port;
+    }
+
     long pid() {
         return process.pid();
     }

@@ -58,6 +58,11 @@ public final class ServedStores implements ServedResources, AutoCloseable {
         return store;
     }
 
+    /** Uncached storage under {@code prefix} on the same backend, as StorageFactory's raw storage. */
+    public StorageInterface rawStorage(String prefix) {
+        return backend.forResource(new StorageConfig(new GroupResource("", prefix), prefix));
+    }
+
     /** A new Store over the resource's watch cache (as a new revision of its plugin builds one), not served yet. */
     public GenericStore newStore(GroupVersionResource resource, String kind, boolean namespaced) {
         return newStore(resource, kind, namespaced, UnaryOperator.identity());

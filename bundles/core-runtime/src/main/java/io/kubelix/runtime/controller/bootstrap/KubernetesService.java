@@ -8,12 +8,14 @@ import io.kubelix.support.net.CIDR;
 import io.kubelix.support.net.IP;
 
 import java.math.BigInteger;
+import java.util.Collection;
 import java.util.Objects;
 
 /**
  * The {@code kubernetes} Service, Endpoints and EndpointSlice in {@code default} as kube-apiserver
  * keeps them (its {@code bootstrap-controller} and endpoint reconciler): the service on port 443
- * named {@code https}, the endpoints pointing at the server's advertised address and secure port.
+ * named {@code https}, the endpoints pointing at the advertised address of every live API server and
+ * this server's secure port.
  * Each object is "as it should be" when the fields the reconciler owns match; anything else on it
  * (defaults, labels users add) is left alone.
  */
@@ -83,61 +85,71 @@ public final class KubernetesService {
         return next;
     }
 
-    ObjectNode endpoints() {
+    /** The endpoints listing {@code ips} (sorted, distinct: the live leases') with this server's port. */
+    ObjectNode endpoints(Collection<String> ips) {
         ObjectNode ep = object("v1", "Endpoints");
         ((ObjectNode) ep.path("metadata")).putObject("labels").put("endpointslice.kubernetes.io/skip-mirror", "true");
-        ep.set("subsets", subsets());
+        ep.set("subsets", subsets(ips));
         return ep;
     }
 
-    /** The endpoints with their subsets set again, or null when they are right. */
-    ObjectNode endpointsUpdate(ObjectNode current) {
-        if (Objects.equals(subsets(), current.path("subsets"))) {
+    /** The endpoints with their subsets set again to list {@code ips}, or null when they are right. */
+    ObjectNode endpointsUpdate(ObjectNode current, Collection<String> ips) {
+        ArrayNode wanted = subsets(ips);
+        if (Objects.equals(wanted, current.path("subsets"))) {
             return null;
         }
         ObjectNode next = current.deepCopy();
-        next.set("subsets", subsets());
+        next.set("subsets", wanted);
         return next;
     }
 
-    ObjectNode endpointSlice() {
+    /** The slice listing {@code ips}, one endpoint each, as kube's reconciler writes it beside the endpoints. */
+    ObjectNode endpointSlice(Collection<String> ips) {
         ObjectNode slice = object("discovery.k8s.io/v1", "EndpointSlice");
         ((ObjectNode) slice.path("metadata")).putObject("labels").put("kubernetes.io/service-name", NAME);
-        sliceContent(slice);
+        sliceContent(slice, ips);
         return slice;
     }
 
     /** The slice with its address type, endpoints and ports set again, or null when they are right. */
-    ObjectNode endpointSliceUpdate(ObjectNode current) {
-        ObjectNode wanted = endpointSlice();
+    ObjectNode endpointSliceUpdate(ObjectNode current, Collection<String> ips) {
+        ObjectNode wanted = endpointSlice(ips);
         JsonNode endpoints = current.path("endpoints");
+        JsonNode wantedEndpoints = wanted.path("endpoints");
         boolean right = wanted.path("addressType").equals(current.path("addressType"))
-                && endpoints.size() == 1
-                && wanted.path("endpoints").get(0).path("addresses").equals(endpoints.get(0).path("addresses"))
-                && endpoints.get(0).path("conditions").path("ready").asBoolean(true)
+                && endpoints.size() == wantedEndpoints.size()
                 && wanted.path("ports").equals(current.path("ports"))
                 && NAME.equals(current.path("metadata").path("labels").path("kubernetes.io/service-name").asText());
+        for (int i = 0; right && i < endpoints.size(); i++) {
+            right = wantedEndpoints.get(i).path("addresses").equals(endpoints.get(i).path("addresses"))
+                    && endpoints.get(i).path("conditions").path("ready").asBoolean(true);
+        }
         if (right) {
             return null;
         }
         ObjectNode next = current.deepCopy();
         child(child(next, "metadata"), "labels").put("kubernetes.io/service-name", NAME);
-        sliceContent(next);
+        sliceContent(next, ips);
         return next;
     }
 
-    private void sliceContent(ObjectNode slice) {
+    private void sliceContent(ObjectNode slice, Collection<String> ips) {
         slice.put("addressType", address.contains(":") ? "IPv6" : "IPv4");
-        ObjectNode endpoint = slice.putArray("endpoints").addObject();
-        endpoint.putArray("addresses").add(address);
-        endpoint.putObject("conditions").put("ready", true);
+        ArrayNode endpoints = slice.putArray("endpoints");
+        for (String ip : ips) {
+            ObjectNode endpoint = endpoints.addObject();
+            endpoint.putArray("addresses").add(ip);
+            endpoint.putObject("conditions").put("ready", true);
+        }
         slice.putArray("ports").addObject().put("name", PORT_NAME).put("port", port).put("protocol", "TCP");
     }
 
-    private ArrayNode subsets() {
+    private ArrayNode subsets(Collection<String> ips) {
         ArrayNode subsets = JsonNodeFactory.instance.arrayNode();
         ObjectNode subset = subsets.addObject();
-        subset.putArray("addresses").addObject().put("ip", address);
+        ArrayNode addresses = subset.putArray("addresses");
+        ips.forEach(ip -> addresses.addObject().put("ip", ip));
         subset.putArray("ports").addObject().put("name", PORT_NAME).put("port", port).put("protocol", "TCP");
         return subsets;
     }

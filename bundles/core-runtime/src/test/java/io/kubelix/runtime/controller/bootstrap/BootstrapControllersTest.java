@@ -12,6 +12,7 @@ import io.kubelix.runtime.registry.GenericStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -30,6 +31,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** kube-apiserver's bootstrap controllers over real Stores: what they create, what they put back, when their hooks complete. */
 class BootstrapControllersTest {
     private static final Duration PATIENCE = Duration.ofSeconds(20);
+    private static final Duration TICK = Duration.ofMillis(100);
+    private static final Duration TTL = Duration.ofSeconds(1);
     private final ServedStores served = new ServedStores();
     private final InformerFactory informers = new InformerFactory(served);
     private SystemNamespacesController namespaces;
@@ -45,6 +48,15 @@ class BootstrapControllersTest {
         }
         informers.stop();
         served.close();
+    }
+
+    /** A controller with the lease reconciler over the test's storage, its passes and lease TTL short. */
+    private KubernetesServiceController controller(KubernetesService desired, InformerFactory informerFactory) {
+        return new KubernetesServiceController(desired, "10.0.0.1", leases(), TICK, informerFactory, served);
+    }
+
+    private MasterLeases leases() {
+        return new MasterLeases(served.rawStorage(MasterLeases.PREFIX), TTL, Clock.systemUTC());
     }
 
     private static CompletableFuture<Void> runHook(io.kubelix.api.server.PostStartHook hook) {
@@ -101,8 +113,7 @@ class BootstrapControllersTest {
         GenericStore services = served.serve(SERVICES, "Service", true);
         GenericStore endpoints = served.serve(ENDPOINTS, "Endpoints", true);
         GenericStore slices = served.serve(ENDPOINT_SLICES, "EndpointSlice", true);
-        kubernetes = new KubernetesServiceController(new KubernetesService("192.0.2.10", 6443), "10.0.0.1",
-                informers, served);
+        kubernetes = controller(new KubernetesService("192.0.2.10", 6443), informers);
         runHook(kubernetes).get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
 
         ObjectNode svc = get(services, "default", "kubernetes");
@@ -143,9 +154,85 @@ class BootstrapControllersTest {
     }
 
     @Test
+    void serversSharingAStorageAreAllListedAndStopWritingOnceTheyAgree() throws Exception {
+        GenericStore services = served.serve(SERVICES, "Service", true);
+        GenericStore endpoints = served.serve(ENDPOINTS, "Endpoints", true);
+        GenericStore slices = served.serve(ENDPOINT_SLICES, "EndpointSlice", true);
+        kubernetes = controller(new KubernetesService("192.0.2.11", 6443), informers);
+        // The other server has its own informers, as another process has.
+        InformerFactory otherInformers = new InformerFactory(served);
+        KubernetesServiceController other = controller(new KubernetesService("192.0.2.10", 6443), otherInformers);
+        try {
+            runHook(kubernetes).get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+            runHook(other).get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+            String both = "[{\"addresses\":[{\"ip\":\"192.0.2.10\"},{\"ip\":\"192.0.2.11\"}],\"ports\":[{\"name\":"
+                    + "\"https\",\"port\":6443,\"protocol\":\"TCP\"}]}]";
+            await(endpoints, "default", "kubernetes", o -> o.path("subsets").toString().equals(both));
+            ObjectNode slice = await(slices, "default", "kubernetes", o -> o.path("endpoints").size() == 2);
+            assertEquals("[\"192.0.2.10\"]", slice.path("endpoints").get(0).path("addresses").toString());
+            assertEquals("[\"192.0.2.11\"]", slice.path("endpoints").get(1).path("addresses").toString());
+
+            // Agreed: ten passes of each write nothing more.
+            List<String> before = versions(services, endpoints, slices);
+            Thread.sleep(TICK.toMillis() * 10);
+            assertEquals(before, versions(services, endpoints, slices));
+
+            // One stops (the server's pre-shutdown hook): its lease and its IP go at once, and the other keeps the rest.
+            new KubernetesServiceShutdown(other).run();
+            String one = both.replace("{\"ip\":\"192.0.2.10\"},", "");
+            assertEquals(one, get(endpoints, "default", "kubernetes").path("subsets").toString());
+            assertEquals(1, get(slices, "default", "kubernetes").path("endpoints").size());
+            assertEquals(List.of("192.0.2.11"), List.copyOf(leases().list()));
+            before = versions(services, endpoints, slices);
+            Thread.sleep(TICK.toMillis() * 10);
+            assertEquals(before, versions(services, endpoints, slices));
+        } finally {
+            other.deactivate();
+            otherInformers.stop();
+        }
+    }
+
+    @Test
+    void aServerThatDiesWithoutStoppingIsDroppedOnceItsLeaseExpires() throws Exception {
+        served.serve(SERVICES, "Service", true);
+        GenericStore endpoints = served.serve(ENDPOINTS, "Endpoints", true);
+        GenericStore slices = served.serve(ENDPOINT_SLICES, "EndpointSlice", true);
+        // A server that renewed its lease once and then vanished.
+        leases().update("192.0.2.99");
+        kubernetes = controller(new KubernetesService("192.0.2.10", 6443), informers);
+        runHook(kubernetes).get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+        long listed = System.nanoTime();
+        await(endpoints, "default", "kubernetes", o -> o.path("subsets").get(0).path("addresses").size() == 2);
+        ObjectNode left = await(endpoints, "default", "kubernetes",
+                o -> o.path("subsets").get(0).path("addresses").size() == 1);
+        assertTrue(System.nanoTime() - listed >= TTL.toNanos() / 2, "listed until its lease expired");
+        assertEquals("192.0.2.10", left.path("subsets").get(0).path("addresses").get(0).path("ip").asText());
+        await(slices, "default", "kubernetes", o -> o.path("endpoints").size() == 1);
+        assertEquals(List.of("192.0.2.10"), List.copyOf(leases().list()), "the expired record is deleted");
+        assertEquals(0, served.rawStorage(MasterLeases.PREFIX).getList(MasterLeases.PREFIX + "/192.0.2.99",
+                io.kubelix.api.storage.ListOptions.recursiveAll()).items().size());
+    }
+
+    @Test
+    void withEndpointReconcilerNoneTheServiceIsKeptButNotItsEndpoints() throws Exception {
+        GenericStore services = served.serve(SERVICES, "Service", true);
+        GenericStore endpoints = served.serve(ENDPOINTS, "Endpoints", true);
+        kubernetes = new KubernetesServiceController(new KubernetesService("192.0.2.10", 6443), "10.0.0.1", null,
+                TICK, informers, served);
+        runHook(kubernetes).get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+        assertEquals("10.0.0.1", get(services, "default", "kubernetes").path("spec").path("clusterIP").asText());
+        assertEquals(0, endpoints.list(RequestContext.system("default"),
+                io.kubelix.api.storage.ListOptions.recursiveAll()).items().size());
+    }
+
+    private static List<String> versions(GenericStore... stores) {
+        return java.util.Arrays.stream(stores)
+                .map(s -> get(s, "default", "kubernetes").path("metadata").path("resourceVersion").asText()).toList();
+    }
+
+    @Test
     void withoutEndpointSlicesServedTheHookCompletesWithTheServiceAndEndpoints() throws Exception {
-        kubernetes = new KubernetesServiceController(new KubernetesService("fd00::10", 6443), "10.0.0.1", informers,
-                served);
+        kubernetes = controller(new KubernetesService("fd00::10", 6443), informers);
         CompletableFuture<Void> hook = runHook(kubernetes);
         assertFalse(hook.isDone(), "nothing is served yet");
         GenericStore services = served.serve(SERVICES, "Service", true);
@@ -163,8 +250,7 @@ class BootstrapControllersTest {
     void aLoopbackAdvertiseAddressGetsTheServiceButNoEndpoints() throws Exception {
         GenericStore services = served.serve(SERVICES, "Service", true);
         GenericStore endpoints = served.serve(ENDPOINTS, "Endpoints", true);
-        kubernetes = new KubernetesServiceController(new KubernetesService("127.0.0.1", 6443), "10.0.0.1", informers,
-                served);
+        kubernetes = controller(new KubernetesService("127.0.0.1", 6443), informers);
         runHook(kubernetes).get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
         assertEquals("10.0.0.1", get(services, "default", "kubernetes").path("spec").path("clusterIP").asText());
         assertEquals(0, endpoints.list(RequestContext.system("default"),
