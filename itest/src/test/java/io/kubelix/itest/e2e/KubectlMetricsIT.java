@@ -1,12 +1,18 @@
 package io.kubelix.itest.e2e;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -205,6 +211,44 @@ class KubectlMetricsIT extends KubectlSuite {
         assertTrue(s.sum("kubelix_plugin_update_drain_seconds_sum", coordination) < 10,
                 "the new revision took over well within the swap grace period");
         kubectl.ok("get", "leases", "-A");
+    }
+
+    /**
+     * Every metric the Grafana dashboard of {@code docs/grafana} queries is one this server serves,
+     * so a renamed metric or a misspelt query breaks the build instead of a user's dashboard. The
+     * only names allowed to be missing are those of components this server does not run (etcd) and
+     * those a labelled family shows only after its first event (a terminated request, a plugin update).
+     */
+    @Test
+    void theGrafanaDashboardQueriesMetricsTheServerServes() throws Exception {
+        kubectl.ok("create", "namespace", "metrics-dashboard");
+        kubectl.ok("create", "configmap", "shown", "-n", "metrics-dashboard", "--from-literal=k=v");
+        HttpResponse<String> watch = server.get("/api/v1/namespaces/metrics-dashboard/configmaps?watch=1&resourceVersion=0"
+                + "&timeoutSeconds=1", adminToken());
+        assertEquals(200, watch.statusCode(), watch.body());
+        assertTrue(watch.body().contains("\"ADDED\""), watch.body());
+        PrometheusScrape s = scrape();
+
+        Path dashboard = Path.of(System.getProperty("kubelix.itest.root", ".."),
+                "docs", "grafana", "kubelix-apiserver.json");
+        JsonNode panels = new ObjectMapper()
+                .readTree(dashboard.toFile()).path("panels");
+        Pattern metric = Pattern.compile(
+                "(?<![a-z_])((?:apiserver|etcd|kubelix|jvm|process)_[a-z_]+)");
+        Set<String> queried = new TreeSet<>();
+        for (JsonNode panel : panels) {
+            for (JsonNode target : panel.path("targets")) {
+                metric.matcher(target.path("expr").asText()).results().forEach(m -> queried.add(m.group(1)));
+            }
+        }
+        assertTrue(queried.size() >= 20, "the dashboard queries the request, storage, watch, plugin and JVM metrics: " + queried);
+        Set<String> notYetShown = Set.of("etcd_request_duration_seconds_bucket", "etcd_requests_total",
+                "apiserver_request_terminations_total", "kubelix_plugin_updates_total",
+                "kubelix_plugin_update_drain_seconds_bucket");
+        List<String> missing = queried.stream()
+                .filter(name -> !notYetShown.contains(name) && s.samples(name, Map.of()).isEmpty())
+                .toList();
+        assertEquals(List.of(), missing, "metrics the dashboard queries but the server does not serve");
     }
 
     private String adminToken() throws Exception {
