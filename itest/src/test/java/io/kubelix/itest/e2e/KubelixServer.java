@@ -197,6 +197,11 @@ final class KubelixServer implements AutoCloseable {
     }
 
     /** This server's data directory. */
+    /** The file the server's standard output and error go to. */
+    Path logFile() {
+        return log;
+    }
+
     Path dataDir() {
         return dataDir;
     }

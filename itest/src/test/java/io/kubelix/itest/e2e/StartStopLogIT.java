@@ -1,9 +1,13 @@
 package io.kubelix.itest.e2e;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,8 +35,10 @@ class StartStopLogIT {
     private static final Duration STOP_BOUND = Duration.ofSeconds(5);
     private static final Pattern READY = Pattern.compile("INFO GenericAPIServer - Kubelix is ready on (\\S+), "
             + "(\\d+\\.\\d) s after start: kubeconfig (\\S+), storage backend (\\S+), (\\d+) plugins");
-    /** slf4j-simple's and java.util.logging's (FileInstall's) names for warnings and errors. */
+    /** Logback's and java.util.logging's names for warnings and errors. */
     private static final Pattern WARNING = Pattern.compile("\\b(WARN|ERROR|WARNING|SEVERE)\\b|Exception|^\\s+at \\S+\\(");
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private KubelixServer server;
 
@@ -76,6 +82,77 @@ class StartStopLogIT {
         assertFalse(log.contains("being updated"), log);
         List<String> warnings = log.lines().filter(l -> WARNING.matcher(l).find()).toList();
         assertEquals(List.of(), warnings, log);
+    }
+
+    /**
+     * {@code --logging-format=json}: every line the server writes is one JSON object in kube's shape,
+     * and at {@code -v=3} each request gets its line, as kube-apiserver's httplog writes it.
+     */
+    @Test
+    void jsonLogsHaveOneObjectPerLineAndAtVerbosityThreeOnePerRequest() throws Exception {
+        Path distribution = Path.of(KubelixServer.property("kubelix.itest.distribution.default"));
+        Path work = KubelixServer.workDirectory("start-stop-json");
+        server = KubelixServer.start(distribution, work, READY_TIMEOUT, "--logging-format=json", "-v=3");
+        Kubectl kubectl = server.kubectl(work);
+        kubectl.ok("create", "configmap", "logged", "--from-literal=k=v");
+        JsonNode created = server.await("the create's request line", Duration.ofSeconds(10), () -> jsonLines(server),
+                        lines -> lines.stream().anyMatch(StartStopLogIT::isTheCreate))
+                .stream().filter(StartStopLogIT::isTheCreate).findFirst().orElseThrow();
+        assertEquals("io.kubelix.httplog", created.path("logger").asText(), created.toString());
+        assertEquals(201, created.path("resp").asInt(), created.toString());
+        assertTrue(created.path("userAgent").asText().startsWith("kubectl/"), created.toString());
+        assertTrue(created.path("latency").asText().matches("[0-9.]+(ns|µs|ms|s)"), created.toString());
+        assertTrue(created.path("srcIP").asText().startsWith("127.0.0.1:"), created.toString());
+        assertEquals(36, created.path("audit-ID").asText().length(), created.toString());
+        assertEquals(3, created.path("v").asInt(), created.toString());
+
+        assertEquals(0, server.terminate(Duration.ofSeconds(30)), server::log);
+        List<JsonNode> lines = jsonLines(server);
+        JsonNode ready = lines.stream().filter(l -> l.path("msg").asText().startsWith("Kubelix is ready on")).findFirst()
+                .orElseThrow(() -> new AssertionError(server.log()));
+        assertEquals(0, ready.path("v").asInt(), ready.toString());
+        assertTrue(ready.path("ts").isNumber(), ready.toString());
+        assertEquals("io.kubelix.runtime.server.GenericAPIServer", ready.path("logger").asText(), ready.toString());
+        assertTrue(lines.stream().anyMatch(l -> l.path("logger").asText().contains("fileinstall")),
+                "FileInstall's java.util.logging lines are JSON too");
+    }
+
+    @Test
+    void aLoggingFormatOrVerbosityTheServerDoesNotKnowIsRefused() throws Exception {
+        Path kubelix = Path.of(KubelixServer.property("kubelix.itest.distribution.default"), "bin", "kubelix");
+        for (List<String> flags : List.of(List.of("--logging-format=xml"), List.of("-v", "loud"))) {
+            List<String> command = new java.util.ArrayList<>(List.of(kubelix.toString()));
+            command.addAll(flags);
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertTrue(p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS));
+            assertEquals(2, p.exitValue(), out);
+            assertTrue(out.contains(flags.get(0).equals("-v") ? "invalid argument \"loud\" for \"-v, --v\" flag"
+                    : "invalid --logging-format \"xml\": Unsupported log format"), out);
+        }
+    }
+
+    private static boolean isTheCreate(JsonNode line) {
+        return line.path("msg").asText().equals("HTTP") && line.path("verb").asText().equals("POST")
+                && line.path("URI").asText().startsWith("/api/v1/namespaces/default/configmaps");
+    }
+
+    /** Every line of the server's output, each of which must be a JSON object. */
+    private static List<JsonNode> jsonLines(KubelixServer server) throws IOException {
+        List<JsonNode> lines = new java.util.ArrayList<>();
+        for (String line : Files.readAllLines(server.logFile())) {
+            if (line.isBlank()) {
+                continue;
+            }
+            try {
+                JsonNode node = JSON.readTree(line);
+                assertTrue(node.isObject(), line);
+                lines.add(node);
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new AssertionError("not a JSON line: " + line, e);
+            }
+        }
+        return lines;
     }
 
     private static List<String> readyLines(String log) {

@@ -7,6 +7,7 @@ import io.kubelix.runtime.server.filters.WithAudit;
 import io.kubelix.runtime.server.filters.WithAuditInit;
 import io.kubelix.runtime.server.filters.WithAuthentication;
 import io.kubelix.runtime.server.filters.WithAuthorization;
+import io.kubelix.runtime.server.filters.WithHTTPLogging;
 import io.kubelix.runtime.server.filters.WithImpersonation;
 import io.kubelix.runtime.metrics.InflightWatermark;
 import io.kubelix.runtime.server.filters.WithMaxInFlightLimit;
@@ -24,14 +25,15 @@ import org.eclipse.jetty.server.Handler;
  *  └ WithPanicRecovery
  *     └ WithURIPolicy                (malformed escapes in the query, dot segments in the path: 400)
  *        └ WithRequestInfo
- *           └ WithAuthentication      (authenticators: whiteboard, by ranking; no credentials: system:anonymous)
- *              └ WithAudit            (--audit-policy-file: the request's audit events; only with a policy and a backend)
- *                 └ WithImpersonation    (Impersonate-* headers: act as another user when allowed to)
- *                    └ WithMaxInFlightLimit (--max-requests-inflight, --max-mutating-requests-inflight: 429 beyond)
- *                       └ WithAuthorization (system:masters, then the authorization modes' authorizers)
- *                          └ WithTimeout  (--request-timeout: 504 Timeout for a request not answered in time)
- *                             └ WithRequestMetrics (apiserver_request_total, _duration_seconds, _response_sizes, long-running)
- *                                └ Director     (API paths → server chain; others → non-API mux)
+ *           └ WithHTTPLogging        (-v=3: one line per request when it ends, as kube's httplog)
+ *              └ WithAuthentication      (authenticators: whiteboard, by ranking; no credentials: system:anonymous)
+ *                 └ WithAudit            (--audit-policy-file: the request's audit events; only with a policy and a backend)
+ *                    └ WithImpersonation    (Impersonate-* headers: act as another user when allowed to)
+ *                       └ WithMaxInFlightLimit (--max-requests-inflight, --max-mutating-requests-inflight: 429 beyond)
+ *                          └ WithAuthorization (system:masters, then the authorization modes' authorizers)
+ *                             └ WithTimeout  (--request-timeout: 504 Timeout for a request not answered in time)
+ *                                └ WithRequestMetrics (apiserver_request_total, _duration_seconds, _response_sizes, long-running)
+ *                                   └ Director     (API paths → server chain; others → non-API mux)
  * </pre>
  */
 final class HandlerChain {
@@ -71,7 +73,7 @@ final class HandlerChain {
         } else {
             h = new WithAuthentication(h, authentication::authenticate, anonymous);
         }
-        h = new WithRequestInfo(h);
+        h = new WithRequestInfo(new WithHTTPLogging(h));
         h = new WithURIPolicy(h);
         return new WithAuditInit(new WithPanicRecovery(h));
     }
