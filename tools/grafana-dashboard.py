@@ -54,6 +54,15 @@ panel("Response sizes p99 by resource",[(f'topk(10, histogram_quantile(0.99, sum
 panel("Requests terminated in self-defence",[(f'sum by (code, resource) (rate(apiserver_request_terminations_total{sel()}[$__rate_interval]))',"{{code}} {{resource}}")],"reqps",
       "Requests the server gave up on: timeouts (504) and rejections.")
 endrow()
+row("Admission")
+panel("Admission step latency p99",[(f'histogram_quantile(0.99, sum by (le, type, operation) (rate(apiserver_admission_step_admission_duration_seconds_bucket{sel()}[$__rate_interval])))',"{{type}} {{operation}}")],"s",
+      "The whole mutating (admit) or validating (validate) step of a write.")
+panel("Slowest admission plugins p99",[(f'topk(10, histogram_quantile(0.99, sum by (le, name, type) (rate(apiserver_admission_controller_admission_duration_seconds_bucket{sel()}[$__rate_interval]))))',"{{name}} {{type}}")],"s")
+panel("Admission webhooks: latency p99 and rejections",[
+    (f'histogram_quantile(0.99, sum by (le, name) (rate(apiserver_admission_webhook_admission_duration_seconds_bucket{sel()}[$__rate_interval])))',"p99 {{name}}"),
+    (f'sum by (name, error_type) (rate(apiserver_admission_webhook_rejection_count{sel()}[$__rate_interval]))',"rejected {{name}} {{error_type}}")],"short",
+    "Webhook calls' latency, and the requests a webhook denied (no_error) or failed (calling_webhook_error) while failing closed.")
+endrow()
 row("Storage and watch cache")
 panel("Stored objects (top 10 resources)",[(f'topk(10, max by (resource) (apiserver_storage_objects{sel()}))',"{{resource}}")])
 panel("Storage request latency p99 by operation",[

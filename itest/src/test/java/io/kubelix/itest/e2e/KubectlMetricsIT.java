@@ -64,6 +64,15 @@ class KubectlMetricsIT extends KubectlSuite {
         Map<String, String> listed = with(CONFIGMAPS, "verb", "LIST", "scope", "namespace", "code", "200");
         assertEquals(1, after.sum("apiserver_request_total", listed) - before.sum("apiserver_request_total", listed));
 
+        Map<String, String> admitted = Map.of("type", "admit", "operation", "CREATE", "rejected", "false");
+        String step = "apiserver_admission_step_admission_duration_seconds_count";
+        assertTrue(after.sum(step, admitted) - before.sum(step, admitted) >= 3, "each create went through admission");
+        Map<String, String> validated = Map.of("type", "validate", "operation", "CREATE", "rejected", "false");
+        assertTrue(after.sum(step, validated) - before.sum(step, validated) >= 3);
+        Map<String, String> quota = Map.of("name", "ResourceQuota", "type", "validate", "operation", "CREATE");
+        String controller = "apiserver_admission_controller_admission_duration_seconds_count";
+        assertTrue(after.sum(controller, quota) - before.sum(controller, quota) >= 3, "each plugin is timed by name");
+
         Map<String, String> postLatency = with(CONFIGMAPS, "verb", "POST", "scope", "resource");
         assertEquals(3, after.sum("apiserver_request_duration_seconds_count", postLatency)
                 - before.sum("apiserver_request_duration_seconds_count", postLatency));
@@ -244,7 +253,8 @@ class KubectlMetricsIT extends KubectlSuite {
         assertTrue(queried.size() >= 20, "the dashboard queries the request, storage, watch, plugin and JVM metrics: " + queried);
         Set<String> notYetShown = Set.of("etcd_request_duration_seconds_bucket", "etcd_requests_total",
                 "apiserver_request_terminations_total", "kubelix_plugin_updates_total",
-                "kubelix_plugin_update_drain_seconds_bucket");
+                "kubelix_plugin_update_drain_seconds_bucket", "apiserver_admission_webhook_admission_duration_seconds_bucket",
+                "apiserver_admission_webhook_rejection_count");
         List<String> missing = queried.stream()
                 .filter(name -> !notYetShown.contains(name) && s.samples(name, Map.of()).isEmpty())
                 .toList();

@@ -9,6 +9,7 @@ import io.kubelix.api.admission.ReinvocationContext;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.authz.AuthorizationChain;
 import io.kubelix.api.informer.SharedInformerFactory;
+import io.kubelix.api.metrics.MetricsRegistry;
 import io.kubelix.api.schema.GroupVersionResource;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -34,8 +35,9 @@ public final class MutatingAdmissionWebhook implements MutatingAdmissionPlugin {
     private final WebhookPlugin webhooks;
 
     @Activate
-    public MutatingAdmissionWebhook(@Reference SharedInformerFactory informers, @Reference AuthorizationChain authorization) {
-        this(new WebhookPlugin(informers, CONFIGURATIONS, authorization));
+    public MutatingAdmissionWebhook(@Reference SharedInformerFactory informers, @Reference AuthorizationChain authorization,
+                                     @Reference MetricsRegistry metrics) {
+        this(new WebhookPlugin(informers, CONFIGURATIONS, authorization, metrics));
     }
 
     MutatingAdmissionWebhook(WebhookPlugin webhooks) {
@@ -77,7 +79,7 @@ public final class MutatingAdmissionWebhook implements MutatingAdmissionPlugin {
                     continue;
                 }
                 WebhookPlugin.checkDryRun(hook, a);
-                AdmissionReviews.Response r = WebhookPlugin.answer(hook, a,
+                AdmissionReviews.Response r = webhooks.answer(hook, a,
                         WebhookPlugin.await(webhooks.call(hook, a, true)));
                 if (r != null && r.patch() != null && apply(hook, a, r.patch())) {
                     state.requireReinvokingPreviouslyInvoked();

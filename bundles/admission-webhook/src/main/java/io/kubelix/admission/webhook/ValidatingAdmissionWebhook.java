@@ -4,6 +4,7 @@ import io.kubelix.api.admission.AdmissionAttributes;
 import io.kubelix.api.admission.ValidatingAdmissionPlugin;
 import io.kubelix.api.authz.AuthorizationChain;
 import io.kubelix.api.informer.SharedInformerFactory;
+import io.kubelix.api.metrics.MetricsRegistry;
 import io.kubelix.api.schema.GroupVersionResource;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -28,8 +29,9 @@ public final class ValidatingAdmissionWebhook implements ValidatingAdmissionPlug
     private final WebhookPlugin webhooks;
 
     @Activate
-    public ValidatingAdmissionWebhook(@Reference SharedInformerFactory informers, @Reference AuthorizationChain authorization) {
-        this(new WebhookPlugin(informers, CONFIGURATIONS, authorization));
+    public ValidatingAdmissionWebhook(@Reference SharedInformerFactory informers, @Reference AuthorizationChain authorization,
+                                     @Reference MetricsRegistry metrics) {
+        this(new WebhookPlugin(informers, CONFIGURATIONS, authorization, metrics));
     }
 
     ValidatingAdmissionWebhook(WebhookPlugin webhooks) {
@@ -55,7 +57,7 @@ public final class ValidatingAdmissionWebhook implements ValidatingAdmissionPlug
         RuntimeException first = null;
         for (int i = 0; i < hooks.size(); i++) {
             try {
-                WebhookPlugin.answer(hooks.get(i), a, WebhookPlugin.await(calls.get(i)));
+                webhooks.answer(hooks.get(i), a, WebhookPlugin.await(calls.get(i)));
             } catch (RuntimeException e) {
                 if (first == null) {
                     first = e;

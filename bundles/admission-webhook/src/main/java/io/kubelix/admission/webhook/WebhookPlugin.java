@@ -6,6 +6,7 @@ import io.kubelix.api.admission.AdmissionAttributes;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.informer.SharedIndexInformer;
 import io.kubelix.api.informer.SharedInformerFactory;
+import io.kubelix.api.metrics.MetricsRegistry;
 import io.kubelix.api.schema.GroupVersionResource;
 import io.kubelix.api.authz.AuthorizationChain;
 import io.kubelix.support.admission.AdmissionAuthorizer;
@@ -40,14 +41,16 @@ final class WebhookPlugin {
     private final SharedIndexInformer namespaces;
     private final AdmissionMatcher matcher;
     private final WebhookClient client;
+    private final WebhookMetrics metrics;
     final ObjectMapper json = new ObjectMapper();
 
     /** Answers match conditions' {@code authorizer} checks; null in tests. */
     private final AuthorizationChain authorization;
 
     WebhookPlugin(SharedInformerFactory informers, GroupVersionResource configurationResource,
-                  AuthorizationChain authorization) {
+                  AuthorizationChain authorization, MetricsRegistry metrics) {
         this.authorization = authorization;
+        this.metrics = new WebhookMetrics(metrics);
         this.configurations = new WebhookConfigurations(informers.forResource(configurationResource));
         this.namespaces = informers.forResource(NAMESPACES);
         this.matcher = new AdmissionMatcher(this::namespace);
@@ -57,7 +60,14 @@ final class WebhookPlugin {
 
     /** For tests: the parts given. */
     WebhookPlugin(WebhookConfigurations configurations, SharedIndexInformer namespaces, WebhookClient client) {
+        this(configurations, namespaces, client, WebhookMetrics.NONE);
+    }
+
+    /** For tests: the parts given, with these metrics. */
+    WebhookPlugin(WebhookConfigurations configurations, SharedIndexInformer namespaces, WebhookClient client,
+                  WebhookMetrics metrics) {
         this.authorization = null;
+        this.metrics = metrics;
         this.configurations = configurations;
         this.namespaces = namespaces;
         this.matcher = new AdmissionMatcher(this::namespace);
@@ -134,21 +144,27 @@ final class WebhookPlugin {
     /** Starts the call of {@code hook} with a review of the request as it is now. */
     CompletableFuture<Outcome> call(Webhook hook, AdmissionAttributes a, boolean mutating) {
         ObjectNode review = AdmissionReviews.request(a);
+        long begin = System.nanoTime();
         return client.call(hook, review).thenApply(answer -> {
             try {
-                return new Outcome(AdmissionReviews.response(hook, review, answer, mutating, json), null);
+                return new Outcome(AdmissionReviews.response(hook, review, answer, mutating, json), null,
+                        mutating, System.nanoTime() - begin);
             } catch (CallingWebhookException e) {
                 throw new CompletionException(e);
             }
         }).exceptionally(failure -> {
             Throwable t = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+            long nanos = System.nanoTime() - begin;
             if (t instanceof CallingWebhookException c) {
-                return new Outcome(null, c);
+                return new Outcome(null, c, mutating, nanos);
             }
             if (t instanceof StatusException s) {
+                String type = WebhookMetrics.type(mutating);
+                metrics.rejection(hook.name(), type, a.operation().name(), WebhookMetrics.APISERVER_INTERNAL_ERROR, 0);
+                metrics.call(hook.name(), type, a.operation().name(), true, 0, nanos);
                 throw s;
             }
-            return new Outcome(null, new CallingWebhookException(hook.name(), String.valueOf(t.getMessage())));
+            return new Outcome(null, new CallingWebhookException(hook.name(), String.valueOf(t.getMessage())), mutating, nanos);
         });
     }
 
@@ -156,24 +172,34 @@ final class WebhookPlugin {
      * What a call came to: an answer, or a failure to call. A failure of a webhook whose policy is
      * {@code Ignore} is logged and forgotten; otherwise it is kube's 500.
      */
-    record Outcome(AdmissionReviews.Response response, CallingWebhookException failure) {
+    record Outcome(AdmissionReviews.Response response, CallingWebhookException failure, boolean mutating, long nanos) {
     }
 
     /** The answer of a finished call, or null when it failed and its webhook ignores failures. */
-    static AdmissionReviews.Response answer(Webhook hook, AdmissionAttributes a, Outcome outcome) {
+    AdmissionReviews.Response answer(Webhook hook, AdmissionAttributes a, Outcome outcome) {
+        String type = WebhookMetrics.type(outcome.mutating());
+        String operation = a.operation().name();
         if (outcome.failure() == null) {
             AdmissionReviews.Response r = outcome.response();
             r.warnings().forEach(a.context()::addWarning);
             if (!r.allowed()) {
-                throw AdmissionReviews.denied(hook, r.status());
+                StatusException denied = AdmissionReviews.denied(hook, r.status());
+                metrics.rejection(hook.name(), type, operation, WebhookMetrics.NO_ERROR, denied.code());
+                metrics.call(hook.name(), type, operation, true, denied.code(), outcome.nanos());
+                throw denied;
             }
+            metrics.call(hook.name(), type, operation, false, 200, outcome.nanos());
             return r;
         }
         if (hook.ignoresFailures()) {
             LOG.warn("Failed calling webhook, failing open {}: {} ({} {} {})", hook.name(), outcome.failure().getMessage(),
                     a.operation(), a.resource(), a.name());
+            metrics.failOpen(hook.name(), type);
+            metrics.call(hook.name(), type, operation, false, 0, outcome.nanos());
             return null;
         }
+        metrics.rejection(hook.name(), type, operation, WebhookMetrics.CALLING_WEBHOOK_ERROR, 0);
+        metrics.call(hook.name(), type, operation, true, 0, outcome.nanos());
         LOG.warn("Failed calling webhook, failing closed {}: {} ({} {} {})", hook.name(), outcome.failure().getMessage(),
                 a.operation(), a.resource(), a.name());
         throw StatusException.internalError(outcome.failure().getMessage(), outcome.failure());

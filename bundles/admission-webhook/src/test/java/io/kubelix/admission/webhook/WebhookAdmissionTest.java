@@ -109,6 +109,63 @@ class WebhookAdmissionTest {
     }
 
     @Test
+    void callsAreCountedInKubesWebhookMetrics() throws Exception {
+        RecordingRegistry registry = new RecordingRegistry();
+        ValidatingAdmissionWebhook measured = new ValidatingAdmissionWebhook(new WebhookPlugin(
+                new WebhookConfigurations(validatingConfigs), namespaces,
+                new WebhookClient(new ServiceResolver(services.lister(), slices.lister()), JSON),
+                new WebhookMetrics(registry)));
+        validatingConfigs.put(configuration("ValidatingWebhookConfiguration", "policy", hook("deny.example.com", url("/validate"))));
+
+        measured.validate(create(configMap("default", "a", Map.of()), false));
+        server.answer = r -> TestWebhookServer.deny(r, 403, "no");
+        assertThrows(StatusException.class, () -> measured.validate(create(configMap("default", "b", Map.of()), false)));
+
+        assertEquals(Map.of("deny.example.com,validate,CREATE,200,false", 1.0, "deny.example.com,validate,CREATE,403,true", 1.0),
+                registry.values.get("apiserver_admission_webhook_request"));
+        assertEquals(Map.of("deny.example.com,validate,CREATE,no_error,403", 1.0),
+                registry.values.get("apiserver_admission_webhook_rejection_count"));
+        assertEquals(Map.of("deny.example.com,validate,CREATE,false", 1.0, "deny.example.com,validate,CREATE,true", 1.0),
+                registry.values.get("apiserver_admission_webhook_admission_duration_seconds"), "one observation each");
+    }
+
+    /** Counts what is recorded, by metric and comma-joined label values (a histogram counts observations). */
+    private static final class RecordingRegistry implements io.kubelix.api.metrics.MetricsRegistry {
+        final Map<String, Map<String, Double>> values = new java.util.concurrent.ConcurrentHashMap<>();
+
+        private void add(String name, double amount, String... labels) {
+            values.computeIfAbsent(name, n -> new java.util.concurrent.ConcurrentHashMap<>())
+                    .merge(String.join(",", labels), amount, Double::sum);
+        }
+
+        @Override
+        public io.kubelix.api.metrics.Counter counter(String name, String help, List<String> labelNames) {
+            return (amount, labels) -> add(name, amount, labels);
+        }
+
+        @Override
+        public io.kubelix.api.metrics.Gauge gauge(String name, String help, List<String> labelNames) {
+            return new io.kubelix.api.metrics.Gauge() {
+                @Override
+                public void set(double value, String... labels) {
+                    throw new UnsupportedOperationException("kube's webhook counts only go up");
+                }
+
+                @Override
+                public void add(double delta, String... labels) {
+                    RecordingRegistry.this.add(name, delta, labels);
+                }
+            };
+        }
+
+        @Override
+        public io.kubelix.api.metrics.Histogram histogram(String name, String help, List<Double> buckets,
+                                                          List<String> labelNames) {
+            return (value, labels) -> add(name, 1, labels);
+        }
+    }
+
+    @Test
     void aDenialWithoutMessageOrCodeIsA400WithoutExplanation() throws Exception {
         server.answer = r -> {
             ObjectNode d = TestWebhookServer.allow(r);

@@ -86,9 +86,12 @@ public final class ServerMetrics {
             .labelNames("group", "version", "kind")
             .register(registry);
 
+    private final AdmissionMetrics admission;
+
     @Activate
     public ServerMetrics() {
         JvmMetrics.builder().register(registry);
+        admission = new AdmissionMetrics(this);
         GaugeWithCallback.builder().name("apiserver_current_inflight_requests")
                 .help("Maximal number of currently used inflight request limit of this apiserver per request kind in last second.")
                 .labelNames("request_kind")
@@ -102,6 +105,11 @@ public final class ServerMetrics {
     /** The registry {@code /metrics} writes. */
     public PrometheusRegistry registry() {
         return registry;
+    }
+
+    /** The admission chain's latencies. */
+    public AdmissionMetrics admission() {
+        return admission;
     }
 
     /** Adds a collector (a metric of another part of the server, or of a plugin). */

@@ -4,6 +4,8 @@ import io.kubelix.api.admission.AdmissionAttributes;
 import io.kubelix.api.admission.AdmissionPlugin;
 import io.kubelix.api.admission.MutatingAdmissionPlugin;
 import io.kubelix.api.admission.ValidatingAdmissionPlugin;
+import io.kubelix.runtime.metrics.AdmissionMetrics;
+import io.kubelix.runtime.metrics.ServerMetrics;
 import io.kubelix.runtime.server.GenericAPIServer;
 import io.kubelix.runtime.server.Lifecycle;
 import io.kubelix.runtime.server.PluginSwaps;
@@ -36,6 +38,7 @@ public final class AdmissionChain {
     private final Predicate<String> enabled;
     private final AtomicReference<Ordered<MutatingAdmissionPlugin>> orderedMutating = new AtomicReference<>();
     private final AtomicReference<Ordered<ValidatingAdmissionPlugin>> orderedValidating = new AtomicReference<>();
+    private final AdmissionMetrics metrics;
 
     /**
      * A plugin being updated keeps admitting until its new revision takes over. Which plugins run
@@ -43,19 +46,21 @@ public final class AdmissionChain {
      * {@code --enable-admission-plugins} and {@code --disable-admission-plugins}.
      */
     @Activate
-    public AdmissionChain(@Reference PluginSwaps swaps, BundleContext context) {
-        this(swaps, enabled(context));
+    public AdmissionChain(@Reference PluginSwaps swaps, BundleContext context, @Reference ServerMetrics metrics) {
+        this(swaps, enabled(context), metrics.admission());
     }
 
     /** For tests: a chain whose plugins leave at once, with kube's default plugins enabled. */
     public AdmissionChain() {
-        this(PluginSwaps.none(), AdmissionOrder.enabled("", ""));
+        this(PluginSwaps.none(), AdmissionOrder.enabled("", ""), null);
     }
 
-    AdmissionChain(PluginSwaps swaps, Predicate<String> enabled) {
+    /** @param metrics where the steps and plugins are timed, or null for nowhere */
+    AdmissionChain(PluginSwaps swaps, Predicate<String> enabled, AdmissionMetrics metrics) {
         mutating = new RankedServices<>(swaps);
         validating = new RankedServices<>(swaps);
         this.enabled = enabled;
+        this.metrics = metrics;
     }
 
     private static Predicate<String> enabled(BundleContext context) {
@@ -75,27 +80,61 @@ public final class AdmissionChain {
      */
     public void admit(AdmissionAttributes attributes) {
         List<MutatingAdmissionPlugin> plugins = ordered(mutating.get(), orderedMutating);
-        admitOnce(plugins, attributes);
-        if (attributes.reinvocation().shouldReinvoke()) {
-            attributes.reinvocation().setIsReinvoke();
+        long begin = System.nanoTime();
+        boolean rejected = true;
+        try {
             admitOnce(plugins, attributes);
+            if (attributes.reinvocation().shouldReinvoke()) {
+                attributes.reinvocation().setIsReinvoke();
+                admitOnce(plugins, attributes);
+            }
+            rejected = false;
+        } finally {
+            if (metrics != null) {
+                metrics.step(AdmissionMetrics.ADMIT, attributes.operation().name(), rejected, System.nanoTime() - begin);
+            }
         }
     }
 
-    private static void admitOnce(List<MutatingAdmissionPlugin> plugins, AdmissionAttributes attributes) {
+    private void admitOnce(List<MutatingAdmissionPlugin> plugins, AdmissionAttributes attributes) {
         for (MutatingAdmissionPlugin p : plugins) {
             if (p.handles(attributes.operation())) {
-                p.admit(attributes);
+                timed(p, AdmissionMetrics.ADMIT, attributes, () -> p.admit(attributes));
             }
         }
     }
 
     /** Runs the validating plugins; the first that throws rejects the request. */
     public void validate(AdmissionAttributes attributes) {
-        for (ValidatingAdmissionPlugin p : ordered(validating.get(), orderedValidating)) {
-            if (p.handles(attributes.operation())) {
-                p.validate(attributes);
+        long begin = System.nanoTime();
+        boolean rejected = true;
+        try {
+            for (ValidatingAdmissionPlugin p : ordered(validating.get(), orderedValidating)) {
+                if (p.handles(attributes.operation())) {
+                    timed(p, AdmissionMetrics.VALIDATE, attributes, () -> p.validate(attributes));
+                }
             }
+            rejected = false;
+        } finally {
+            if (metrics != null) {
+                metrics.step(AdmissionMetrics.VALIDATE, attributes.operation().name(), rejected, System.nanoTime() - begin);
+            }
+        }
+    }
+
+    /** Runs one plugin's part of a step, timed under the plugin's name as kube's controller metric. */
+    private void timed(AdmissionPlugin plugin, String type, AdmissionAttributes attributes, Runnable step) {
+        if (metrics == null) {
+            step.run();
+            return;
+        }
+        long begin = System.nanoTime();
+        boolean rejected = true;
+        try {
+            step.run();
+            rejected = false;
+        } finally {
+            metrics.controller(plugin.name(), type, attributes.operation().name(), rejected, System.nanoTime() - begin);
         }
     }
 

@@ -51,7 +51,7 @@ class AdmissionOrderTest {
     @Test
     void aDisabledPluginIsNotRunByTheChain() {
         AdmissionChain chain = new AdmissionChain(PluginSwaps.none(),
-                AdmissionOrder.enabled("", "MutatingAdmissionWebhook"));
+                AdmissionOrder.enabled("", "MutatingAdmissionWebhook"), null);
         List<String> ran = new ArrayList<>();
         chain.addMutating(TestAdmissionPlugins.mutating("MutatingAdmissionWebhook", a -> ran.add("webhook")),
                 Map.of("service.id", 1L));

@@ -1,0 +1,60 @@
+package io.kubelix.runtime.metrics;
+
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.core.metrics.Summary;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * kube-apiserver's admission latencies (k8s.io/apiserver's admission/metrics), with its names,
+ * labels and buckets: {@code apiserver_admission_step_admission_duration_seconds} (and its
+ * {@code _summary}) for the whole mutating ({@code type="admit"}) or validating
+ * ({@code type="validate"}) step of a request, and
+ * {@code apiserver_admission_controller_admission_duration_seconds} for each plugin by
+ * {@code name}; both by {@code operation} and whether the step or plugin {@code rejected} it.
+ * A plugin that does not handle the operation is not timed, as kube's chain skips it.
+ */
+public final class AdmissionMetrics {
+    /** {@code type} of the mutating step. */
+    public static final String ADMIT = "admit";
+    /** {@code type} of the validating step. */
+    public static final String VALIDATE = "validate";
+
+    private final Histogram step;
+    private final Summary stepSummary;
+    private final Histogram controller;
+
+    AdmissionMetrics(ServerMetrics metrics) {
+        double[] buckets = {0.005, 0.025, 0.1, 0.5, 1.0, 2.5};
+        step = Histogram.builder().name("apiserver_admission_step_admission_duration_seconds")
+                .help("Admission sub-step latency histogram in seconds, broken out for each operation and API resource and step type (validate or admit).")
+                .classicOnly().classicUpperBounds(buckets)
+                .labelNames("type", "operation", "rejected")
+                .register(metrics.registry());
+        // kube keeps five hours of observations in its summary's sliding window.
+        stepSummary = Summary.builder().name("apiserver_admission_step_admission_duration_seconds_summary")
+                .help("Admission sub-step latency summary in seconds, broken out for each operation and API resource and step type (validate or admit).")
+                .quantile(0.5, 0.05).quantile(0.9, 0.01).quantile(0.99, 0.001)
+                .maxAgeSeconds(TimeUnit.HOURS.toSeconds(5))
+                .labelNames("type", "operation", "rejected")
+                .register(metrics.registry());
+        controller = Histogram.builder().name("apiserver_admission_controller_admission_duration_seconds")
+                .help("Admission controller latency histogram in seconds, identified by name and broken out for each operation and API resource and type (validate or admit).")
+                .classicOnly().classicUpperBounds(buckets)
+                .labelNames("name", "type", "operation", "rejected")
+                .register(metrics.registry());
+    }
+
+    /** Records one step ({@link #ADMIT} or {@link #VALIDATE}) of {@code nanos}. */
+    public void step(String type, String operation, boolean rejected, long nanos) {
+        double seconds = nanos / 1e9;
+        String r = Boolean.toString(rejected);
+        step.labelValues(type, operation, r).observe(seconds);
+        stepSummary.labelValues(type, operation, r).observe(seconds);
+    }
+
+    /** Records one plugin's part of a step. */
+    public void controller(String name, String type, String operation, boolean rejected, long nanos) {
+        controller.labelValues(name, type, operation, Boolean.toString(rejected)).observe(nanos / 1e9);
+    }
+}
