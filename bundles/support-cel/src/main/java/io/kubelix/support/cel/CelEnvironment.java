@@ -21,9 +21,10 @@ import java.util.Objects;
  * A CEL environment (cel-go's {@code cel.Env}, as kube's {@code environment.EnvSet} builds it):
  * the variables expressions may use, each with its type, the standard macros ({@code has},
  * {@code all}, {@code exists}, {@code exists_one}, {@code map}, {@code filter}), the extension
- * libraries kube enables that cel-java has (strings, math, sets, encoders, optional values), and
- * kube's own functions of plain values ({@link KubernetesLibrary}: regex, lists, and the URL, IP,
- * CIDR and quantity checks). One
+ * libraries kube enables that cel-java has (strings, sets, optional values, two-variable
+ * comprehensions; math and encoders too), and kube's own libraries: regex and lists
+ * ({@link KubernetesLibrary}), quantities ({@link QuantityLibrary}), IPs and CIDRs
+ * ({@link NetworkLibrary}), URLs ({@link UrlLibrary}) and named formats ({@link FormatLibrary}). One
  * environment compiles any number of expressions; it and the expressions are safe to share between
  * threads.
  *
@@ -120,11 +121,19 @@ public final class CelEnvironment {
                     .setOptions(options)
                     .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
                     .addCompilerLibraries(CelExtensions.strings(), CelExtensions.math(options), CelExtensions.encoders(),
-                            CelExtensions.sets(options), CelExtensions.optional())
+                            CelExtensions.sets(options), CelExtensions.optional(), CelExtensions.comprehensions())
                     .addRuntimeLibraries(CelExtensions.strings(), CelExtensions.math(options), CelExtensions.encoders(),
-                            CelExtensions.sets(options), CelExtensions.optional())
+                            CelExtensions.sets(options), CelExtensions.optional(), CelExtensions.comprehensions())
                     .addFunctionDeclarations(KubernetesLibrary.declarations())
-                    .addFunctionBindings(KubernetesLibrary.bindings());
+                    .addFunctionBindings(KubernetesLibrary.bindings())
+                    .addFunctionDeclarations(QuantityLibrary.declarations())
+                    .addFunctionBindings(QuantityLibrary.bindings())
+                    .addFunctionDeclarations(NetworkLibrary.declarations())
+                    .addFunctionBindings(NetworkLibrary.bindings())
+                    .addFunctionDeclarations(UrlLibrary.declarations())
+                    .addFunctionBindings(UrlLibrary.bindings())
+                    .addFunctionDeclarations(FormatLibrary.declarations())
+                    .addFunctionBindings(FormatLibrary.bindings());
             if (variables.containsValue(Type.AUTHORIZER)) {
                 builder.addFunctionDeclarations(AuthorizerLibrary.declarations())
                         .addFunctionBindings(AuthorizerLibrary.bindings());
