@@ -66,6 +66,8 @@ public final class CelEnvironment {
         }
     }
 
+    private static final java.util.regex.Pattern CANDIDATES = java.util.regex.Pattern.compile("(?m) \\(candidates: .*$");
+
     private final Cel cel;
     private final Map<String, Type> variables;
 
@@ -94,7 +96,8 @@ public final class CelEnvironment {
             CelAbstractSyntaxTree ast = cel.compile(source).getAst();
             return new CelExpression(source, ast, cel.createProgram(ast));
         } catch (CelValidationException e) {
-            throw new CelCompileException(e.getMessage(), e);
+            // cel-go (whose messages kube quotes) does not list an overload's candidates
+            throw new CelCompileException(CANDIDATES.matcher(e.getMessage()).replaceAll(""), e);
         } catch (CelEvaluationException e) {
             throw new CelCompileException(e.getMessage(), e);
         }
@@ -103,12 +106,31 @@ public final class CelEnvironment {
     /** Declares variables, then builds the environment. */
     public static final class Builder {
         private final Map<String, Type> variables = new LinkedHashMap<>();
+        private final Map<String, CelType> typed = new LinkedHashMap<>();
+        private final SchemaDeclTypes schemaTypes = new SchemaDeclTypes();
+        /** Variables of one schema share its types, so {@code self == oldSelf} type-checks. */
+        private final Map<com.fasterxml.jackson.databind.JsonNode, CelType> schemas = new java.util.IdentityHashMap<>();
 
         private Builder() {
         }
 
         public Builder variable(String name, Type type) {
             variables.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(type, "type"));
+            return this;
+        }
+
+        /**
+         * Declares a variable of the type kube gives an OpenAPI schema ({@link SchemaDeclTypes}), so
+         * expressions are checked against its fields; bindings are JSON as for {@link Type#DYN}.
+         *
+         * @param resourceRoot the schema is of a whole resource (it has {@code apiVersion}, {@code kind}
+         *                     and {@code metadata.name} even when it does not declare them)
+         */
+        public Builder variable(String name, com.fasterxml.jackson.databind.JsonNode schema, boolean resourceRoot) {
+            Objects.requireNonNull(name, "name");
+            variables.put(name, Type.DYN);
+            typed.put(name, schemas.computeIfAbsent(schema,
+                    s -> schemaTypes.declare("selfType" + schemas.size(), s, resourceRoot)));
             return this;
         }
 
@@ -138,7 +160,10 @@ public final class CelEnvironment {
                 builder.addFunctionDeclarations(AuthorizerLibrary.declarations())
                         .addFunctionBindings(AuthorizerLibrary.bindings());
             }
-            variables.forEach((name, type) -> builder.addVar(name, type.celType));
+            variables.forEach((name, type) -> builder.addVar(name, typed.getOrDefault(name, type.celType)));
+            if (!typed.isEmpty()) {
+                builder.setTypeProvider(schemaTypes);
+            }
             return new CelEnvironment(builder.build(), variables);
         }
     }
