@@ -113,6 +113,9 @@ final class CustomResourceGroupProvider implements RESTStorageProvider {
                 .generation(true)
                 .schema(ServedSchemas.of(group, version, kind, openAPI))
                 .tableColumns(PrinterColumns.of(v).toArray(TableColumn[]::new))
+                // kube's crdHandler takes no strategic merge patch: a custom resource has no patch strategies
+                .patchTypes("application/json-patch+json", "application/merge-patch+json", "application/apply-patch+yaml")
+                .warning(deprecationWarning(crd, v))
                 .storedAs("/" + group + "/" + plural, new NoneConversion(group, version, storageVersion, openAPI));
         for (JsonNode f : v.path("selectableFields")) {
             String path = f.path("jsonPath").asText();
@@ -143,6 +146,35 @@ final class CustomResourceGroupProvider implements RESTStorageProvider {
                 LOG.warn("custom resource {}/{} {}: scale subresource not served: {}", group, version, plural, e.getMessage());
             }
         }
+    }
+
+    /**
+     * The warning of a deprecated version: its {@code deprecationWarning}, or kube's default
+     * ({@code <group>/<version> <Kind> is deprecated; use <group>/<version> <Kind>}, naming the most
+     * preferred served version that is not deprecated and is preferred over this one); null when the
+     * version is not deprecated.
+     */
+    static String deprecationWarning(JsonNode crd, JsonNode version) {
+        if (!version.path("deprecated").asBoolean(false)) {
+            return null;
+        }
+        if (version.hasNonNull("deprecationWarning")) {
+            return version.get("deprecationWarning").asText();
+        }
+        String group = crd.path("spec").path("group").asText();
+        String kind = crd.path("spec").path("names").path("kind").asText();
+        String name = version.path("name").asText();
+        String newer = null;
+        for (JsonNode v : crd.path("spec").path("versions")) {
+            String candidate = v.path("name").asText();
+            if (v.path("served").asBoolean(false) && !v.path("deprecated").asBoolean(false)
+                    && Crds.compareVersions(candidate, name) < 0
+                    && (newer == null || Crds.compareVersions(candidate, newer) < 0)) {
+                newer = candidate;
+            }
+        }
+        String warning = group + "/" + name + " " + kind + " is deprecated";
+        return newer == null ? warning : warning + "; use " + group + "/" + newer + " " + kind;
     }
 
     private static String[] strings(JsonNode array) {
