@@ -1,5 +1,6 @@
 package io.kubelix.support.cel;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.cel.bundle.Cel;
 import dev.cel.bundle.CelFactory;
 import dev.cel.common.CelAbstractSyntaxTree;
@@ -13,9 +14,11 @@ import dev.cel.extensions.CelExtensions;
 import dev.cel.parser.CelStandardMacro;
 import dev.cel.runtime.CelEvaluationException;
 
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * A CEL environment (cel-go's {@code cel.Env}, as kube's {@code environment.EnvSet} builds it):
@@ -66,7 +69,7 @@ public final class CelEnvironment {
         }
     }
 
-    private static final java.util.regex.Pattern CANDIDATES = java.util.regex.Pattern.compile("(?m) \\(candidates: .*$");
+    private static final Pattern CANDIDATES = Pattern.compile("(?m) \\(candidates: .*$");
 
     private final Cel cel;
     private final Map<String, Type> variables;
@@ -109,7 +112,7 @@ public final class CelEnvironment {
         private final Map<String, CelType> typed = new LinkedHashMap<>();
         private final SchemaDeclTypes schemaTypes = new SchemaDeclTypes();
         /** Variables of one schema share its types, so {@code self == oldSelf} type-checks. */
-        private final Map<com.fasterxml.jackson.databind.JsonNode, CelType> schemas = new java.util.IdentityHashMap<>();
+        private final Map<JsonNode, CelType> schemas = new IdentityHashMap<>();
 
         private Builder() {
         }
@@ -126,7 +129,7 @@ public final class CelEnvironment {
          * @param resourceRoot the schema is of a whole resource (it has {@code apiVersion}, {@code kind}
          *                     and {@code metadata.name} even when it does not declare them)
          */
-        public Builder variable(String name, com.fasterxml.jackson.databind.JsonNode schema, boolean resourceRoot) {
+        public Builder variable(String name, JsonNode schema, boolean resourceRoot) {
             Objects.requireNonNull(name, "name");
             variables.put(name, Type.DYN);
             typed.put(name, schemas.computeIfAbsent(schema,
