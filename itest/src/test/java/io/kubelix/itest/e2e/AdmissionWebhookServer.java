@@ -24,7 +24,8 @@ import java.util.function.Function;
 /**
  * An admission webhook server as a test runs one: HTTPS on a free loopback port, with a CA and a
  * certificate made by openssl for {@code 127.0.0.1} and {@code webhook.webhooks.svc}; each path
- * answers AdmissionReviews with its own function, and every review received is kept.
+ * answers AdmissionReviews with its own function (or, for other reviews such as a CRD's
+ * ConversionReviews, answers with the whole body its function makes), and every review received is kept.
  */
 final class AdmissionWebhookServer implements AutoCloseable {
     static final String SERVICE_DNS_NAME = "webhook.webhooks.svc";
@@ -36,6 +37,7 @@ final class AdmissionWebhookServer implements AutoCloseable {
 
     final List<Received> received = new CopyOnWriteArrayList<>();
     private final Map<String, Function<JsonNode, ObjectNode>> handlers = new ConcurrentHashMap<>();
+    private final Map<String, Function<JsonNode, ObjectNode>> bodies = new ConcurrentHashMap<>();
     private final String caBundle;
     private final HttpsServer server;
 
@@ -68,9 +70,12 @@ final class AdmissionWebhookServer implements AutoCloseable {
             received.add(new Received(path, review));
             Function<JsonNode, ObjectNode> handler = handlers.get(path);
             ObjectNode out = JSON.createObjectNode();
-            out.put("apiVersion", "admission.k8s.io/v1").put("kind", "AdmissionReview");
-            ObjectNode response = handler == null ? allow(review) : handler.apply(review);
-            out.set("response", response);
+            if (bodies.containsKey(path)) {
+                out = bodies.get(path).apply(review);
+            } else {
+                out.put("apiVersion", "admission.k8s.io/v1").put("kind", "AdmissionReview");
+                out.set("response", handler == null ? allow(review) : handler.apply(review));
+            }
             byte[] body = JSON.writeValueAsBytes(out);
             exchange.getResponseHeaders().add("Content-Type", "application/json");
             exchange.sendResponseHeaders(200, body.length);
@@ -83,6 +88,11 @@ final class AdmissionWebhookServer implements AutoCloseable {
     /** Answers reviews posted to {@code path} with {@code handler}. */
     void handle(String path, Function<JsonNode, ObjectNode> handler) {
         handlers.put(path, handler);
+    }
+
+    /** Answers reviews posted to {@code path} with the whole body {@code answer} makes. */
+    void answer(String path, Function<JsonNode, ObjectNode> answer) {
+        bodies.put(path, answer);
     }
 
     int port() {

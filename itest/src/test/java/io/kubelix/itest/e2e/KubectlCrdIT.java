@@ -1,6 +1,7 @@
 package io.kubelix.itest.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.itest.e2e.Kubectl.Result;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -22,8 +23,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * its accepted names and stored versions, custom objects created, listed with printer columns and
  * short names, selected by label and field (a declared selectable field too), patched, pruned, defaulted, refused with kube's 422s
  * from the schema, their {@code status} and {@code scale} subresources, {@code get all}, a second
- * served version, a CRD refused by kube's validation, a name conflict, and deleting the CRD, which
- * deletes its objects and its API. The methods run in order on one server.
+ * served version, a CRD refused by kube's validation, a name conflict, deleting the CRD, which
+ * deletes its objects and its API, a strategic merge patch refused with kube's 415, and a CRD whose
+ * deprecated version is converted by a conversion webhook the test serves over HTTPS. The methods
+ * run in order on one server.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class KubectlCrdIT extends KubectlSuite {
@@ -346,5 +349,107 @@ class KubectlCrdIT extends KubectlSuite {
         kubectl.ok("wait", "--for", "condition=established", "--timeout=30s", "crd/crontabs.stable.example.com");
         Result empty = await("crontabs served again", () -> kubectl.run("get", "ct"), x -> x.exitCode() == 0);
         assertTrue(empty.stderr().contains("No resources found in default namespace."), empty::toString);
+    }
+
+    @Test
+    @Order(9)
+    void aStrategicMergePatchIsUnsupported() throws Exception {
+        kubectl.ok("apply", "-f", work.resolve("nightly.yaml").toString());
+        Result r = kubectl.run("patch", "ct", "nightly", "--type=strategic", "-p", "{\"spec\":{\"image\":\"backup:3\"}}");
+        assertNotEquals(0, r.exitCode(), r::toString);
+        // kubectl words kube's 415 so
+        assertTrue(r.stderr().contains("error: application/strategic-merge-patch+json is not supported by stable.example.com/v1, "
+                + "Kind=CronTab: the body of the request was in an unknown format - accepted media types include: "
+                + "application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml"), r::toString);
+        kubectl.ok("patch", "ct", "nightly", "--type=json", "-p", "[{\"op\":\"replace\",\"path\":\"/spec/image\",\"value\":\"backup:3\"}]");
+    }
+
+    /** v1 has spec.count (a string), v2 spec.replicas (an integer): the webhook moves one to the other. */
+    private static ObjectNode convert(JsonNode review) {
+        String desired = review.at("/request/desiredAPIVersion").asText();
+        ObjectNode out = JSON.createObjectNode().put("apiVersion", "apiextensions.k8s.io/v1").put("kind", "ConversionReview");
+        ObjectNode response = out.putObject("response").put("uid", review.at("/request/uid").asText());
+        response.putObject("result").put("status", "Success");
+        for (JsonNode o : review.at("/request/objects")) {
+            ObjectNode c = ((ObjectNode) o.deepCopy()).put("apiVersion", desired);
+            ObjectNode spec = c.with("spec");
+            if (desired.endsWith("/v2") && spec.has("count")) {
+                spec.put("replicas", Integer.parseInt(spec.remove("count").asText()));
+            } else if (desired.endsWith("/v1") && spec.has("replicas")) {
+                spec.put("count", spec.remove("replicas").asText());
+            }
+            response.withArray("convertedObjects").add(c);
+        }
+        return out;
+    }
+
+    @Test
+    @Order(10)
+    void aDeprecatedVersionWarnsAndAWebhookConvertsIt() throws Exception {
+        try (AdmissionWebhookServer webhook = new AdmissionWebhookServer(work.resolve("conversion-pki"))) {
+            webhook.answer("/convert", KubectlCrdIT::convert);
+            kubectl.ok("apply", "-f", write("widgets.yaml", """
+                    apiVersion: apiextensions.k8s.io/v1
+                    kind: CustomResourceDefinition
+                    metadata:
+                      name: widgets.stable.example.com
+                    spec:
+                      group: stable.example.com
+                      scope: Namespaced
+                      names: {plural: widgets, kind: Widget}
+                      conversion:
+                        strategy: Webhook
+                        webhook:
+                          conversionReviewVersions: [v1]
+                          clientConfig:
+                            url: https://127.0.0.1:%d/convert
+                            caBundle: %s
+                      versions:
+                      - name: v1
+                        served: true
+                        storage: false
+                        deprecated: true
+                        schema:
+                          openAPIV3Schema: {type: object, properties: {spec: {type: object, properties: {count: {type: string}}}}}
+                      - name: v2
+                        served: true
+                        storage: true
+                        schema:
+                          openAPIV3Schema: {type: object, properties: {spec: {type: object, properties: {replicas: {type: integer}}}}}
+                    """.formatted(webhook.port(), webhook.caBundle())).toString());
+            kubectl.ok("wait", "--for", "condition=established", "--timeout=30s", "crd/widgets.stable.example.com");
+
+            Result created = await("widgets served", () -> kubectl.run("apply", "-f", write("w1.yaml",
+                    "apiVersion: stable.example.com/v1\nkind: Widget\nmetadata:\n  name: w1\nspec:\n  count: \"3\"\n").toString()),
+                    x -> x.exitCode() == 0);
+            assertTrue(created.stderr().contains("Warning: stable.example.com/v1 Widget is deprecated; use stable.example.com/v2 "
+                    + "Widget"), created::toString);
+            kubectl.ok("apply", "-f", write("w2.yaml",
+                    "apiVersion: stable.example.com/v2\nkind: Widget\nmetadata:\n  name: w2\nspec:\n  replicas: 5\n").toString());
+
+            JsonNode w1 = JSON.readTree(kubectl.ok("get", "widgets.v2.stable.example.com", "w1", "-o", "json").stdout());
+            assertEquals(3, w1.at("/spec/replicas").asInt(), "stored as v2 through the webhook: " + w1);
+            int before = webhook.reviews("/convert").size();
+            Result list = kubectl.ok("get", "widgets.v1.stable.example.com", "-o", "json");
+            JsonNode items = JSON.readTree(list.stdout()).path("items");
+            assertEquals("3", items.at("/0/spec/count").asText(), items::toString);
+            assertEquals("5", items.at("/1/spec/count").asText(), items::toString);
+            assertTrue(list.stderr().contains("Warning: stable.example.com/v1 Widget is deprecated"), list::toString);
+            List<JsonNode> reviews = webhook.reviews("/convert").subList(before, webhook.reviews("/convert").size());
+            assertTrue(reviews.stream().anyMatch(r -> r.at("/request/objects").size() == 2
+                    && r.at("/request/desiredAPIVersion").asText().equals("stable.example.com/v1")), "a list in one review: " + reviews);
+
+            webhook.answer("/convert", review -> {
+                ObjectNode out = convert(review);
+                out.with("response").putObject("result").put("status", "Failure").put("message", "widgets are out of stock");
+                return out;
+            });
+            Result failed = kubectl.run("get", "widgets.v1.stable.example.com", "w1");
+            assertNotEquals(0, failed.exitCode(), failed::toString);
+            assertTrue(failed.stderr().contains("Error from server (InternalError): Internal error occurred: conversion webhook "
+                    + "for stable.example.com/v2, Kind=Widget failed: widgets are out of stock"), failed::toString);
+            webhook.answer("/convert", KubectlCrdIT::convert);
+            kubectl.ok("delete", "crd", "widgets.stable.example.com", "--timeout=60s");
+        }
     }
 }

@@ -4,15 +4,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.support.webhook.CABundleTrust;
+import io.kubelix.support.webhook.ServiceResolver;
+import io.kubelix.support.webhook.WebhookErrors;
 
-import javax.net.ssl.SSLException;
 import java.io.IOException;
-import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.util.Base64;
@@ -75,7 +74,7 @@ final class WebhookClient {
         return client.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()).handle((response, failure) -> {
             if (failure != null) {
                 throw new CompletionException(new CallingWebhookException(hook.name(),
-                        "failed to call webhook: Post \"" + shown + "\": " + describe(failure, target)));
+                        "failed to call webhook: Post \"" + shown + "\": " + WebhookErrors.describe(failure, target.connect())));
             }
             try {
                 if (response.statusCode() / 100 != 2) {
@@ -136,22 +135,5 @@ final class WebhookClient {
             clients.put(key, c);
         }
         return c;
-    }
-
-    /** The failure as kube's Go client words the common ones. */
-    private static String describe(Throwable failure, Target target) {
-        Throwable t = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-        if (t instanceof HttpTimeoutException) {
-            return "context deadline exceeded";
-        }
-        if (t instanceof ConnectException) {
-            return "dial tcp " + target.connect().getHost() + ":" + target.connect().getPort() + ": connect: connection refused";
-        }
-        for (Throwable c = t; c != null; c = c.getCause()) {
-            if (c instanceof SSLException || c instanceof java.security.cert.CertificateException) {
-                return "tls: failed to verify certificate: " + c.getMessage();
-            }
-        }
-        return t.getMessage() == null ? t.toString() : t.getMessage();
     }
 }

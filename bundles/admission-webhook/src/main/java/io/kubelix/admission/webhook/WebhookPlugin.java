@@ -14,6 +14,7 @@ import io.kubelix.support.admission.AdmissionMatcher;
 import io.kubelix.support.admission.AdmissionRequests;
 import io.kubelix.support.admission.MatchConditions;
 import io.kubelix.support.cel.CelValues;
+import io.kubelix.support.webhook.ServiceResolver;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -32,7 +32,7 @@ import java.util.function.BooleanSupplier;
  * kube's crdHandler builds per CRD as its crdInfo): for every CRD of the group whose names are
  * accepted, each served version gets a generic Store over the objects under
  * {@code /<group>/<plural>} (kube's key layout), stored in the storage version and converted with
- * {@code None} conversion, with the version's schema, printer columns, selectable fields and
+ * {@code None} conversion or the CRD's conversion webhook, with the version's schema, printer columns, selectable fields and
  * {@code status} and {@code scale} subresources. Installing it into the core API's route table gives
  * the custom resources discovery, OpenAPI, the garbage collector and namespace deletion.
  */
@@ -44,13 +44,17 @@ final class CustomResourceGroupProvider implements RESTStorageProvider {
     private final Map<String, ObjectNode> crds;
     /** Whether a CRD (by name) is being deleted now, read at each create. */
     private final java.util.function.Predicate<String> terminating;
+    /** Makes the client of a CRD's {@code spec.conversion.webhook}. */
+    private final java.util.function.Function<JsonNode, ConversionWebhook> webhooks;
     /** The Store of each CRD's storage version, by CRD name, from the last {@link #newRESTStorage}. */
     private final Map<String, StandardStorage> storageStores = new ConcurrentHashMap<>();
 
-    CustomResourceGroupProvider(String group, Map<String, ObjectNode> crds, java.util.function.Predicate<String> terminating) {
+    CustomResourceGroupProvider(String group, Map<String, ObjectNode> crds, java.util.function.Predicate<String> terminating,
+                                java.util.function.Function<JsonNode, ConversionWebhook> webhooks) {
         this.group = group;
         this.crds = Map.copyOf(crds);
         this.terminating = terminating;
+        this.webhooks = webhooks;
     }
 
     @Override
@@ -74,10 +78,14 @@ final class CustomResourceGroupProvider implements RESTStorageProvider {
         Set<String> versions = new TreeSet<>(Crds::compareVersions);
         for (ObjectNode crd : crds.values()) {
             String storageVersion = Crds.storageVersion(crd);
+            JsonNode conversion = crd.path("spec").path("conversion");
+            // one client per CRD: every served version's objects go through the same webhook
+            ConversionWebhook webhook = "Webhook".equals(conversion.path("strategy").asText())
+                    ? webhooks.apply(conversion.path("webhook")) : null;
             for (String version : Crds.servedVersions(crd)) {
                 try {
                     Map<String, RESTStorage> resources = byVersion.computeIfAbsent(version, v -> new LinkedHashMap<>());
-                    add(getter, crd, version, storageVersion, resources);
+                    add(getter, crd, version, storageVersion, webhook, resources);
                     versions.add(version);
                 } catch (RuntimeException e) {
                     LOG.error("custom resource {} at {}/{} not served: {}", Crds.name(crd), group, version, e.toString(), e);
@@ -90,7 +98,7 @@ final class CustomResourceGroupProvider implements RESTStorageProvider {
     }
 
     private void add(RESTOptionsGetter getter, ObjectNode crd, String version, String storageVersion,
-                     Map<String, RESTStorage> resources) {
+                     ConversionWebhook webhook, Map<String, RESTStorage> resources) {
         JsonNode names = crd.path("status").path("acceptedNames");
         String plural = names.path("plural").asText();
         GroupResource gr = GroupResource.of(group, plural);
@@ -113,7 +121,12 @@ final class CustomResourceGroupProvider implements RESTStorageProvider {
                 .generation(true)
                 .schema(ServedSchemas.of(group, version, kind, openAPI))
                 .tableColumns(PrinterColumns.of(v).toArray(TableColumn[]::new))
-                .storedAs("/" + group + "/" + plural, new NoneConversion(group, version, storageVersion, openAPI));
+                // kube's crdHandler takes no strategic merge patch: a custom resource has no patch strategies
+                .patchTypes("application/json-patch+json", "application/merge-patch+json", "application/apply-patch+yaml")
+                .warning(deprecationWarning(crd, v))
+                .storedAs("/" + group + "/" + plural, webhook == null
+                        ? new NoneConversion(group, version, storageVersion, openAPI)
+                        : new WebhookConversion(group, version, storageVersion, openAPI, webhook));
         for (JsonNode f : v.path("selectableFields")) {
             String path = f.path("jsonPath").asText();
             List<Object> steps = JsonPaths.parse(path);
@@ -143,6 +156,35 @@ final class CustomResourceGroupProvider implements RESTStorageProvider {
                 LOG.warn("custom resource {}/{} {}: scale subresource not served: {}", group, version, plural, e.getMessage());
             }
         }
+    }
+
+    /**
+     * The warning of a deprecated version: its {@code deprecationWarning}, or kube's default
+     * ({@code <group>/<version> <Kind> is deprecated; use <group>/<version> <Kind>}, naming the most
+     * preferred served version that is not deprecated and is preferred over this one); null when the
+     * version is not deprecated.
+     */
+    static String deprecationWarning(JsonNode crd, JsonNode version) {
+        if (!version.path("deprecated").asBoolean(false)) {
+            return null;
+        }
+        if (version.hasNonNull("deprecationWarning")) {
+            return version.get("deprecationWarning").asText();
+        }
+        String group = crd.path("spec").path("group").asText();
+        String kind = crd.path("spec").path("names").path("kind").asText();
+        String name = version.path("name").asText();
+        String newer = null;
+        for (JsonNode v : crd.path("spec").path("versions")) {
+            String candidate = v.path("name").asText();
+            if (v.path("served").asBoolean(false) && !v.path("deprecated").asBoolean(false)
+                    && Crds.compareVersions(candidate, name) < 0
+                    && (newer == null || Crds.compareVersions(candidate, newer) < 0)) {
+                newer = candidate;
+            }
+        }
+        String warning = group + "/" + name + " " + kind + " is deprecated";
+        return newer == null ? warning : warning + "; use " + group + "/" + newer + " " + kind;
     }
 
     private static String[] strings(JsonNode array) {

@@ -1,6 +1,7 @@
 package io.kubelix.apiextensions.customresource;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.apiextensions.Crds;
@@ -11,6 +12,8 @@ import io.kubelix.api.informer.SharedIndexInformer;
 import io.kubelix.api.informer.SharedInformerFactory;
 import io.kubelix.api.registry.RESTStorageProvider;
 import io.kubelix.api.registry.StandardStorage;
+import io.kubelix.api.schema.GroupVersionResource;
+import io.kubelix.support.webhook.ServiceResolver;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.ServiceRegistration;
 import org.slf4j.Logger;
@@ -36,6 +39,8 @@ import java.util.function.Consumer;
  */
 public final class CustomResourceServing {
     private static final Logger LOG = LoggerFactory.getLogger(CustomResourceServing.class);
+    private static final GroupVersionResource SERVICES = new GroupVersionResource("", "v1", "services");
+    private static final GroupVersionResource ENDPOINT_SLICES = new GroupVersionResource("discovery.k8s.io", "v1", "endpointslices");
 
     private record Served(ServiceRegistration<RESTStorageProvider> registration, CustomResourceGroupProvider provider,
                           JsonNode fingerprint) {
@@ -47,6 +52,9 @@ public final class CustomResourceServing {
     private final Map<String, Served> groups = new ConcurrentHashMap<>();
     private final QueueWorker<String> worker;
     private final ResourceEventHandlerRegistration registration;
+    /** Where conversion webhooks that name a service are, and the bundle's one mapper for their reviews. */
+    private final ServiceResolver services;
+    private final ObjectMapper json = new ObjectMapper();
 
     /**
      * @param served told the name of each CRD whose resources are served and that is not established yet
@@ -56,6 +64,8 @@ public final class CustomResourceServing {
         this.context = context;
         this.crds = crds;
         this.served = served;
+        this.services = new ServiceResolver(informers.forResource(SERVICES).lister(),
+                informers.forResource(ENDPOINT_SLICES).lister());
         this.worker = new QueueWorker<>("crd-handler", informers.newRateLimitingQueue("crd-handler"), this::sync).start();
         this.registration = crds.addEventHandler(Handlers.onAny(crd -> worker.queue().add(Crds.group(crd))));
     }
@@ -103,7 +113,8 @@ public final class CustomResourceServing {
             return;
         }
         if (current == null || !current.fingerprint().equals(fingerprint)) {
-            CustomResourceGroupProvider provider = new CustomResourceGroupProvider(group, serving, this::terminating);
+            CustomResourceGroupProvider provider = new CustomResourceGroupProvider(group, serving, this::terminating,
+                    webhook -> new ConversionWebhook(webhook, services, json));
             Dictionary<String, Object> props = new Hashtable<>();
             props.put("component.name", "apiextensions: " + group);
             ServiceRegistration<RESTStorageProvider> reg = context.registerService(RESTStorageProvider.class, provider, props);

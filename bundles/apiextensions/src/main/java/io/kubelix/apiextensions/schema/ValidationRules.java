@@ -60,7 +60,7 @@ public final class ValidationRules {
     /** The compile errors of every rule and message expression of {@code schema}, at kube's paths under {@code path}. */
     public static List<FieldError> compileErrors(JsonNode schema, String path) {
         List<FieldError> errs = new ArrayList<>();
-        compileErrors(schema, path, null, errs);
+        compileErrors(schema, path, null, true, errs);
         return errs;
     }
 
@@ -68,19 +68,23 @@ public final class ValidationRules {
      * @param uncorrelatable the path of the outermost list (not {@code x-kubernetes-list-type: map})
      *                       or atomic map this schema is inside, where {@code oldSelf} has nothing to
      *                       correlate with; null when there is none
+     * @param root           {@code s} is the schema of the whole object
      */
-    private static void compileErrors(JsonNode s, String path, String uncorrelatable, List<FieldError> errs) {
+    private static void compileErrors(JsonNode s, String path, String uncorrelatable, boolean root, List<FieldError> errs) {
         if (!s.isObject()) {
             return;
         }
         JsonNode list = s.path("x-kubernetes-validations");
+        // as kube, rules are checked against the types the schema declares for self and oldSelf
+        CelEnvironment env = list.isEmpty() ? null
+                : CelEnvironment.builder().variable("self", s, root).variable("oldSelf", s, root).build();
         for (int i = 0; i < list.size(); i++) {
             JsonNode r = list.get(i);
             String p = path + ".x-kubernetes-validations[" + i + "]";
             String rule = r.path("rule").asText("");
             if (!rule.isBlank()) {
                 try {
-                    ENV.compile(rule);
+                    env.compile(rule);
                     if (uncorrelatable != null && rule.contains("oldSelf")) {
                         errs.add(FieldError.invalid(p + ".rule", rule, "oldSelf cannot be used on the uncorrelatable "
                                 + "portion of the schema within " + uncorrelatable));
@@ -92,7 +96,7 @@ public final class ValidationRules {
             String messageExpression = r.path("messageExpression").asText("");
             if (!messageExpression.isBlank()) {
                 try {
-                    ENV.compile(messageExpression);
+                    env.compile(messageExpression);
                 } catch (CelCompileException e) {
                     errs.add(FieldError.invalid(p + ".messageExpression", messageExpression,
                             "messageExpression compilation failed: " + e.getMessage()));
@@ -102,11 +106,11 @@ public final class ValidationRules {
         String inMap = uncorrelatable == null && "atomic".equals(s.path("x-kubernetes-map-type").asText()) ? path : uncorrelatable;
         for (Iterator<Map.Entry<String, JsonNode>> it = s.path("properties").fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
-            compileErrors(e.getValue(), path + ".properties[" + e.getKey() + "]", inMap, errs);
+            compileErrors(e.getValue(), path + ".properties[" + e.getKey() + "]", inMap, false, errs);
         }
         String inList = uncorrelatable == null && !"map".equals(s.path("x-kubernetes-list-type").asText()) ? path : uncorrelatable;
-        compileErrors(s.path("items"), path + ".items", inList, errs);
-        compileErrors(s.path("additionalProperties"), path + ".additionalProperties", inMap, errs);
+        compileErrors(s.path("items"), path + ".items", inList, false, errs);
+        compileErrors(s.path("additionalProperties"), path + ".additionalProperties", inMap, false, errs);
     }
 
     private void collect(JsonNode s) {

@@ -26,6 +26,8 @@ public final class CrdValidation {
     static final List<String> PRINTER_COLUMN_FORMATS = List.of("byte", "date", "date-time", "double", "float", "int32",
             "int64", "password");
     static final List<String> CONVERSION_STRATEGIES = List.of("None", "Webhook");
+    /** The ConversionReview versions the server sends, as kube lists them. */
+    static final List<String> CONVERSION_REVIEW_VERSIONS = List.of("v1", "v1beta1");
 
     private CrdValidation() {
     }
@@ -318,12 +320,41 @@ public final class CrdValidation {
             } else if (cc.hasNonNull("url") == cc.hasNonNull("service")) {
                 errs.add(FieldError.required("spec.conversion.webhook.clientConfig", "exactly one of url or service is required"));
             }
-            JsonNode reviewVersions = webhook.path("conversionReviewVersions");
-            if (reviewVersions.isEmpty()) {
-                errs.add(FieldError.required("spec.conversion.webhook.conversionReviewVersions", ""));
-            }
+            errs.addAll(validateConversionReviewVersions(webhook.path("conversionReviewVersions"),
+                    "spec.conversion.webhook.conversionReviewVersions"));
         } else if (conversion.path("webhook").isObject()) {
             errs.add(FieldError.forbidden("spec.conversion.webhook", "should not be set when strategy is not set to Webhook"));
+        }
+        return errs;
+    }
+
+    /**
+     * kube's validateConversionReviewVersions: at least one, none twice, each a DNS-1035 label, and one
+     * of them a ConversionReview version the server speaks.
+     */
+    static List<FieldError> validateConversionReviewVersions(JsonNode versions, String path) {
+        List<FieldError> errs = new ArrayList<>();
+        if (versions.isEmpty()) {
+            errs.add(FieldError.required(path, ""));
+            return errs;
+        }
+        Set<String> seen = new HashSet<>();
+        boolean accepted = false;
+        List<String> all = new ArrayList<>();
+        for (int i = 0; i < versions.size(); i++) {
+            String v = versions.get(i).asText();
+            all.add(v);
+            if (!seen.add(v)) {
+                errs.add(FieldError.invalid(path + "[" + i + "]", v, "duplicate version"));
+                continue;
+            }
+            for (String e : NameValidators.isDNS1035Label(v)) {
+                errs.add(FieldError.invalid(path + "[" + i + "]", v, e));
+            }
+            accepted |= CONVERSION_REVIEW_VERSIONS.contains(v);
+        }
+        if (!accepted) {
+            errs.add(FieldError.invalid(path, all, "must include at least one of " + String.join(", ", CONVERSION_REVIEW_VERSIONS)));
         }
         return errs;
     }

@@ -66,6 +66,23 @@ class ValidationRulesTest {
     }
 
     @Test
+    void rulesAreTypeCheckedAgainstTheSchema() throws Exception {
+        String schema = "{'type':'object','properties':{'spec':{'type':'object','properties':{'replicas':{'type':'integer'},"
+                + "'image':{'type':'string'}},'x-kubernetes-validations':[{'rule':'self.replica > 0'},"
+                + "{'rule':'self.replicas > 0 && self.image.startsWith(\\'nginx\\')','messageExpression':'self.image + 1'}]}},"
+                + "'x-kubernetes-validations':[{'rule':'self.metadata.name.size() < 10 && self.spec.replicas < 5'}]}";
+        List<String> errs = ValidationRules.compileErrors(json(schema), "spec.versions[0].schema.openAPIV3Schema")
+                .stream().map(FieldError::message).toList();
+        assertEquals(List.of("spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: "
+                        + "Invalid value: \"self.replica > 0\": compilation failed: ERROR: <input>:1:5: undefined field 'replica'\n"
+                        + " | self.replica > 0\n | ....^",
+                "spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[1].messageExpression: "
+                        + "Invalid value: \"self.image + 1\": messageExpression compilation failed: ERROR: <input>:1:12: "
+                        + "found no matching overload for '_+_' applied to '(string, int)'\n | self.image + 1\n | ...........^"),
+                errs);
+    }
+
+    @Test
     void oldSelfNeedsSomethingToCorrelateWith() throws Exception {
         List<String> errs = ValidationRules.compileErrors(JSON.readTree("""
                 {"type": "object", "properties": {

@@ -40,6 +40,26 @@ class CrdValidationTest {
     }
 
     @Test
+    void webhookConversionNeedsItsClientConfigAndAReviewVersionTheServerSpeaks() throws Exception {
+        ObjectNode crd = valid();
+        ObjectNode spec = (ObjectNode) crd.get("spec");
+        spec.set("conversion", crd("{'strategy':'Webhook'}"));
+        assertEquals(List.of("spec.conversion.webhook.clientConfig: Required value: required when strategy is set to Webhook",
+                "spec.conversion.webhook.conversionReviewVersions: Required value"), messages(CrdValidation.validate(crd)));
+        spec.set("conversion", crd("{'strategy':'Webhook','webhook':{'clientConfig':{'url':'https://conv.example.com/x'},"
+                + "'conversionReviewVersions':['v2','v2','V3']}}"));
+        List<String> m = messages(CrdValidation.validate(crd));
+        assertEquals("spec.conversion.webhook.conversionReviewVersions[1]: Invalid value: \"v2\": duplicate version", m.get(0));
+        assertTrue(m.get(1).startsWith("spec.conversion.webhook.conversionReviewVersions[2]: Invalid value: \"V3\": "
+                + "a DNS-1035 label must consist of lower case alphanumeric characters"), m::toString);
+        assertTrue(m.get(2).startsWith("spec.conversion.webhook.conversionReviewVersions: Invalid value: ")
+                && m.get(2).endsWith(": must include at least one of v1, v1beta1"), m::toString);
+        spec.set("conversion", crd("{'strategy':'Webhook','webhook':{'clientConfig':{'url':'https://conv.example.com/x'},"
+                + "'conversionReviewVersions':['v1beta1']}}"));
+        assertEquals(List.of(), messages(CrdValidation.validate(crd)));
+    }
+
+    @Test
     void theNameIsPluralDotGroup() throws Exception {
         ObjectNode crd = valid();
         ((ObjectNode) crd.get("metadata")).put("name", "crontabs.example.com");

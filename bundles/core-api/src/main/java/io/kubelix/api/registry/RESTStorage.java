@@ -65,6 +65,24 @@ public interface RESTStorage {
         return null;
     }
 
+    /**
+     * The patch types ({@code Content-Type}s of PATCH) the resource takes, or null for every one the
+     * server knows (JSON, merge, strategic merge and apply patches). Another type is kube's 415
+     * {@code the body of the request was in an unknown format - accepted media types include: ...};
+     * custom resources take no strategic merge patch, as in kube-apiserver.
+     */
+    default List<String> patchTypes() {
+        return null;
+    }
+
+    /**
+     * A warning sent (as a {@code Warning: 299} header) with the answer to every request to the
+     * resource, such as a deprecated custom resource version's; null for none.
+     */
+    default String warning() {
+        return null;
+    }
+
     /** Releases what this storage holds; called when its provider goes away. */
     default void destroy() {
     }

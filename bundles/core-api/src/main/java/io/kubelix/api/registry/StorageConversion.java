@@ -3,6 +3,8 @@ package io.kubelix.api.registry;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.osgi.annotation.versioning.ConsumerType;
 
+import java.util.List;
+
 /**
  * How a resource served in one shape is stored in another: kube's conversion between a served
  * version and the storage version, as for {@code events.k8s.io/v1} Events kept as core/v1 Events or
@@ -20,4 +22,12 @@ public interface StorageConversion {
 
     /** The served form of {@code stored}, an object as the storage holds it (possibly shared: do not change it). */
     ObjectNode fromStorage(ObjectNode stored);
+
+    /**
+     * The served forms of the objects of a list, in order: by default each converted alone; a conversion
+     * that calls out (a CRD's conversion webhook) converts them in one call, as kube converts a list.
+     */
+    default List<ObjectNode> fromStorage(List<ObjectNode> stored) {
+        return stored.stream().map(this::fromStorage).toList();
+    }
 }

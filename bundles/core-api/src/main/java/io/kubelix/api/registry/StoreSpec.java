@@ -37,13 +37,16 @@ import java.util.function.Function;
  * @param schema         the OpenAPI schema of the objects (see {@link RESTStorage#schema()}); null for none
  * @param storageConversion how the objects are stored when another resource's shape is kept under
  *                       {@code resourcePrefix} (see {@link StorageConversion}); null when stored as served
+ * @param patchTypes     the patch types the resource takes (see {@link RESTStorage#patchTypes()}); null for all
+ * @param warning        a warning for every request to the resource (see {@link RESTStorage#warning()}); null for none
  */
 public record StoreSpec(GroupResource groupResource, String kind, String singularName, boolean namespaced,
                         List<String> shortNames, List<String> categories, NameValidation nameValidation,
                         String resourcePrefix, RESTCreateStrategy createStrategy, RESTUpdateStrategy updateStrategy,
                         List<TableColumn> tableColumns, Map<String, Function<ObjectNode, String>> selectableFields,
                         RESTDeleteStrategy deleteStrategy, boolean generation, String indexedField,
-                        ResourceSchema schema, StorageConversion storageConversion) {
+                        ResourceSchema schema, StorageConversion storageConversion, List<String> patchTypes,
+                        String warning) {
     /** kube-apiserver's default delete strategy: background garbage collection, no graceful deletion. */
     private static final RESTDeleteStrategy DEFAULT_DELETE_STRATEGY = new RESTDeleteStrategy() {
     };
@@ -65,6 +68,19 @@ public record StoreSpec(GroupResource groupResource, String kind, String singula
             throw new IllegalArgumentException("indexed field " + indexedField + " is not a selectable field of "
                     + groupResource);
         }
+        patchTypes = patchTypes == null ? null : List.copyOf(patchTypes);
+    }
+
+    /** A spec that takes every patch type and has no warning (the form before those existed). */
+    public StoreSpec(GroupResource groupResource, String kind, String singularName, boolean namespaced,
+                     List<String> shortNames, List<String> categories, NameValidation nameValidation,
+                     String resourcePrefix, RESTCreateStrategy createStrategy, RESTUpdateStrategy updateStrategy,
+                     List<TableColumn> tableColumns, Map<String, Function<ObjectNode, String>> selectableFields,
+                     RESTDeleteStrategy deleteStrategy, boolean generation, String indexedField,
+                     ResourceSchema schema, StorageConversion storageConversion) {
+        this(groupResource, kind, singularName, namespaced, shortNames, categories, nameValidation, resourcePrefix,
+                createStrategy, updateStrategy, tableColumns, selectableFields, deleteStrategy, generation, indexedField,
+                schema, storageConversion, null, null);
     }
 
     /** A spec stored as served (the form before storage conversions existed). */
@@ -113,7 +129,7 @@ public record StoreSpec(GroupResource groupResource, String kind, String singula
     public StoreSpec withUpdateStrategy(RESTUpdateStrategy strategy) {
         return new StoreSpec(groupResource, kind, singularName, namespaced, shortNames, categories, nameValidation,
                 resourcePrefix, createStrategy, strategy, tableColumns, selectableFields, deleteStrategy, generation,
-                indexedField, schema, storageConversion);
+                indexedField, schema, storageConversion, patchTypes, warning);
     }
 
     public static Builder builder(GroupResource groupResource, String kind) {
@@ -139,6 +155,8 @@ public record StoreSpec(GroupResource groupResource, String kind, String singula
         private String indexedField;
         private ResourceSchema schema;
         private StorageConversion storageConversion;
+        private List<String> patchTypes;
+        private String warning;
 
         private Builder(GroupResource groupResource, String kind) {
             this.groupResource = groupResource;
@@ -242,10 +260,22 @@ public record StoreSpec(GroupResource groupResource, String kind, String singula
             return this;
         }
 
+        /** Only these patch types are taken (see {@link RESTStorage#patchTypes()}). */
+        public Builder patchTypes(String... v) {
+            patchTypes = List.of(v);
+            return this;
+        }
+
+        /** A warning for every request (see {@link RESTStorage#warning()}). */
+        public Builder warning(String v) {
+            warning = v;
+            return this;
+        }
+
         public StoreSpec build() {
             return new StoreSpec(groupResource, kind, singularName, namespaced, shortNames, categories,
                     nameValidation, resourcePrefix, createStrategy, updateStrategy, tableColumns, selectableFields,
-                    deleteStrategy, generation, indexedField, schema, storageConversion);
+                    deleteStrategy, generation, indexedField, schema, storageConversion, patchTypes, warning);
         }
     }
 }

@@ -2,7 +2,7 @@
  * The REST layer: what a resource bundle registers (RESTStorageProvider) and the strategies that parameterise the generic Store.
  */
 @Export
-@Version("1.6.1")
+@Version("1.7.0")
 package io.kubelix.api.registry;
 
 import org.osgi.annotation.bundle.Export;

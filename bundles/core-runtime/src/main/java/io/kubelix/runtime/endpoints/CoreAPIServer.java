@@ -15,6 +15,7 @@ import io.kubelix.api.schema.GroupVersionResource;
 import io.kubelix.runtime.codec.protobuf.ProtobufCodec;
 import io.kubelix.runtime.controller.ServedResources;
 import io.kubelix.runtime.endpoints.discovery.DiscoveryOrder;
+import io.kubelix.runtime.endpoints.responsewriters.Responses;
 import io.kubelix.runtime.plugins.ProvidedResource;
 import io.kubelix.runtime.plugins.ServedAPIs;
 import io.kubelix.runtime.registry.AdmissionChain;
@@ -297,6 +298,10 @@ public final class CoreAPIServer implements JettyDelegationTarget, OpenAPIProvid
         RequestScope scope = new RequestScope(gv, storage, info,
                 new HttpRequestContext(Requests.user(request), info, namespace), request, protobuf);
         scope.hasStatusSubresource = installer.routes().lookup(gv, info.resource() + "/status") != null;
+        if (storage.warning() != null) {
+            // sent at once, as kube's warning recorder does, so an error answer carries it too
+            Responses.addWarnings(response, List.of(storage.warning()));
+        }
         if ((info.verb().equals("update") || info.verb().equals("patch")) && info.name().isEmpty()) {
             // A collection has no PUT or PATCH route.
             throw methodNotAllowed();

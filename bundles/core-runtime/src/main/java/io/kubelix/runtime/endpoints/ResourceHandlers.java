@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.errors.FieldError;
 import io.kubelix.api.errors.StatusException;
+import io.kubelix.api.errors.StatusReason;
 import io.kubelix.api.registry.CollectionDeleter;
 import io.kubelix.api.registry.CreateOptions;
 import io.kubelix.api.registry.Creater;
@@ -150,6 +151,11 @@ final class ResourceHandlers {
         require(s, Getter.class, "patch");
         Updater updater = require(s, Updater.class, "patch");
         String patchType = s.contentType();
+        List<String> accepted = s.storage.patchTypes();
+        if (accepted != null && !accepted.contains(patchType)) {
+            throw new StatusException(StatusReason.UNSUPPORTED_MEDIA_TYPE, 415, "the body of the request was in an "
+                    + "unknown format - accepted media types include: " + String.join(", ", accepted), null, null);
+        }
         if (patchType.equals(Patches.APPLY_PATCH)) {
             apply(s, response, callback);
             return;

@@ -143,6 +143,16 @@ public final class GenericStore implements StandardStorage {
     }
 
     @Override
+    public List<String> patchTypes() {
+        return spec.patchTypes();
+    }
+
+    @Override
+    public String warning() {
+        return spec.warning();
+    }
+
+    @Override
     public ObjectNode get(RequestContext ctx, String name, String resourceVersion) {
         try {
             return storage.get(key(ctx, name), new GetOptions(false, resourceVersion));

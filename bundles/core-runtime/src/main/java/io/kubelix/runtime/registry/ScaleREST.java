@@ -247,6 +247,16 @@ final class ScaleREST implements ScaleStorage {
     }
 
     @Override
+    public List<String> patchTypes() {
+        return store.patchTypes();
+    }
+
+    @Override
+    public String warning() {
+        return store.warning();
+    }
+
+    @Override
     public String kind() {
         return SCALE.kind();
     }

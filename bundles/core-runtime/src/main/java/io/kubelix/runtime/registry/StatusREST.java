@@ -55,6 +55,16 @@ final class StatusREST implements StatusStorage {
     }
 
     @Override
+    public List<String> patchTypes() {
+        return store.patchTypes();
+    }
+
+    @Override
+    public String warning() {
+        return store.warning();
+    }
+
+    @Override
     public List<TableColumn> tableColumns() {
         return store.tableColumns();
     }

@@ -61,7 +61,7 @@ public final class ConvertingStorage implements StorageInterface {
     @Override
     public ListResult getList(String key, ListOptions opts) {
         ListResult stored = storage.getList(key, served(opts));
-        List<ObjectNode> items = stored.items().stream().map(this::served).toList();
+        List<ObjectNode> items = conversion.fromStorage(stored.items());
         return new ListResult(items, stored.resourceVersion(), stored.continueToken(), stored.remainingItemCount());
     }
 

@@ -1,5 +1,6 @@
 package io.kubelix.support.cel;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.cel.bundle.Cel;
 import dev.cel.bundle.CelFactory;
 import dev.cel.common.CelAbstractSyntaxTree;
@@ -13,17 +14,20 @@ import dev.cel.extensions.CelExtensions;
 import dev.cel.parser.CelStandardMacro;
 import dev.cel.runtime.CelEvaluationException;
 
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * A CEL environment (cel-go's {@code cel.Env}, as kube's {@code environment.EnvSet} builds it):
  * the variables expressions may use, each with its type, the standard macros ({@code has},
  * {@code all}, {@code exists}, {@code exists_one}, {@code map}, {@code filter}), the extension
- * libraries kube enables that cel-java has (strings, math, sets, encoders, optional values), and
- * kube's own functions of plain values ({@link KubernetesLibrary}: regex, lists, and the URL, IP,
- * CIDR and quantity checks). One
+ * libraries kube enables that cel-java has (strings, sets, optional values, two-variable
+ * comprehensions; math and encoders too), and kube's own libraries: regex and lists
+ * ({@link KubernetesLibrary}), quantities ({@link QuantityLibrary}), IPs and CIDRs
+ * ({@link NetworkLibrary}), URLs ({@link UrlLibrary}) and named formats ({@link FormatLibrary}). One
  * environment compiles any number of expressions; it and the expressions are safe to share between
  * threads.
  *
@@ -65,6 +69,8 @@ public final class CelEnvironment {
         }
     }
 
+    private static final Pattern CANDIDATES = Pattern.compile("(?m) \\(candidates: .*$");
+
     private final Cel cel;
     private final Map<String, Type> variables;
 
@@ -93,7 +99,8 @@ public final class CelEnvironment {
             CelAbstractSyntaxTree ast = cel.compile(source).getAst();
             return new CelExpression(source, ast, cel.createProgram(ast));
         } catch (CelValidationException e) {
-            throw new CelCompileException(e.getMessage(), e);
+            // cel-go (whose messages kube quotes) does not list an overload's candidates
+            throw new CelCompileException(CANDIDATES.matcher(e.getMessage()).replaceAll(""), e);
         } catch (CelEvaluationException e) {
             throw new CelCompileException(e.getMessage(), e);
         }
@@ -102,12 +109,31 @@ public final class CelEnvironment {
     /** Declares variables, then builds the environment. */
     public static final class Builder {
         private final Map<String, Type> variables = new LinkedHashMap<>();
+        private final Map<String, CelType> typed = new LinkedHashMap<>();
+        private final SchemaDeclTypes schemaTypes = new SchemaDeclTypes();
+        /** Variables of one schema share its types, so {@code self == oldSelf} type-checks. */
+        private final Map<JsonNode, CelType> schemas = new IdentityHashMap<>();
 
         private Builder() {
         }
 
         public Builder variable(String name, Type type) {
             variables.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(type, "type"));
+            return this;
+        }
+
+        /**
+         * Declares a variable of the type kube gives an OpenAPI schema ({@link SchemaDeclTypes}), so
+         * expressions are checked against its fields; bindings are JSON as for {@link Type#DYN}.
+         *
+         * @param resourceRoot the schema is of a whole resource (it has {@code apiVersion}, {@code kind}
+         *                     and {@code metadata.name} even when it does not declare them)
+         */
+        public Builder variable(String name, JsonNode schema, boolean resourceRoot) {
+            Objects.requireNonNull(name, "name");
+            variables.put(name, Type.DYN);
+            typed.put(name, schemas.computeIfAbsent(schema,
+                    s -> schemaTypes.declare("selfType" + schemas.size(), s, resourceRoot)));
             return this;
         }
 
@@ -120,16 +146,27 @@ public final class CelEnvironment {
                     .setOptions(options)
                     .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
                     .addCompilerLibraries(CelExtensions.strings(), CelExtensions.math(options), CelExtensions.encoders(),
-                            CelExtensions.sets(options), CelExtensions.optional())
+                            CelExtensions.sets(options), CelExtensions.optional(), CelExtensions.comprehensions())
                     .addRuntimeLibraries(CelExtensions.strings(), CelExtensions.math(options), CelExtensions.encoders(),
-                            CelExtensions.sets(options), CelExtensions.optional())
+                            CelExtensions.sets(options), CelExtensions.optional(), CelExtensions.comprehensions())
                     .addFunctionDeclarations(KubernetesLibrary.declarations())
-                    .addFunctionBindings(KubernetesLibrary.bindings());
+                    .addFunctionBindings(KubernetesLibrary.bindings())
+                    .addFunctionDeclarations(QuantityLibrary.declarations())
+                    .addFunctionBindings(QuantityLibrary.bindings())
+                    .addFunctionDeclarations(NetworkLibrary.declarations())
+                    .addFunctionBindings(NetworkLibrary.bindings())
+                    .addFunctionDeclarations(UrlLibrary.declarations())
+                    .addFunctionBindings(UrlLibrary.bindings())
+                    .addFunctionDeclarations(FormatLibrary.declarations())
+                    .addFunctionBindings(FormatLibrary.bindings());
             if (variables.containsValue(Type.AUTHORIZER)) {
                 builder.addFunctionDeclarations(AuthorizerLibrary.declarations())
                         .addFunctionBindings(AuthorizerLibrary.bindings());
             }
-            variables.forEach((name, type) -> builder.addVar(name, type.celType));
+            variables.forEach((name, type) -> builder.addVar(name, typed.getOrDefault(name, type.celType)));
+            if (!typed.isEmpty()) {
+                builder.setTypeProvider(schemaTypes);
+            }
             return new CelEnvironment(builder.build(), variables);
         }
     }

@@ -75,6 +75,11 @@ public final class CelExpression {
      * messages quote it ({@code key 'foo' is not present in map.} is {@code no such key: foo}).
      */
     private static String message(CelEvaluationException e) {
+        for (Throwable c = e.getCause(); c != null; c = c.getCause()) {
+            if (c instanceof LibraryError library) {
+                return library.getMessage();
+            }
+        }
         String m = e.getMessage() == null ? e.toString() : e.getMessage();
         int colon = m.indexOf(": ");
         if (m.startsWith("evaluation error") && colon >= 0) {

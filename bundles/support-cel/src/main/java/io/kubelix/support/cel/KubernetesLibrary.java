@@ -5,11 +5,7 @@ import dev.cel.common.CelOverloadDecl;
 import dev.cel.common.types.ListType;
 import dev.cel.common.types.SimpleType;
 import dev.cel.runtime.CelFunctionBinding;
-import io.kubelix.support.net.CIDR;
-import io.kubelix.support.net.IP;
-import io.kubelix.support.quantity.Quantity;
 
-import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -19,9 +15,8 @@ import java.util.regex.Pattern;
 /**
  * The parts of kube's CEL libraries (k8s.io/apiserver/pkg/cel/library) that are functions of plain
  * values: regex {@code find} and {@code findAll}; lists {@code isSorted}, {@code sum}, {@code min},
- * {@code max}, {@code indexOf}, {@code lastIndexOf}; and the checks {@code isURL}, {@code isIP},
- * {@code isCIDR} and {@code isQuantity}. (kube's {@code url()}, {@code ip()}, {@code cidr()} and
- * {@code quantity()} values with their methods are not here yet.)
+ * {@code max}, {@code indexOf}, {@code lastIndexOf}. The libraries of kube's own value types are
+ * {@link QuantityLibrary}, {@link NetworkLibrary}, {@link UrlLibrary} and {@link FormatLibrary}.
  */
 final class KubernetesLibrary {
     private static final ListType LIST = ListType.create(SimpleType.DYN);
@@ -51,15 +46,7 @@ final class KubernetesLibrary {
                 CelFunctionDecl.newFunctionDeclaration("indexOf",
                         CelOverloadDecl.newMemberOverload("list_index_of", SimpleType.INT, LIST, SimpleType.DYN)),
                 CelFunctionDecl.newFunctionDeclaration("lastIndexOf",
-                        CelOverloadDecl.newMemberOverload("list_last_index_of", SimpleType.INT, LIST, SimpleType.DYN)),
-                CelFunctionDecl.newFunctionDeclaration("isURL",
-                        CelOverloadDecl.newGlobalOverload("is_url_string", SimpleType.BOOL, SimpleType.STRING)),
-                CelFunctionDecl.newFunctionDeclaration("isIP",
-                        CelOverloadDecl.newGlobalOverload("is_ip_string", SimpleType.BOOL, SimpleType.STRING)),
-                CelFunctionDecl.newFunctionDeclaration("isCIDR",
-                        CelOverloadDecl.newGlobalOverload("is_cidr_string", SimpleType.BOOL, SimpleType.STRING)),
-                CelFunctionDecl.newFunctionDeclaration("isQuantity",
-                        CelOverloadDecl.newGlobalOverload("is_quantity_string", SimpleType.BOOL, SimpleType.STRING)));
+                        CelOverloadDecl.newMemberOverload("list_last_index_of", SimpleType.INT, LIST, SimpleType.DYN)));
     }
 
     static List<CelFunctionBinding> bindings() {
@@ -76,11 +63,7 @@ final class KubernetesLibrary {
                 CelFunctionBinding.from("list_min", List.class, l -> extreme(l, -1)),
                 CelFunctionBinding.from("list_max", List.class, l -> extreme(l, 1)),
                 CelFunctionBinding.from("list_index_of", List.class, Object.class, (l, v) -> (long) indexOf(l, v)),
-                CelFunctionBinding.from("list_last_index_of", List.class, Object.class, (l, v) -> (long) lastIndexOf(l, v)),
-                CelFunctionBinding.from("is_url_string", String.class, KubernetesLibrary::isURL),
-                CelFunctionBinding.from("is_ip_string", String.class, KubernetesLibrary::isIP),
-                CelFunctionBinding.from("is_cidr_string", String.class, KubernetesLibrary::isCIDR),
-                CelFunctionBinding.from("is_quantity_string", String.class, Quantity::isQuantity));
+                CelFunctionBinding.from("list_last_index_of", List.class, Object.class, (l, v) -> (long) lastIndexOf(l, v)));
     }
 
     private static List<String> findAll(String s, String re, long limit) {
@@ -143,27 +126,5 @@ final class KubernetesLibrary {
             }
         }
         return -1;
-    }
-
-    /** Go's url.ParseRequestURI: an absolute URL, or an absolute path. */
-    private static boolean isURL(String s) {
-        try {
-            URI u = new URI(s);
-            return u.isAbsolute() || s.startsWith("/");
-        } catch (Exception e) {
-            return false;
-        }
-    }
-
-    /** kube's parseIPAddr: Go's netip.ParseAddr without a zone, an IPv4-mapped IPv6 address refused. */
-    private static boolean isIP(String s) {
-        IP ip = IP.parseIP(s);
-        return ip != null && !ip.is4In6();
-    }
-
-    /** kube's parseCIDR: Go's netip.ParsePrefix, an IPv4-mapped IPv6 address refused. */
-    private static boolean isCIDR(String s) {
-        CIDR cidr = CIDR.parsePrefix(s);
-        return cidr != null && !cidr.ip().is4In6();
     }
 }

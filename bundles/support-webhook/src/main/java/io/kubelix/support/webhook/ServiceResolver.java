@@ -1,4 +1,4 @@
-package io.kubelix.admission.webhook;
+package io.kubelix.support.webhook;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -15,21 +15,22 @@ import java.util.concurrent.ThreadLocalRandom;
  * service's port of that number, then a ready endpoint of the service's EndpointSlices serving the
  * port of the same name, drawn at random; the connection goes to that address while TLS checks the
  * certificate against {@code <service>.<namespace>.svc}. An ExternalName service is its external
- * name.
+ * name. Admission webhooks and CRD conversion webhooks reach their services through it.
  */
-final class ServiceResolver {
-    static final String SERVICE_NAME_LABEL = "kubernetes.io/service-name";
+public final class ServiceResolver {
+    /** The label naming the service an EndpointSlice belongs to. */
+    public static final String SERVICE_NAME_LABEL = "kubernetes.io/service-name";
 
     private final GenericLister services;
     private final GenericLister endpointSlices;
 
-    ServiceResolver(GenericLister services, GenericLister endpointSlices) {
+    public ServiceResolver(GenericLister services, GenericLister endpointSlices) {
         this.services = services;
         this.endpointSlices = endpointSlices;
     }
 
     /** @throws IllegalStateException with kube's words when the service cannot be reached */
-    URI resolve(String namespace, String name, int port) {
+    public URI resolve(String namespace, String name, int port) {
         Optional<ObjectNode> found = services.byNamespace(namespace).get(name);
         if (found.isEmpty()) {
             throw new IllegalStateException("service \"" + name + "\" not found");
