@@ -1,6 +1,5 @@
 package io.kubelix.resource.core.serviceaccount;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.errors.StatusReason;
@@ -15,6 +14,7 @@ import io.kubelix.api.registry.CreateOptions;
 import io.kubelix.api.registry.StandardStorage;
 import io.kubelix.api.request.RequestContext;
 import io.kubelix.api.schema.GroupVersionResource;
+import io.kubelix.resource.core.namespace.NamespacePhase;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -100,7 +100,7 @@ public final class DefaultServiceAccounts {
     /** Creates {@code default} in the namespace unless it is there, or the namespace is gone or terminating. */
     boolean sync(String namespace) {
         ObjectNode ns = namespaceInformer.lister().get(namespace).orElse(null);
-        if (ns == null || terminating(ns)
+        if (ns == null || NamespacePhase.terminating(ns)
                 || serviceAccountInformer.lister().byNamespace(namespace).get(NAME).isPresent()) {
             return false;
         }
@@ -118,10 +118,5 @@ public final class DefaultServiceAccounts {
             }
             return false;
         }
-    }
-
-    private static boolean terminating(ObjectNode ns) {
-        JsonNode ts = ns.path("metadata").get("deletionTimestamp");
-        return ts != null && !ts.isNull() || "Terminating".equals(ns.path("status").path("phase").asText());
     }
 }
