@@ -66,7 +66,7 @@ final class PodEvaluator implements QuotaEvaluator {
     }
 
     /** kube's PodRequests and PodLimits: the containers' sum or the largest init container, plus the overhead. */
-    private static Map<String, Quantity> podAmount(JsonNode spec, String which) {
+    static Map<String, Quantity> podAmount(JsonNode spec, String which) {
         Map<String, Quantity> sum = new TreeMap<>();
         for (JsonNode c : spec.path("containers")) {
             ResourceLists.add(sum, ResourceLists.read(c.path("resources").path(which)));
