@@ -35,6 +35,7 @@ import io.kubelix.resource.core.service.ServiceSpecs;
 import io.kubelix.resource.core.serviceaccount.DefaultServiceAccounts;
 import io.kubelix.resource.core.serviceaccount.ServiceAccountSpecs;
 import io.kubelix.resource.core.serviceaccount.ServiceAccountTokenREST;
+import io.kubelix.resource.core.volume.StorageProtectionController;
 import io.kubelix.resource.core.volume.VolumeSpecs;
 import org.osgi.framework.BundleContext;
 import org.osgi.service.component.annotations.Activate;
@@ -87,6 +88,7 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
     private final Supplier<String> rootCA;
     private DefaultServiceAccounts defaultServiceAccounts;
     private RootCACertPublisher rootCACertPublisher;
+    private StorageProtectionController storageProtection;
     private ResourceQuotaController quotaController;
     private volatile Updater quotaStatusStore;
     private final CompletableFuture<Updater> quotaStatusStoreBuilt = new CompletableFuture<>();
@@ -173,6 +175,9 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
             if (rootCACertPublisher != null) {
                 rootCACertPublisher.stop();
             }
+            if (storageProtection != null) {
+                storageProtection.stop();
+            }
             // Without a framework (unit tests) there are no informers, and no service account controller.
             if (informers != null) {
                 defaultServiceAccounts = new DefaultServiceAccounts(
@@ -182,6 +187,9 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
                 quotaController.start();
                 rootCACertPublisher = new RootCACertPublisher(configMaps, rootCA, informers);
                 rootCACertPublisher.start();
+                storageProtection = new StorageProtectionController((StandardStorage) v1.get("persistentvolumeclaims"),
+                        (StandardStorage) v1.get("persistentvolumes"), informers);
+                storageProtection.start();
             }
         }
         LOG.info("built core/v1 storage: {}", v1.keySet());
@@ -278,6 +286,10 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
             if (rootCACertPublisher != null) {
                 rootCACertPublisher.stop();
                 rootCACertPublisher = null;
+            }
+            if (storageProtection != null) {
+                storageProtection.stop();
+                storageProtection = null;
             }
         }
         // namespaceStore stays: NamespaceLifecycle may still ask this instance while the bundle stops
