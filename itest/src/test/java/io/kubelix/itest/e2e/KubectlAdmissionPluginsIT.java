@@ -20,7 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * controller keeping {@code status.used} current as objects come and go; LimitRanger's defaults on
  * a new pod; ServiceAccount's default account and projected token volume; DefaultStorageClass and
  * DefaultIngressClass; the root CA publisher's {@code kube-root-ca.crt}; a cpu quota; a LimitRange's
- * maximum; Priority and DefaultTolerationSeconds. The methods run in order on one server.
+ * maximum; Priority and DefaultTolerationSeconds; StorageObjectInUseProtection and
+ * TaintNodesByCondition. The methods run in order on one server.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class KubectlAdmissionPluginsIT extends KubectlSuite {
@@ -270,5 +271,26 @@ class KubectlAdmissionPluginsIT extends KubectlSuite {
         assertEquals(2, tolerations.size(), plain::toString);
         assertEquals("node.kubernetes.io/not-ready", tolerations.path(0).path("key").asText(), plain::toString);
         assertEquals(300, tolerations.path(1).path("tolerationSeconds").asInt(), plain::toString);
+    }
+
+    @Test
+    @Order(9)
+    void claimsAreProtectedWhileInUseAndNewNodesAreTaintedNotReady() throws Exception {
+        kubectl.ok("create", "namespace", "protected");
+        Path claim = write("protected-claim.yaml", "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: data, "
+                + "namespace: protected}\nspec:\n  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1Gi}}\n");
+        JsonNode created = JSON.readTree(kubectl.ok("create", "-f", claim.toString(), "-o", "json").stdout());
+        assertEquals("[\"kubernetes.io/pvc-protection\"]", created.path("metadata").path("finalizers").toString(),
+                created::toString);
+        // No pod uses it: the pvc-protection controller lets the delete finish.
+        kubectl.ok("delete", "pvc", "data", "-n", "protected", "--timeout=30s");
+        assertTrue(kubectl.run("get", "pvc", "data", "-n", "protected").stderr().contains("not found"));
+
+        Path node = write("tainted-node.yaml", "apiVersion: v1\nkind: Node\nmetadata: {name: fresh}\n");
+        JsonNode fresh = JSON.readTree(kubectl.ok("create", "-f", node.toString(), "-o", "json").stdout());
+        JsonNode taints = fresh.path("spec").path("taints");
+        assertEquals(1, taints.size(), fresh::toString);
+        assertEquals("node.kubernetes.io/not-ready", taints.path(0).path("key").asText(), fresh::toString);
+        assertEquals("NoSchedule", taints.path(0).path("effect").asText(), fresh::toString);
     }
 }

@@ -3,9 +3,7 @@ package io.kubelix.resource.core.certificates;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.errors.StatusException;
-import io.kubelix.api.errors.StatusReason;
 import io.kubelix.api.informer.RateLimitingQueue;
-import io.kubelix.api.informer.ResourceEventHandler;
 import io.kubelix.api.informer.ResourceEventHandlerRegistration;
 import io.kubelix.api.informer.SharedIndexInformer;
 import io.kubelix.api.informer.SharedInformerFactory;
@@ -17,6 +15,7 @@ import io.kubelix.api.registry.UpdateOptions;
 import io.kubelix.api.request.RequestContext;
 import io.kubelix.api.schema.GroupVersionResource;
 import io.kubelix.resource.core.namespace.NamespacePhase;
+import io.kubelix.resource.core.namespace.NamespacedObjectEvents;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,38 +70,9 @@ public final class RootCACertPublisher {
 
     public synchronized void start() {
         registrations = List.of(
-                namespaceInformer.addEventHandler(new ResourceEventHandler() {
-                    @Override
-                    public void onAdd(ObjectNode obj, boolean isInInitialList) {
-                        queue.add(obj.path("metadata").path("name").asText());
-                    }
-
-                    @Override
-                    public void onUpdate(ObjectNode oldObj, ObjectNode newObj) {
-                        if ("Active".equals(newObj.path("status").path("phase").asText("Active"))) {
-                            queue.add(newObj.path("metadata").path("name").asText());
-                        }
-                    }
-
-                    @Override
-                    public void onDelete(ObjectNode obj) {
-                    }
-                }),
-                configMapInformer.addEventHandler(new ResourceEventHandler() {
-                    @Override
-                    public void onAdd(ObjectNode obj, boolean isInInitialList) {
-                    }
-
-                    @Override
-                    public void onUpdate(ObjectNode oldObj, ObjectNode newObj) {
-                        queueNamespaceOf(newObj);
-                    }
-
-                    @Override
-                    public void onDelete(ObjectNode obj) {
-                        queueNamespaceOf(obj);
-                    }
-                }));
+                namespaceInformer.addEventHandler(NamespacedObjectEvents.namespaces(queue,
+                        ns -> "Active".equals(ns.path("status").path("phase").asText("Active")))),
+                configMapInformer.addEventHandler(NamespacedObjectEvents.objectNamed(queue, NAME, true)));
         workers = informers.runWorkers("root-ca-cert-publisher", queue, 1, this::sync);
     }
 
@@ -111,12 +81,6 @@ public final class RootCACertPublisher {
         registrations.forEach(ResourceEventHandlerRegistration::close);
         if (workers != null) {
             workers.stop();
-        }
-    }
-
-    private void queueNamespaceOf(ObjectNode configMap) {
-        if (NAME.equals(configMap.path("metadata").path("name").asText())) {
-            queue.add(configMap.path("metadata").path("namespace").asText());
         }
     }
 
@@ -150,9 +114,7 @@ public final class RootCACertPublisher {
             LOG.info("restored config map {}/{}", namespace, NAME);
             return true;
         } catch (StatusException e) {
-            // The namespace went or began terminating meanwhile, or the cache was behind: its next event comes.
-            if (e.reason() != StatusReason.ALREADY_EXISTS && e.reason() != StatusReason.FORBIDDEN
-                    && e.reason() != StatusReason.NOT_FOUND) {
+            if (!NamespacedObjectEvents.moot(e)) {
                 throw e;
             }
             return false;
