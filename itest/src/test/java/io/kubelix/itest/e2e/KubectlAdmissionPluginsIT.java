@@ -32,11 +32,12 @@ class KubectlAdmissionPluginsIT extends KubectlSuite {
 
     @Test
     @Order(1)
-    void aQuotaOfThreeConfigMapsRefusesTheFourthAndReportsItsUsage() throws Exception {
+    void aQuotaOfFourConfigMapsHoldsTheRootCAAndThreeMoreAndReportsItsUsage() throws Exception {
         kubectl.ok("create", "namespace", "quota");
-        kubectl.ok("create", "quota", "q", "-n", "quota", "--hard=count/configmaps=3");
+        // As in kube, the namespace's kube-root-ca.crt is one of the configmaps the quota counts.
+        kubectl.ok("create", "quota", "q", "-n", "quota", "--hard=count/configmaps=4");
         await("the quota's usage", () -> kubectl.ok("get", "quota", "q", "-n", "quota", "-o",
-                "jsonpath={.status.used['count/configmaps']}").stdout(), "0"::equals);
+                "jsonpath={.status.used['count/configmaps']}").stdout(), "1"::equals);
 
         for (int i = 1; i <= 3; i++) {
             kubectl.ok("create", "configmap", "c" + i, "-n", "quota", "--from-literal=k=v");
@@ -46,17 +47,17 @@ class KubectlAdmissionPluginsIT extends KubectlSuite {
         Result refused = kubectl.run("create", "-f", fourth.toString());
         assertNotEquals(0, refused.exitCode(), refused::toString);
         assertEquals("Error from server (Forbidden): error when creating \"" + fourth + "\": configmaps \"c4\" is "
-                + "forbidden: exceeded quota: q, requested: count/configmaps=1, used: count/configmaps=3, limited: "
-                + "count/configmaps=3", refused.stderr().trim());
-        assertEquals("3", kubectl.ok("get", "quota", "q", "-n", "quota", "-o",
+                + "forbidden: exceeded quota: q, requested: count/configmaps=1, used: count/configmaps=4, limited: "
+                + "count/configmaps=4", refused.stderr().trim());
+        assertEquals("4", kubectl.ok("get", "quota", "q", "-n", "quota", "-o",
                 "jsonpath={.status.used['count/configmaps']}").stdout());
         String table = kubectl.ok("get", "quota", "-n", "quota").stdout();
-        assertTrue(table.contains("count/configmaps: 3/3"), table);
+        assertTrue(table.contains("count/configmaps: 4/4"), table);
 
         // A deleted configmap is given back, and the fourth fits.
         kubectl.ok("delete", "configmap", "c1", "-n", "quota");
         await("the usage after the delete", () -> kubectl.ok("get", "quota", "q", "-n", "quota", "-o",
-                "jsonpath={.status.used['count/configmaps']}").stdout(), "2"::equals);
+                "jsonpath={.status.used['count/configmaps']}").stdout(), "3"::equals);
         kubectl.ok("create", "-f", fourth.toString());
         // A dry run past the quota is refused too, and changes nothing.
         Result dryRun = kubectl.run("create", "configmap", "c5", "-n", "quota", "--dry-run=server");
