@@ -55,6 +55,18 @@ final class ResourceLists {
         add.forEach((r, q) -> into.merge(r, q, Quantity::add));
     }
 
+    /** kube's SubtractWithNonNegativeResult: {@code from[r] -= minus[r]}, never below zero. */
+    static void subtractWithNonNegativeResult(Map<String, Quantity> from, Map<String, Quantity> minus) {
+        from.replaceAll((r, q) -> {
+            Quantity m = minus.get(r);
+            if (m == null) {
+                return q;
+            }
+            BigDecimal left = q.value().subtract(m.value());
+            return left.signum() > 0 ? Quantity.of(left, q.format()) : ZERO;
+        });
+    }
+
     /** {@code into[r] = max(into[r], other[r])}, kube's Max. */
     static void max(Map<String, Quantity> into, Map<String, Quantity> other) {
         other.forEach((r, q) -> into.merge(r, q, (a, b) -> a.compareTo(b) >= 0 ? a : b));

@@ -18,8 +18,8 @@ import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
- * The ResourceQuota admission plugin (plugin/pkg/admission/resourcequota): a create in a namespace
- * whose quotas limit what the object uses (its count, a pod's cpu and memory, a claim's storage:
+ * The ResourceQuota admission plugin (plugin/pkg/admission/resourcequota): a create (or a claim's
+ * update, charged what it adds) in a namespace whose quotas limit what the object uses (its count, a pod's cpu and memory, a claim's storage:
  * see {@link QuotaEvaluator}), within the quota's scopes, is refused with kube's 403
  * ({@code exceeded quota: q, requested: requests.cpu=500m, used: requests.cpu=1, limited:
  * requests.cpu=1}) when it would pass a quota's {@code hard}, and otherwise recorded in each
@@ -57,12 +57,21 @@ public final class ResourceQuotaAdmission implements ValidatingAdmissionPlugin {
 
     @Override
     public boolean handles(Operation operation) {
-        return operation == Operation.CREATE;
+        return operation == Operation.CREATE || operation == Operation.UPDATE;
     }
 
     @Override
     public void validate(AdmissionAttributes a) {
-        if (a.namespace() == null || a.namespace().isEmpty() || !a.subresource().isEmpty()) {
+        if (a.namespace() == null || a.namespace().isEmpty() || !a.subresource().isEmpty() || a.object() == null) {
+            return;
+        }
+        // kube's evaluators handle creates, and of updates only a claim's (a resize is charged what it adds).
+        boolean update = a.operation() == Operation.UPDATE;
+        if (update && !(a.resource().group().isEmpty() && a.resource().resource().equals("persistentvolumeclaims"))) {
+            return;
+        }
+        List<ObjectNode> quotas = quotasIn.apply(a.namespace());
+        if (quotas.isEmpty()) {
             return;
         }
         QuotaEvaluator evaluator = QuotaEvaluator.forResource(a.resource().group(), a.resource().resource());
@@ -72,11 +81,14 @@ public final class ResourceQuotaAdmission implements ValidatingAdmissionPlugin {
         if (!negative.isEmpty()) {
             throw forbidden(a, "quota usage is negative for resource(s): " + String.join(",", negative));
         }
+        if (update && a.oldObject() != null) {
+            ResourceLists.subtractWithNonNegativeResult(usage, evaluator.usage(a.oldObject()));
+        }
         usage.values().removeIf(q -> q.signum() == 0);
         if (usage.isEmpty()) {
             return;
         }
-        for (ObjectNode quota : quotasIn.apply(a.namespace())) {
+        for (ObjectNode quota : quotas) {
             if (!restricted(quota, evaluator).isEmpty() && evaluator.matchesScopes(QuotaScopes.of(quota), a.object())) {
                 status.update(a.namespace(), quota.path("metadata").path("name").asText(),
                         current -> charge(current, evaluator, usage, a), a.dryRun());

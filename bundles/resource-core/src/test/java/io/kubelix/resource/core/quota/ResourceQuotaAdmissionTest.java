@@ -180,4 +180,26 @@ class ResourceQuotaAdmissionTest {
         assertTrue(PodEvaluator.INSTANCE.matchesResource("requests.example.com/gpu"));
         assertTrue(!PodEvaluator.INSTANCE.matchesResource("requests.storage"));
     }
+
+    @Test
+    void aClaimsResizeIsChargedWhatItAdds() {
+        GroupVersionResource claims = new GroupVersionResource("", "v1", "persistentvolumeclaims");
+        quota = quota("{'requests.storage':'3Gi'}", "{'requests.storage':'2Gi'}");
+        ObjectNode old = Json.obj("{'metadata':{'name':'data'},'spec':{'resources':{'requests':{'storage':'2Gi'}}}}");
+        ObjectNode grown = Json.obj("{'metadata':{'name':'data'},'spec':{'resources':{'requests':{'storage':'5Gi'}}}}");
+        AdmissionAttributes resize = new AdmissionAttributes(Operation.UPDATE, new GroupVersionKind("", "v1",
+                "PersistentVolumeClaim"), claims, "", "team", "data", grown, old, false, RequestContext.system("team"), null, null);
+
+        StatusException e = assertThrows(StatusException.class, () -> plugin.validate(resize));
+        assertEquals("persistentvolumeclaims \"data\" is forbidden: exceeded quota: q, requested: requests.storage=3Gi, "
+                + "used: requests.storage=2Gi, limited: requests.storage=3Gi", e.getMessage());
+
+        grown.with("spec").with("resources").with("requests").put("storage", "3Gi");
+        plugin.validate(resize);
+        assertEquals("{\"requests.storage\":\"3Gi\"}", quota.path("status").path("used").toString());
+        plugin.validate(new AdmissionAttributes(Operation.UPDATE, new GroupVersionKind("", "v1", "ConfigMap"), CONFIGMAPS, "",
+                "team", "c", Json.obj("{'metadata':{'name':'c'}}"), Json.obj("{}"), false, RequestContext.system("team"),
+                null, null));
+        assertEquals(List.of(false), writes, "other kinds' updates are not charged");
+    }
 }
