@@ -19,7 +19,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * ResourceQuota refusing the create past a quota's object count with kube's message, and the quota
  * controller keeping {@code status.used} current as objects come and go; LimitRanger's defaults on
  * a new pod; ServiceAccount's default account and projected token volume; DefaultStorageClass and
- * DefaultIngressClass. The methods run in order on one server.
+ * DefaultIngressClass; the root CA publisher's {@code kube-root-ca.crt}; a cpu quota; a LimitRange's
+ * maximum; Priority and DefaultTolerationSeconds; StorageObjectInUseProtection and
+ * TaintNodesByCondition. The methods run in order on one server.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class KubectlAdmissionPluginsIT extends KubectlSuite {
@@ -30,11 +32,12 @@ class KubectlAdmissionPluginsIT extends KubectlSuite {
 
     @Test
     @Order(1)
-    void aQuotaOfThreeConfigMapsRefusesTheFourthAndReportsItsUsage() throws Exception {
+    void aQuotaOfFourConfigMapsHoldsTheRootCAAndThreeMoreAndReportsItsUsage() throws Exception {
         kubectl.ok("create", "namespace", "quota");
-        kubectl.ok("create", "quota", "q", "-n", "quota", "--hard=count/configmaps=3");
+        // As in kube, the namespace's kube-root-ca.crt is one of the configmaps the quota counts.
+        kubectl.ok("create", "quota", "q", "-n", "quota", "--hard=count/configmaps=4");
         await("the quota's usage", () -> kubectl.ok("get", "quota", "q", "-n", "quota", "-o",
-                "jsonpath={.status.used['count/configmaps']}").stdout(), "0"::equals);
+                "jsonpath={.status.used['count/configmaps']}").stdout(), "1"::equals);
 
         for (int i = 1; i <= 3; i++) {
             kubectl.ok("create", "configmap", "c" + i, "-n", "quota", "--from-literal=k=v");
@@ -44,17 +47,17 @@ class KubectlAdmissionPluginsIT extends KubectlSuite {
         Result refused = kubectl.run("create", "-f", fourth.toString());
         assertNotEquals(0, refused.exitCode(), refused::toString);
         assertEquals("Error from server (Forbidden): error when creating \"" + fourth + "\": configmaps \"c4\" is "
-                + "forbidden: exceeded quota: q, requested: count/configmaps=1, used: count/configmaps=3, limited: "
-                + "count/configmaps=3", refused.stderr().trim());
-        assertEquals("3", kubectl.ok("get", "quota", "q", "-n", "quota", "-o",
+                + "forbidden: exceeded quota: q, requested: count/configmaps=1, used: count/configmaps=4, limited: "
+                + "count/configmaps=4", refused.stderr().trim());
+        assertEquals("4", kubectl.ok("get", "quota", "q", "-n", "quota", "-o",
                 "jsonpath={.status.used['count/configmaps']}").stdout());
         String table = kubectl.ok("get", "quota", "-n", "quota").stdout();
-        assertTrue(table.contains("count/configmaps: 3/3"), table);
+        assertTrue(table.contains("count/configmaps: 4/4"), table);
 
         // A deleted configmap is given back, and the fourth fits.
         kubectl.ok("delete", "configmap", "c1", "-n", "quota");
         await("the usage after the delete", () -> kubectl.ok("get", "quota", "q", "-n", "quota", "-o",
-                "jsonpath={.status.used['count/configmaps']}").stdout(), "2"::equals);
+                "jsonpath={.status.used['count/configmaps']}").stdout(), "3"::equals);
         kubectl.ok("create", "-f", fourth.toString());
         // A dry run past the quota is refused too, and changes nothing.
         Result dryRun = kubectl.run("create", "configmap", "c5", "-n", "quota", "--dry-run=server");
@@ -163,5 +166,132 @@ class KubectlAdmissionPluginsIT extends KubectlSuite {
                 "web-" + System.nanoTime(), "--rule=example.com/=web:80", "-o", "json").stdout())
                 .path("spec").path("ingressClassName").asText(), "nginx"::equals);
         assertEquals("nginx", ingressClass);
+    }
+
+    @Test
+    @Order(5)
+    void everyNamespaceHoldsTheRootCAWhichComesBackWhenDeletedOrChanged() throws Exception {
+        kubectl.ok("create", "namespace", "rootca");
+        String ca = Files.readString(server.caCertificate());
+        JsonNode cm = await("kube-root-ca.crt", () -> {
+            Result r = kubectl.run("get", "configmap", "kube-root-ca.crt", "-n", "rootca", "-o", "json");
+            return r.exitCode() == 0 ? JSON.readTree(r.stdout()) : null;
+        }, c -> c != null);
+        assertEquals(ca, cm.path("data").path("ca.crt").asText(), cm::toString);
+        assertTrue(cm.path("metadata").path("annotations").path("kubernetes.io/description").asText()
+                .startsWith("Contains a CA bundle that can be used to verify the kube-apiserver"), cm::toString);
+
+        String uid = cm.path("metadata").path("uid").asText();
+        kubectl.ok("delete", "configmap", "kube-root-ca.crt", "-n", "rootca");
+        await("kube-root-ca.crt created again", () -> kubectl.run("get", "configmap", "kube-root-ca.crt", "-n", "rootca",
+                "-o", "jsonpath={.metadata.uid}").stdout(), u -> !u.isEmpty() && !u.equals(uid));
+
+        kubectl.ok("patch", "configmap", "kube-root-ca.crt", "-n", "rootca", "-p", "{\"data\":{\"ca.crt\":\"mine\"}}");
+        await("kube-root-ca.crt put back", () -> JSON.readTree(kubectl.ok("get", "configmap", "kube-root-ca.crt", "-n",
+                "rootca", "-o", "json").stdout()).path("data").path("ca.crt").asText(), ca::equals);
+    }
+
+    @Test
+    @Order(6)
+    void aCpuQuotaChargesPodsAndRefusesWhatPassesIt() throws Exception {
+        kubectl.ok("create", "namespace", "compute");
+        kubectl.ok("create", "quota", "cpu", "-n", "compute", "--hard=requests.cpu=1,limits.cpu=2");
+        await("the quota's usage", this::cpuUsed, "0"::equals);
+
+        kubectl.ok("run", "small", "-n", "compute", "--image=nginx", "--overrides=" + pod("small", "500m", "1"));
+        await("the pod's charge", this::cpuUsed, "500m"::equals);
+
+        Result bare = kubectl.run("run", "bare", "-n", "compute", "--image=nginx");
+        assertEquals("Error from server (Forbidden): pods \"bare\" is forbidden: failed quota: cpu: must specify "
+                + "limits.cpu for: bare; requests.cpu for: bare", bare.stderr().trim(), bare::toString);
+        Result big = kubectl.run("run", "big", "-n", "compute", "--image=nginx", "--overrides=" + pod("big", "600m", "1"));
+        assertEquals("Error from server (Forbidden): pods \"big\" is forbidden: exceeded quota: cpu, requested: "
+                + "requests.cpu=600m, used: requests.cpu=500m, limited: requests.cpu=1", big.stderr().trim(), big::toString);
+
+        kubectl.ok("delete", "pod", "small", "-n", "compute");
+        await("the usage given back", this::cpuUsed, "0"::equals);
+    }
+
+    private String cpuUsed() throws Exception {
+        return JSON.readTree(kubectl.ok("get", "quota", "cpu", "-n", "compute", "-o", "json").stdout())
+                .path("status").path("used").path("requests.cpu").asText();
+    }
+
+    /** A pod whose one container requests and limits cpu, as {@code kubectl run --overrides} takes it. */
+    private static String pod(String name, String request, String limit) {
+        return "{\"spec\":{\"containers\":[{\"name\":\"" + name + "\",\"image\":\"nginx\",\"resources\":{\"requests\":"
+                + "{\"cpu\":\"" + request + "\"},\"limits\":{\"cpu\":\"" + limit + "\"}}}]}}";
+    }
+
+    @Test
+    @Order(7)
+    void aLimitRangesMaximumRefusesABiggerContainer() throws Exception {
+        kubectl.ok("create", "namespace", "bounds");
+        kubectl.ok("apply", "-f", write("bounds.yaml", """
+                apiVersion: v1
+                kind: LimitRange
+                metadata: {name: bounds, namespace: bounds}
+                spec:
+                  limits:
+                  - type: Container
+                    max: {cpu: "1"}
+                """).toString());
+
+        Result big = await("the limit range's maximum", () -> kubectl.run("run", "big", "-n", "bounds", "--image=nginx",
+                "--overrides=" + pod("big", "1", "2")), r -> r.exitCode() != 0);
+        assertEquals("Error from server (Forbidden): pods \"big\" is forbidden: maximum cpu usage per Container is 1, "
+                + "but limit is 2", big.stderr().trim(), big::toString);
+        JsonNode fits = JSON.readTree(kubectl.ok("run", "fits", "-n", "bounds", "--image=nginx", "-o", "json").stdout());
+        assertEquals("1", fits.path("spec").path("containers").path(0).path("resources").path("limits").path("cpu").asText(),
+                fits::toString);
+    }
+
+    @Test
+    @Order(8)
+    void podsGetTheirPriorityClassesPriorityAndTheDefaultTolerations() throws Exception {
+        kubectl.ok("create", "namespace", "priorities");
+        kubectl.ok("create", "priorityclass", "high", "--value=1000", "--preemption-policy=Never");
+
+        JsonNode high = await("the priority class", () -> {
+            Result r = kubectl.run("run", "high-" + System.nanoTime(), "-n", "priorities", "--image=nginx", "-o", "json",
+                    "--overrides={\"spec\":{\"priorityClassName\":\"high\"}}");
+            return r.exitCode() == 0 ? JSON.readTree(r.stdout()) : null;
+        }, p -> p != null);
+        assertEquals(1000, high.path("spec").path("priority").asInt(), high::toString);
+        assertEquals("Never", high.path("spec").path("preemptionPolicy").asText(), high::toString);
+
+        Result gold = kubectl.run("run", "gold", "-n", "priorities", "--image=nginx",
+                "--overrides={\"spec\":{\"priorityClassName\":\"gold\"}}");
+        assertEquals("Error from server (Forbidden): pods \"gold\" is forbidden: no PriorityClass with name gold was found",
+                gold.stderr().trim(), gold::toString);
+
+        JsonNode plain = JSON.readTree(kubectl.ok("run", "plain", "-n", "priorities", "--image=nginx", "-o", "json").stdout());
+        assertEquals(0, plain.path("spec").path("priority").asInt(-1), plain::toString);
+        assertEquals("PreemptLowerPriority", plain.path("spec").path("preemptionPolicy").asText(), plain::toString);
+        JsonNode tolerations = plain.path("spec").path("tolerations");
+        assertEquals(2, tolerations.size(), plain::toString);
+        assertEquals("node.kubernetes.io/not-ready", tolerations.path(0).path("key").asText(), plain::toString);
+        assertEquals(300, tolerations.path(1).path("tolerationSeconds").asInt(), plain::toString);
+    }
+
+    @Test
+    @Order(9)
+    void claimsAreProtectedWhileInUseAndNewNodesAreTaintedNotReady() throws Exception {
+        kubectl.ok("create", "namespace", "protected");
+        Path claim = write("protected-claim.yaml", "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: data, "
+                + "namespace: protected}\nspec:\n  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1Gi}}\n");
+        JsonNode created = JSON.readTree(kubectl.ok("create", "-f", claim.toString(), "-o", "json").stdout());
+        assertEquals("[\"kubernetes.io/pvc-protection\"]", created.path("metadata").path("finalizers").toString(),
+                created::toString);
+        // No pod uses it: the pvc-protection controller lets the delete finish.
+        kubectl.ok("delete", "pvc", "data", "-n", "protected", "--timeout=30s");
+        assertTrue(kubectl.run("get", "pvc", "data", "-n", "protected").stderr().contains("not found"));
+
+        Path node = write("tainted-node.yaml", "apiVersion: v1\nkind: Node\nmetadata: {name: fresh}\n");
+        JsonNode fresh = JSON.readTree(kubectl.ok("create", "-f", node.toString(), "-o", "json").stdout());
+        JsonNode taints = fresh.path("spec").path("taints");
+        assertEquals(1, taints.size(), fresh::toString);
+        assertEquals("node.kubernetes.io/not-ready", taints.path(0).path("key").asText(), fresh::toString);
+        assertEquals("NoSchedule", taints.path(0).path("effect").asText(), fresh::toString);
     }
 }

@@ -105,12 +105,12 @@ class PostgresDistributionIT {
             Thread.sleep(1500);
             JsonNode created = json(kubectlA.ok("-n", "watched", "create", "configmap", "w", "--from-literal=v=1",
                     "-o", "json"));
-            awaitEvents(out, 1, watch);
+            awaitEvents(out, "w", 1, watch);
             JsonNode patched = json(kubectlA.ok("-n", "watched", "patch", "configmap", "w", "--type=merge",
                     "-p", "{\"data\":{\"v\":\"2\"}}", "-o", "json"));
-            awaitEvents(out, 2, watch);
+            awaitEvents(out, "w", 2, watch);
             kubectlA.ok("-n", "watched", "delete", "configmap", "w");
-            List<JsonNode> events = awaitEvents(out, 3, watch);
+            List<JsonNode> events = awaitEvents(out, "w", 3, watch);
 
             List<String> seen = new ArrayList<>();
             for (JsonNode e : events) {
@@ -301,14 +301,16 @@ class PostgresDistributionIT {
     }
 
     /**
-     * Waits up to {@link #PROPAGATION} for the {@code count}th event of {@code kubectl get -w -o json
+     * Waits up to {@link #PROPAGATION} for the {@code count}th event of object {@code name} in {@code kubectl get -w -o json
      * --output-watch-events} in {@code out}, and returns the events so far.
      */
-    private static List<JsonNode> awaitEvents(Path out, int count, Process watch) throws Exception {
+    private static List<JsonNode> awaitEvents(Path out, String name, int count, Process watch) throws Exception {
         long deadline = System.nanoTime() + PROPAGATION.toNanos();
         List<JsonNode> events;
         do {
-            events = events(Files.readString(out, StandardCharsets.UTF_8));
+            // Only the object's: the namespace's kube-root-ca.crt, published as in kube, is listed too.
+            events = events(Files.readString(out, StandardCharsets.UTF_8)).stream()
+                    .filter(e -> name.equals(e.path("object").path("metadata").path("name").asText())).toList();
             if (events.size() >= count) {
                 return events;
             }

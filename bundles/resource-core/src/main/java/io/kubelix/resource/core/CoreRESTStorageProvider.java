@@ -14,6 +14,8 @@ import io.kubelix.api.registry.StandardStorage;
 import io.kubelix.api.registry.UpdateOptions;
 import io.kubelix.api.registry.Updater;
 import io.kubelix.api.request.RequestContext;
+import io.kubelix.resource.core.certificates.RootCACertPublisher;
+import io.kubelix.resource.core.certificates.RootCAFile;
 import io.kubelix.resource.core.config.ConfigSpecs;
 import io.kubelix.resource.core.event.EventSpecs;
 import io.kubelix.resource.core.namespace.NamespaceFinalizeStrategy;
@@ -33,7 +35,9 @@ import io.kubelix.resource.core.service.ServiceSpecs;
 import io.kubelix.resource.core.serviceaccount.DefaultServiceAccounts;
 import io.kubelix.resource.core.serviceaccount.ServiceAccountSpecs;
 import io.kubelix.resource.core.serviceaccount.ServiceAccountTokenREST;
+import io.kubelix.resource.core.volume.StorageProtectionController;
 import io.kubelix.resource.core.volume.VolumeSpecs;
+import org.osgi.framework.BundleContext;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
@@ -55,6 +59,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -80,7 +85,10 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
     private final ScheduledExecutorService executor;
     private volatile StandardStorage namespaceStore;
     private final CompletableFuture<StandardStorage> namespaceStoreBuilt = new CompletableFuture<>();
+    private final Supplier<String> rootCA;
     private DefaultServiceAccounts defaultServiceAccounts;
+    private RootCACertPublisher rootCACertPublisher;
+    private StorageProtectionController storageProtection;
     private ResourceQuotaController quotaController;
     private volatile Updater quotaStatusStore;
     private final CompletableFuture<Updater> quotaStatusStoreBuilt = new CompletableFuture<>();
@@ -96,17 +104,22 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
     private SharedInformerFactory informers;
 
     @Activate
-    public CoreRESTStorageProvider() {
+    public CoreRESTStorageProvider(BundleContext context) {
         this(Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "kubelix-resource-core");
             t.setDaemon(true);
             return t;
-        }));
+        }), RootCAFile.inDataDir(context.getProperty("kubelix.data-dir")));
     }
 
-    /** For tests: the executor that runs the service allocators' repair. */
+    /** For tests: the executor that runs the service allocators' repair, and no root CA. */
     CoreRESTStorageProvider(ScheduledExecutorService executor) {
+        this(executor, () -> null);
+    }
+
+    private CoreRESTStorageProvider(ScheduledExecutorService executor, Supplier<String> rootCA) {
         this.executor = executor;
+        this.rootCA = rootCA;
     }
 
     @Override
@@ -159,6 +172,12 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
             if (quotaController != null) {
                 quotaController.stop();
             }
+            if (rootCACertPublisher != null) {
+                rootCACertPublisher.stop();
+            }
+            if (storageProtection != null) {
+                storageProtection.stop();
+            }
             // Without a framework (unit tests) there are no informers, and no service account controller.
             if (informers != null) {
                 defaultServiceAccounts = new DefaultServiceAccounts(
@@ -166,6 +185,11 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
                 defaultServiceAccounts.start();
                 quotaController = new ResourceQuotaController(this, informers);
                 quotaController.start();
+                rootCACertPublisher = new RootCACertPublisher(configMaps, rootCA, informers);
+                rootCACertPublisher.start();
+                storageProtection = new StorageProtectionController((StandardStorage) v1.get("persistentvolumeclaims"),
+                        (StandardStorage) v1.get("persistentvolumes"), informers);
+                storageProtection.start();
             }
         }
         LOG.info("built core/v1 storage: {}", v1.keySet());
@@ -258,6 +282,14 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
             if (quotaController != null) {
                 quotaController.stop();
                 quotaController = null;
+            }
+            if (rootCACertPublisher != null) {
+                rootCACertPublisher.stop();
+                rootCACertPublisher = null;
+            }
+            if (storageProtection != null) {
+                storageProtection.stop();
+                storageProtection = null;
             }
         }
         // namespaceStore stays: NamespaceLifecycle may still ask this instance while the bundle stops

@@ -6,5 +6,6 @@
  * {@link io.kubelix.resource.scheduling.PriorityClassStrategy} (kube's defaults, validation and the
  * Priority admission plugin's single-default rule) and creates kube's two system priority classes
  * ({@link io.kubelix.resource.scheduling.SystemPriorityClasses}) once storage answers.
+ * {@link io.kubelix.resource.scheduling.PriorityAdmission} is kube's Priority admission plugin for pods.
  */
 package io.kubelix.resource.scheduling;

@@ -1,6 +1,7 @@
 package io.kubelix.support.quantity;
 
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.util.Map;
 import java.util.Objects;
@@ -18,7 +19,7 @@ import java.util.Objects;
  * decimalSI       ::= n | u | m | "" | k | M | G | T | P | E
  * decimalExponent ::= "e" signedNumber | "E" signedNumber
  * </pre>
- * The canonical form kube writes back is not produced: plugins compare, add and check quantities.
+ * Sums and kube's canonical form ({@link #canonical}) are what quotas and limit ranges report.
  */
 public final class Quantity implements Comparable<Quantity> {
     /** How a quantity was written, which kube keeps to write it back the same way. */
@@ -118,6 +119,60 @@ public final class Quantity implements Comparable<Quantity> {
         } catch (InvalidQuantityException e) {
             return false;
         }
+    }
+
+    /** An amount (exact to the nano) written in {@code format}, as kube's NewMilliQuantity and friends make them. */
+    public static Quantity of(BigDecimal value, Format format) {
+        return new Quantity(value, Objects.requireNonNull(format));
+    }
+
+    /** kube's Add: the sum, in this quantity's format unless this one is zero, when it takes the other's. */
+    public Quantity add(Quantity other) {
+        return new Quantity(value.add(other.value), value.signum() == 0 ? other.format : format);
+    }
+
+    /**
+     * kube's String(): the canonical form of this amount in its format. Binary SI is kept for whole
+     * amounts of 1024 or more ({@code 1Gi}, {@code 1536Mi}) and is decimal SI otherwise; decimal SI
+     * and exponents use the largest power of 1000 that keeps the number whole ({@code 500m},
+     * {@code 1k}, {@code 1500}, {@code 1e3}).
+     */
+    public String canonical() {
+        if (value.signum() == 0) {
+            return "0";
+        }
+        Format f = format;
+        BigDecimal stripped = value.stripTrailingZeros();
+        if (f == Format.BINARY_SI && (value.abs().compareTo(BigDecimal.valueOf(1024)) < 0 || stripped.scale() > 0)) {
+            f = Format.DECIMAL_SI;
+        }
+        if (f == Format.BINARY_SI) {
+            BigInteger n = value.toBigIntegerExact();
+            BigInteger k = BigInteger.valueOf(1024);
+            int exponent = 0;
+            while (exponent < 60 && n.mod(k).signum() == 0) {
+                n = n.divide(k);
+                exponent += 10;
+            }
+            return n + binarySuffix(exponent);
+        }
+        int exponent = Math.floorDiv(-stripped.scale(), 3) * 3;
+        exponent = Math.max(-NANO_SCALE, f == Format.DECIMAL_SI ? Math.min(exponent, 18) : exponent);
+        String number = value.movePointLeft(exponent).setScale(0, RoundingMode.CEILING).toPlainString();
+        if (f == Format.DECIMAL_EXPONENT) {
+            return exponent == 0 ? number : number + "e" + exponent;
+        }
+        return number + decimalSuffix(exponent);
+    }
+
+    private static String binarySuffix(int exponent) {
+        return BINARY_SUFFIXES.entrySet().stream().filter(e -> e.getValue() == exponent).map(Map.Entry::getKey)
+                .findFirst().orElse("");
+    }
+
+    private static String decimalSuffix(int exponent) {
+        return DECIMAL_SUFFIXES.entrySet().stream().filter(e -> e.getValue() == exponent).map(Map.Entry::getKey)
+                .findFirst().orElse("");
     }
 
     /** The amount, exact to the nano. */

@@ -168,4 +168,22 @@ class QuantityTest {
     void jsonTextIsTrimmed(String json, BigDecimal value) {
         assertEquals(0, value.compareTo(Quantity.parseJson(json).value()));
     }
+
+    /** kube's String() of what ParseQuantity read (apimachinery's TestQuantityString shapes). */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+            "0, 0", "500m, 500m", "0.5, 500m", "1.5, 1500m", "1000, 1k", "1500, 1500", "2, 2", "100n, 100n",
+            "1Gi, 1Gi", "1.5Gi, 1536Mi", "1024, 1024", "1024Ki, 1Mi", "0.5Ki, 512", "1025Ki, 1025Ki", "1e3, 1e3",
+            "1.5e3, 1500", "1e-3, 1e-3", "1000E, 1000E", "-500m, -500m", "1.5Ki, 1536", "10G, 10G"})
+    void canonicalFormIsKubes(String text, String canonical) {
+        assertEquals(canonical, Quantity.parse(text).canonical());
+    }
+
+    @Test
+    void aSumKeepsTheFirstFormatUnlessItIsZero() {
+        assertEquals("1536Mi", Quantity.parse("1Gi").add(Quantity.parse("512Mi")).canonical());
+        assertEquals("1500m", Quantity.parse("1").add(Quantity.parse("500m")).canonical());
+        assertEquals("1Gi", Quantity.parse("0").add(Quantity.parse("1Gi")).canonical());
+        assertEquals("3", Quantity.of(BigDecimal.valueOf(3), Format.DECIMAL_SI).canonical());
+    }
 }

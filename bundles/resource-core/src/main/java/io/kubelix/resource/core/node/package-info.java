@@ -1,2 +1,2 @@
-/** Nodes, with {@code status}. */
+/** Nodes, with {@code status}, and the TaintNodesByCondition admission plugin. */
 package io.kubelix.resource.core.node;

@@ -1,22 +1,18 @@
 package io.kubelix.resource.core.pod;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.core.v1.PodTemplateDefaults;
 import io.kubelix.resource.core.common.Nodes;
 
 /**
  * kube's defaulting of a Pod (pkg/apis/core/v1/defaults.go SetDefaults_Pod on top of the pod spec
- * defaults shared with templates, {@link PodTemplateDefaults}), and what kube's admission plugins
- * add to every new pod (Priority, DefaultTolerationSeconds). Each method works in place on the
- * pod's {@code spec}; fields of the wrong JSON type are left for validation.
+ * defaults shared with templates, {@link PodTemplateDefaults}). What kube's admission plugins add
+ * to a new pod (priority, default tolerations) is theirs: see {@link DefaultTolerationSeconds}.
+ * Each method works in place on the pod's {@code spec}; fields of the wrong JSON type are left for
+ * validation.
  */
 final class PodDefaults {
-    /** DefaultTolerationSeconds' default for the not-ready and unreachable taints. */
-    static final int DEFAULT_TOLERATION_SECONDS = 300;
-    static final String NOT_READY_TAINT = "node.kubernetes.io/not-ready";
-    static final String UNREACHABLE_TAINT = "node.kubernetes.io/unreachable";
 
     private PodDefaults() {
     }
@@ -48,62 +44,6 @@ final class PodDefaults {
         } else if (!serviceAccountName.isEmpty()) {
             spec.put("serviceAccount", serviceAccountName);
         }
-    }
-
-    /**
-     * What kube's admission adds to a new pod: the Priority plugin's {@code priority: 0} and
-     * {@code preemptionPolicy: PreemptLowerPriority} when no priority class is named, and
-     * DefaultTolerationSeconds' tolerations of the not-ready and unreachable taints for 300 s
-     * unless the pod already tolerates them.
-     */
-    static void setCreateDefaults(ObjectNode spec) {
-        if (Nodes.text(spec, "priorityClassName").isEmpty()) {
-            if (Nodes.isUnset(spec, "priority")) {
-                spec.put("priority", 0);
-            }
-            if (Nodes.isUnset(spec, "preemptionPolicy")) {
-                spec.put("preemptionPolicy", "PreemptLowerPriority");
-            }
-        }
-        JsonNode existing = spec.get("tolerations");
-        if (existing != null && !existing.isNull() && !existing.isArray()) {
-            return;
-        }
-        boolean notReady = tolerates(existing, NOT_READY_TAINT);
-        boolean unreachable = tolerates(existing, UNREACHABLE_TAINT);
-        if (notReady && unreachable) {
-            return;
-        }
-        ArrayNode tolerations = existing instanceof ArrayNode a ? a : spec.putArray("tolerations");
-        if (!notReady) {
-            addToleration(tolerations, NOT_READY_TAINT);
-        }
-        if (!unreachable) {
-            addToleration(tolerations, UNREACHABLE_TAINT);
-        }
-    }
-
-    /** Whether a toleration names the NoExecute taint {@code key}, or every key, as DefaultTolerationSeconds reads it. */
-    private static boolean tolerates(JsonNode tolerations, String key) {
-        if (tolerations == null) {
-            return false;
-        }
-        for (JsonNode t : tolerations) {
-            String effect = Nodes.text(t, "effect");
-            String tKey = Nodes.text(t, "key");
-            if ((tKey.equals(key) || tKey.isEmpty()) && (effect.isEmpty() || effect.equals("NoExecute"))) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static void addToleration(ArrayNode tolerations, String key) {
-        ObjectNode t = tolerations.addObject();
-        t.put("effect", "NoExecute");
-        t.put("key", key);
-        t.put("operator", "Exists");
-        t.put("tolerationSeconds", DEFAULT_TOLERATION_SECONDS);
     }
 
     /** A limit without a request makes the request equal to the limit. */

@@ -15,13 +15,13 @@ import java.util.Set;
  * pod's summed requests equal its summed limits, {@code Burstable} otherwise. Run it on a defaulted
  * pod, where requests have been filled in from limits.
  */
-final class PodQOS {
+public final class PodQOS {
     private static final List<String> COMPUTE = List.of("cpu", "memory");
 
     private PodQOS() {
     }
 
-    static String qosClass(JsonNode spec) {
+    public static String qosClass(JsonNode spec) {
         Map<String, BigDecimal> requests = new HashMap<>();
         Map<String, BigDecimal> limits = new HashMap<>();
         boolean guaranteed = true;

@@ -16,7 +16,7 @@ import java.util.List;
 
 /**
  * The Pod strategy (pkg/registry/core/pod/strategy.go): every write is defaulted; a new pod gets
- * what kube's admission adds (priority, default tolerations), a status of phase {@code Pending}
+ * a status of phase {@code Pending}
  * with its QoS class and, when it has scheduling gates, the {@code SchedulingGated} condition; the
  * main resource keeps the stored status; validation as kube's. Deletion is graceful as kube's
  * CheckGracefulDelete decides: only a pod bound to a node that has not finished waits for its grace
@@ -29,7 +29,6 @@ final class PodStrategy implements RESTCreateStrategy, RESTUpdateStrategy, RESTD
     public void prepareForCreate(RequestContext ctx, ObjectNode obj) {
         ObjectNode spec = spec(obj);
         PodDefaults.setPodSpecDefaults(spec);
-        PodDefaults.setCreateDefaults(spec);
         ObjectNode status = obj.putObject("status");
         status.put("phase", PENDING);
         status.put("qosClass", PodQOS.qosClass(spec));
@@ -48,13 +47,6 @@ final class PodStrategy implements RESTCreateStrategy, RESTUpdateStrategy, RESTD
     public void prepareForUpdate(RequestContext ctx, ObjectNode obj, ObjectNode old) {
         ObjectNode spec = spec(obj);
         PodDefaults.setPodSpecDefaults(spec);
-        // The Priority admission plugin keeps the priority it set on create when an update leaves it out.
-        for (String field : new String[] {"priority", "preemptionPolicy"}) {
-            JsonNode kept = old.path("spec").get(field);
-            if (Nodes.isUnset(spec, field) && kept != null && !kept.isNull()) {
-                spec.set(field, kept.deepCopy());
-            }
-        }
         StatusStrategies.resetStatus(obj, old);
     }
 

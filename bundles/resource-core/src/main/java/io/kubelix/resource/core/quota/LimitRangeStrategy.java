@@ -6,6 +6,7 @@ import io.kubelix.api.errors.FieldError;
 import io.kubelix.api.registry.RESTCreateStrategy;
 import io.kubelix.api.registry.RESTUpdateStrategy;
 import io.kubelix.api.request.RequestContext;
+import io.kubelix.api.validation.NameValidators;
 import io.kubelix.resource.core.common.FieldChecks;
 import io.kubelix.resource.core.common.Nodes;
 import io.kubelix.resource.core.common.Quantities;
@@ -20,11 +21,15 @@ import java.util.Set;
 /**
  * kube's limitrangeStrategy with ValidateLimitRange: each limit has a known, unique type; its
  * amounts are quantities ordered as min ≤ defaultRequest ≤ default ≤ max, a Pod limit has no
- * defaults, and a maxLimitRequestRatio is at least 1 and at most max/min.
+ * defaults, a PersistentVolumeClaim limit bounds storage, resources are named as kube names them
+ * (those of containers for Container and Pod limits), and a maxLimitRequestRatio is at least 1 and
+ * at most max/min.
  */
 final class LimitRangeStrategy implements RESTCreateStrategy, RESTUpdateStrategy {
     static final String KIND = "LimitRange";
     static final List<String> TYPES = List.of("Container", "PersistentVolumeClaim", "Pod");
+    /** kube's standardContainerResources, besides {@code hugepages-<size>}. */
+    private static final Set<String> CONTAINER_RESOURCES = Set.of("cpu", "memory", "ephemeral-storage");
     private static final String[] AMOUNTS = {"max", "min", "default", "defaultRequest", "maxLimitRequestRatio"};
 
     @Override
@@ -67,9 +72,17 @@ final class LimitRangeStrategy implements RESTCreateStrategy, RESTUpdateStrategy
                     errs.add(FieldError.forbidden(p + ".defaultRequest", "may not be specified when `type` is 'Pod'"));
                 }
             }
+            if ("PersistentVolumeClaim".equals(type) && !limit.path("min").has("storage")
+                    && !limit.path("max").has("storage")) {
+                errs.add(FieldError.required(p + ".limits",
+                        "either minimum or maximum storage value is required, but neither was provided"));
+            }
             Set<String> resources = new HashSet<>();
             for (String amounts : AMOUNTS) {
-                limit.path(amounts).fieldNames().forEachRemaining(resources::add);
+                limit.path(amounts).fieldNames().forEachRemaining(r -> {
+                    resources.add(r);
+                    errs.addAll(resourceName(type, r, p + "." + amounts + "[" + r + "]"));
+                });
             }
             for (String r : resources) {
                 BigDecimal max = amount(limit, "max", r);
@@ -130,6 +143,26 @@ final class LimitRangeStrategy implements RESTCreateStrategy, RESTUpdateStrategy
     @Override
     public List<FieldError> validateUpdate(RequestContext ctx, ObjectNode obj, ObjectNode old) {
         return validate(ctx, obj);
+    }
+
+    /**
+     * kube's validateLimitRangeResourceName: a qualified name; without a domain, one of the
+     * resources containers have for Container and Pod limits, a standard resource otherwise.
+     */
+    private static List<FieldError> resourceName(String type, String name, String path) {
+        List<FieldError> errs = new ArrayList<>();
+        NameValidators.isQualifiedName(name).forEach(m -> errs.add(FieldError.invalid(path, name, m)));
+        if (!errs.isEmpty() || name.contains("/")) {
+            return errs;
+        }
+        boolean container = CONTAINER_RESOURCES.contains(name) || name.startsWith("hugepages-");
+        if ((type.equals("Container") || type.equals("Pod")) && !container) {
+            errs.add(FieldError.invalid(path, name, "must be a standard resource for containers"));
+        } else if (!container && !ResourceQuotaStrategy.STANDARD.contains(name) && !name.startsWith("requests.")
+                && !name.startsWith("limits.")) {
+            errs.add(FieldError.invalid(path, name, "must be a standard resource type or fully qualified"));
+        }
+        return errs;
     }
 
     private static BigDecimal amount(JsonNode limit, String field, String resource) {

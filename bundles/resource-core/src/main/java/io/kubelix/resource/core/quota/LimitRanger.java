@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.admission.AdmissionAttributes;
 import io.kubelix.api.admission.MutatingAdmissionPlugin;
 import io.kubelix.api.admission.Operation;
+import io.kubelix.api.admission.ValidatingAdmissionPlugin;
+import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.informer.SharedInformerFactory;
 import io.kubelix.api.schema.GroupVersionResource;
 import org.osgi.service.component.annotations.Activate;
@@ -12,8 +14,10 @@ import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
@@ -24,12 +28,16 @@ import java.util.function.Function;
  * requests of the {@code Container} limits of their namespace's LimitRanges for the resources
  * they do not set, defaulted as kube defaults a LimitRangeItem (a missing default is the max, a
  * missing default request the default, else the min), and the pod is annotated
- * {@code kubernetes.io/limit-ranger} with what was set, in kube's words. Min, max and ratio checks
- * are not made yet.
+ * {@code kubernetes.io/limit-ranger} with what was set, in kube's words. Then, as kube's Validate,
+ * a new pod's containers and the pod as a whole, and a new or updated claim, are checked against
+ * the {@code min}, {@code max} and {@code maxLimitRequestRatio} of the {@code Container},
+ * {@code Pod} and {@code PersistentVolumeClaim} limits ({@link LimitRangeConstraints}); what they
+ * break is kube's 403.
  */
 // The name from before the package split: a plugin update swaps a component for the one of the same name.
-@Component(name = "io.kubelix.resource.core.LimitRanger", service = MutatingAdmissionPlugin.class)
-public final class LimitRanger implements MutatingAdmissionPlugin {
+@Component(name = "io.kubelix.resource.core.LimitRanger",
+        service = {MutatingAdmissionPlugin.class, ValidatingAdmissionPlugin.class})
+public final class LimitRanger implements MutatingAdmissionPlugin, ValidatingAdmissionPlugin {
     static final String PLUGIN_NAME = "LimitRanger";
     static final String ANNOTATION = "kubernetes.io/limit-ranger";
     static final GroupVersionResource LIMIT_RANGES = new GroupVersionResource("", "v1", "limitranges");
@@ -53,13 +61,37 @@ public final class LimitRanger implements MutatingAdmissionPlugin {
 
     @Override
     public boolean handles(Operation operation) {
-        return operation == Operation.CREATE;
+        return operation == Operation.CREATE || operation == Operation.UPDATE;
+    }
+
+    /** kube's SupportsAttributes: pods when created (their resources are immutable after), claims when written. */
+    private static boolean supports(AdmissionAttributes a) {
+        if (!a.resource().group().isEmpty() || !a.subresource().isEmpty() || a.object() == null || a.namespace().isEmpty()) {
+            return false;
+        }
+        return "pods".equals(a.resource().resource()) && a.operation() == Operation.CREATE
+                || "persistentvolumeclaims".equals(a.resource().resource());
+    }
+
+    @Override
+    public void validate(AdmissionAttributes a) {
+        if (!supports(a)) {
+            return;
+        }
+        boolean pod = "pods".equals(a.resource().resource());
+        Set<String> errors = new LinkedHashSet<>();
+        for (ObjectNode range : limitRangesIn.apply(a.namespace())) {
+            JsonNode spec = a.object().path("spec");
+            errors.addAll(pod ? LimitRangeConstraints.pod(range, spec) : LimitRangeConstraints.claim(range, spec));
+        }
+        if (!errors.isEmpty()) {
+            throw StatusException.forbidden(a.resource().groupResource(), a.name(), LimitRangeConstraints.aggregate(errors));
+        }
     }
 
     @Override
     public void admit(AdmissionAttributes a) {
-        if (!a.resource().group().isEmpty() || !"pods".equals(a.resource().resource()) || !a.subresource().isEmpty()
-                || a.object() == null || a.namespace().isEmpty()) {
+        if (!supports(a) || !"pods".equals(a.resource().resource())) {
             return;
         }
         // As kube, each LimitRange in turn: the first to default a resource wins.

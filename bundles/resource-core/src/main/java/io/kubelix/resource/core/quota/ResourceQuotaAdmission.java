@@ -1,33 +1,34 @@
 package io.kubelix.resource.core.quota;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.admission.AdmissionAttributes;
 import io.kubelix.api.admission.Operation;
 import io.kubelix.api.admission.ValidatingAdmissionPlugin;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.informer.SharedInformerFactory;
-import io.kubelix.resource.core.common.Quantities;
+import io.kubelix.support.quantity.Quantity;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
- * The ResourceQuota admission plugin (plugin/pkg/admission/resourcequota) for object counts: a
- * create in a namespace whose quotas limit that kind of object is refused with kube's 403
- * ({@code exceeded quota: q, requested: count/configmaps=1, used: count/configmaps=3, limited:
- * count/configmaps=3}) when it would pass a quota's {@code hard}, and otherwise recorded in each
+ * The ResourceQuota admission plugin (plugin/pkg/admission/resourcequota): a create (or a claim's
+ * update, charged what it adds) in a namespace whose quotas limit what the object uses (its count, a pod's cpu and memory, a claim's storage:
+ * see {@link QuotaEvaluator}), within the quota's scopes, is refused with kube's 403
+ * ({@code exceeded quota: q, requested: requests.cpu=500m, used: requests.cpu=1, limited:
+ * requests.cpu=1}) when it would pass a quota's {@code hard}, and otherwise recorded in each
  * such quota's {@code status.used} before the object is written, as kube does, so that concurrent
  * creates cannot pass a limit together (a conflicting status write is retried on the current
  * quota). A quota whose usage the quota controller has not computed yet refuses the create with
- * kube's {@code status unknown for quota}. Dry runs are checked and change nothing. It runs last
- * among the validating plugins, as in kube.
+ * kube's {@code status unknown for quota}, and a pod that does not say a cpu or memory amount the
+ * quota tracks with kube's {@code failed quota: q: must specify limits.cpu for: c1}. Dry runs are
+ * checked and change nothing. It runs last among the validating plugins, as in kube.
  */
 // The name from before the package split: a plugin update swaps a component for the one of the same name.
 @Component(name = "io.kubelix.resource.core.ResourceQuotaAdmission", service = ValidatingAdmissionPlugin.class)
@@ -56,80 +57,94 @@ public final class ResourceQuotaAdmission implements ValidatingAdmissionPlugin {
 
     @Override
     public boolean handles(Operation operation) {
-        return operation == Operation.CREATE;
+        return operation == Operation.CREATE || operation == Operation.UPDATE;
     }
 
     @Override
     public void validate(AdmissionAttributes a) {
-        if (a.namespace() == null || a.namespace().isEmpty() || !a.subresource().isEmpty()) {
+        if (a.namespace() == null || a.namespace().isEmpty() || !a.subresource().isEmpty() || a.object() == null) {
             return;
         }
-        for (ObjectNode quota : quotasIn.apply(a.namespace())) {
-            if (limits(quota, a)) {
-                status.update(a.namespace(), quota.path("metadata").path("name").asText(), current -> charge(current, a),
-                        a.dryRun());
+        // kube's evaluators handle creates, and of updates only a claim's (a resize is charged what it adds).
+        boolean update = a.operation() == Operation.UPDATE;
+        if (update && !(a.resource().group().isEmpty() && a.resource().resource().equals("persistentvolumeclaims"))) {
+            return;
+        }
+        List<ObjectNode> quotas = quotasIn.apply(a.namespace());
+        if (quotas.isEmpty()) {
+            return;
+        }
+        QuotaEvaluator evaluator = QuotaEvaluator.forResource(a.resource().group(), a.resource().resource());
+        Map<String, Quantity> usage = evaluator.usage(a.object());
+        List<String> negative = usage.entrySet().stream().filter(e -> e.getValue().signum() < 0).map(Map.Entry::getKey)
+                .toList();
+        if (!negative.isEmpty()) {
+            throw forbidden(a, "quota usage is negative for resource(s): " + String.join(",", negative));
+        }
+        if (update && a.oldObject() != null) {
+            ResourceLists.subtractWithNonNegativeResult(usage, evaluator.usage(a.oldObject()));
+        }
+        usage.values().removeIf(q -> q.signum() == 0);
+        if (usage.isEmpty()) {
+            return;
+        }
+        for (ObjectNode quota : quotas) {
+            if (!restricted(quota, evaluator).isEmpty() && evaluator.matchesScopes(QuotaScopes.of(quota), a.object())) {
+                status.update(a.namespace(), quota.path("metadata").path("name").asText(),
+                        current -> charge(current, evaluator, usage, a), a.dryRun());
             }
         }
     }
 
-    private static boolean limits(ObjectNode quota, AdmissionAttributes a) {
-        for (java.util.Iterator<String> it = quota.path("spec").path("hard").fieldNames(); it.hasNext(); ) {
-            if (QuotaResources.counts(it.next(), a.resource().group(), a.resource().resource())) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** The quota with the create counted, or null when it does not limit this resource. */
-    private static ObjectNode charge(ObjectNode quota, AdmissionAttributes a) {
-        JsonNode hard = quota.path("status").path("hard");
-        JsonNode used = quota.path("status").path("used");
-        Map<String, Long> requested = new TreeMap<>();
+    /** kube's restrictedResources: the resources of the quota's {@code hard} that the evaluator tracks. */
+    private static Set<String> restricted(ObjectNode quota, QuotaEvaluator evaluator) {
+        Set<String> restricted = new TreeSet<>();
         quota.path("spec").path("hard").fieldNames().forEachRemaining(r -> {
-            if (QuotaResources.counts(r, a.resource().group(), a.resource().resource())) {
-                requested.put(r, 1L);
+            if (evaluator.matchesResource(r)) {
+                restricted.add(r);
             }
         });
-        if (requested.isEmpty()) {
+        return restricted;
+    }
+
+    /** The quota with the object's usage added, or null when it does not limit what the object uses. */
+    private static ObjectNode charge(ObjectNode quota, QuotaEvaluator evaluator, Map<String, Quantity> usage,
+                                     AdmissionAttributes a) {
+        Set<String> restricted = restricted(quota, evaluator);
+        if (restricted.isEmpty() || !evaluator.matchesScopes(QuotaScopes.of(quota), a.object())) {
             return null;
         }
         String name = quota.path("metadata").path("name").asText();
-        List<String> unknown = requested.keySet().stream().filter(r -> !hard.has(r) || !used.has(r)).toList();
+        String constraint = evaluator.constraints(restricted, a.object());
+        if (constraint != null) {
+            throw forbidden(a, "failed quota: " + name + ": " + constraint);
+        }
+        Map<String, Quantity> hard = ResourceLists.read(quota.path("status").path("hard"));
+        Map<String, Quantity> used = ResourceLists.read(quota.path("status").path("used"));
+        List<String> unknown = restricted.stream().filter(r -> !hard.containsKey(r) || !used.containsKey(r)).toList();
         if (!unknown.isEmpty()) {
             throw forbidden(a, "status unknown for quota: " + name + ", resources: " + String.join(",", unknown));
         }
-        Map<String, Long> exceededRequested = new TreeMap<>();
-        Map<String, String> exceededUsed = new TreeMap<>();
-        Map<String, String> exceededHard = new TreeMap<>();
+        Map<String, Quantity> requested = ResourceLists.mask(usage, restricted);
+        if (requested.isEmpty()) {
+            return null;
+        }
+        Set<String> exceeded = new TreeSet<>();
         ObjectNode charged = quota.deepCopy();
         ObjectNode newUsed = charged.with("status").with("used");
-        for (Map.Entry<String, Long> e : requested.entrySet()) {
-            long now = count(used.path(e.getKey()));
-            long limit = count(hard.path(e.getKey()));
-            if (now + e.getValue() > limit) {
-                exceededRequested.put(e.getKey(), e.getValue());
-                exceededUsed.put(e.getKey(), used.path(e.getKey()).asText());
-                exceededHard.put(e.getKey(), hard.path(e.getKey()).asText());
+        requested.forEach((r, q) -> {
+            Quantity now = used.get(r).add(q);
+            if (now.compareTo(hard.get(r)) > 0) {
+                exceeded.add(r);
             }
-            newUsed.put(e.getKey(), Long.toString(now + e.getValue()));
-        }
-        if (!exceededRequested.isEmpty()) {
-            throw forbidden(a, "exceeded quota: " + name + ", requested: " + pretty(exceededRequested) + ", used: "
-                    + pretty(exceededUsed) + ", limited: " + pretty(exceededHard));
+            newUsed.put(r, now.canonical());
+        });
+        if (!exceeded.isEmpty()) {
+            throw forbidden(a, "exceeded quota: " + name + ", requested: " + ResourceLists.pretty(ResourceLists.mask(
+                    requested, exceeded)) + ", used: " + ResourceLists.pretty(ResourceLists.mask(used, exceeded))
+                    + ", limited: " + ResourceLists.pretty(ResourceLists.mask(hard, exceeded)));
         }
         return charged;
-    }
-
-    private static long count(JsonNode quantity) {
-        java.math.BigDecimal v = Quantities.parse(quantity);
-        return v == null ? 0 : v.longValue();
-    }
-
-    private static String pretty(Map<String, ?> values) {
-        List<String> parts = new ArrayList<>();
-        values.forEach((k, v) -> parts.add(k + "=" + v));
-        return String.join(",", parts);
     }
 
     private static StatusException forbidden(AdmissionAttributes a, String why) {

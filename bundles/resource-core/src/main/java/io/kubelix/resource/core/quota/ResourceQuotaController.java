@@ -1,6 +1,5 @@
 package io.kubelix.resource.core.quota;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.informer.RateLimitingQueue;
@@ -10,22 +9,25 @@ import io.kubelix.api.informer.SharedIndexInformer;
 import io.kubelix.api.informer.SharedInformerFactory;
 import io.kubelix.api.informer.Workers;
 import io.kubelix.api.schema.GroupVersionResource;
+import io.kubelix.support.quantity.Quantity;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * kube-controller-manager's resource quota controller, for object counts, run by this plugin: a
- * quota's {@code status.hard} is its {@code spec.hard}, and {@code status.used} the number of
- * objects of each counted resource in its namespace (pods that have finished are not counted), as
- * the server's informers see them. A quota is synced when it is created or changed, and again
+ * kube-controller-manager's resource quota controller, run by this plugin: a quota's
+ * {@code status.hard} is its {@code spec.hard}, and {@code status.used} what the objects of its
+ * namespace within its scopes use of each resource it limits (their count, pods' compute
+ * resources, claims' storage: see {@link QuotaEvaluator}; pods that have finished hold no compute
+ * resources), as the server's informers see them. A quota is synced when it is created or changed, and again
  * whenever an object it counts is created or deleted in its namespace (kube's replenishment), so
- * that what quota admission charged for a create that then failed is given back. Quota resources
- * that are not object counts (cpu, memory, storage) are not computed yet.
+ * that what quota admission charged for a create that then failed is given back.
  */
 public final class ResourceQuotaController {
     static final GroupVersionResource RESOURCE_QUOTAS = new GroupVersionResource("", "v1", "resourcequotas");
@@ -88,15 +90,20 @@ public final class ResourceQuotaController {
         }
         String namespace = quota.path("metadata").path("namespace").asText();
         String name = quota.path("metadata").path("name").asText();
-        JsonNode hard = quota.path("spec").path("hard");
-        ObjectNode used = quota.objectNode();
-        for (Iterator<String> it = hard.fieldNames(); it.hasNext(); ) {
-            String resource = it.next();
-            GroupVersionResource gvr = QuotaResources.counted(resource);
-            if (gvr != null) {
-                used.put(resource, Long.toString(count(watch(gvr), namespace, gvr)));
+        List<String> hard = new ArrayList<>();
+        quota.path("spec").path("hard").fieldNames().forEachRemaining(hard::add);
+        List<QuotaScopes.Selector> scopes = QuotaScopes.of(quota);
+        Map<String, Quantity> usage = new TreeMap<>();
+        for (QuotaEvaluator evaluator : QuotaEvaluator.forQuota(hard)) {
+            Set<String> matched = new TreeSet<>(hard.stream().filter(evaluator::matchesResource).toList());
+            matched.forEach(r -> usage.put(r, ResourceLists.ZERO));
+            for (ObjectNode obj : watch(evaluator.resource()).lister().byNamespace(namespace).list()) {
+                if (evaluator.matchesScopes(scopes, obj)) {
+                    ResourceLists.add(usage, ResourceLists.mask(evaluator.usage(obj), matched));
+                }
             }
         }
+        ObjectNode used = ResourceLists.write(usage);
         status.update(namespace, name, current -> {
             ObjectNode s = current.with("status");
             if (current.path("spec").path("hard").equals(s.path("hard")) && used.equals(s.path("used"))) {
@@ -121,7 +128,7 @@ public final class ResourceQuotaController {
 
             @Override
             public void onUpdate(ObjectNode oldObj, ObjectNode newObj) {
-                if (!oldObj.path("status").path("phase").equals(newObj.path("status").path("phase"))) {
+                if (usageMayDiffer(oldObj, newObj)) {
                     resync(newObj);
                 }
             }
@@ -142,6 +149,14 @@ public final class ResourceQuotaController {
         return informer;
     }
 
+    /** Whether an update may change what the object is charged: its spec, phase, allocation or deletion. */
+    private static boolean usageMayDiffer(ObjectNode oldObj, ObjectNode newObj) {
+        return !oldObj.path("spec").equals(newObj.path("spec"))
+                || !oldObj.path("status").path("phase").equals(newObj.path("status").path("phase"))
+                || !oldObj.path("status").path("allocatedResources").equals(newObj.path("status").path("allocatedResources"))
+                || !oldObj.path("metadata").path("deletionTimestamp").equals(newObj.path("metadata").path("deletionTimestamp"));
+    }
+
     private void resync(ObjectNode obj) {
         String namespace = obj.path("metadata").path("namespace").asText("");
         if (namespace.isEmpty()) {
@@ -150,18 +165,6 @@ public final class ResourceQuotaController {
         for (ObjectNode quota : quotas.lister().byNamespace(namespace).list()) {
             queue.add(SharedIndexInformer.keyOf(quota));
         }
-    }
-
-    private static long count(SharedIndexInformer informer, String namespace, GroupVersionResource gvr) {
-        List<ObjectNode> objects = new ArrayList<>(informer.lister().byNamespace(namespace).list());
-        if (gvr.group().isEmpty() && gvr.resource().equals("pods")) {
-            // kube counts pods that still hold resources: not those that succeeded or failed.
-            objects.removeIf(p -> {
-                String phase = p.path("status").path("phase").asText("");
-                return phase.equals("Succeeded") || phase.equals("Failed");
-            });
-        }
-        return objects.size();
     }
 
     /** The cached quotas of a namespace. */

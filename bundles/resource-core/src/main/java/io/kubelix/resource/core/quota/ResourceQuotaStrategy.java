@@ -22,7 +22,7 @@ import java.util.Set;
  * resources (or qualified names with a {@code /}, such as {@code count/deployments.apps}) with
  * non-negative amounts, whole numbers for object counts; scopes are kube's. A new quota starts
  * without a status, which only the {@code status} subresource writes: the
- * {@link ResourceQuotaController} keeps object counts there, and {@link ResourceQuotaAdmission}
+ * {@link ResourceQuotaController} keeps usage there, and {@link ResourceQuotaAdmission}
  * charges creates to it.
  */
 final class ResourceQuotaStrategy implements RESTCreateStrategy, RESTUpdateStrategy {

@@ -1,11 +1,8 @@
 package io.kubelix.resource.core.serviceaccount;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.errors.StatusException;
-import io.kubelix.api.errors.StatusReason;
 import io.kubelix.api.informer.RateLimitingQueue;
-import io.kubelix.api.informer.ResourceEventHandler;
 import io.kubelix.api.informer.ResourceEventHandlerRegistration;
 import io.kubelix.api.informer.SharedIndexInformer;
 import io.kubelix.api.informer.SharedInformerFactory;
@@ -15,6 +12,8 @@ import io.kubelix.api.registry.CreateOptions;
 import io.kubelix.api.registry.StandardStorage;
 import io.kubelix.api.request.RequestContext;
 import io.kubelix.api.schema.GroupVersionResource;
+import io.kubelix.resource.core.namespace.NamespacePhase;
+import io.kubelix.resource.core.namespace.NamespacedObjectEvents;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,37 +54,8 @@ public final class DefaultServiceAccounts {
 
     public synchronized void start() {
         registrations = List.of(
-                namespaceInformer.addEventHandler(new ResourceEventHandler() {
-                    @Override
-                    public void onAdd(ObjectNode obj, boolean isInInitialList) {
-                        queue.add(obj.path("metadata").path("name").asText());
-                    }
-
-                    @Override
-                    public void onUpdate(ObjectNode oldObj, ObjectNode newObj) {
-                        queue.add(newObj.path("metadata").path("name").asText());
-                    }
-
-                    @Override
-                    public void onDelete(ObjectNode obj) {
-                    }
-                }),
-                serviceAccountInformer.addEventHandler(new ResourceEventHandler() {
-                    @Override
-                    public void onAdd(ObjectNode obj, boolean isInInitialList) {
-                    }
-
-                    @Override
-                    public void onUpdate(ObjectNode oldObj, ObjectNode newObj) {
-                    }
-
-                    @Override
-                    public void onDelete(ObjectNode obj) {
-                        if (NAME.equals(obj.path("metadata").path("name").asText())) {
-                            queue.add(obj.path("metadata").path("namespace").asText());
-                        }
-                    }
-                }));
+                namespaceInformer.addEventHandler(NamespacedObjectEvents.namespaces(queue, ns -> true)),
+                serviceAccountInformer.addEventHandler(NamespacedObjectEvents.objectNamed(queue, NAME, false)));
         workers = informers.runWorkers("serviceaccount-controller", queue, 1, this::sync);
     }
 
@@ -100,7 +70,7 @@ public final class DefaultServiceAccounts {
     /** Creates {@code default} in the namespace unless it is there, or the namespace is gone or terminating. */
     boolean sync(String namespace) {
         ObjectNode ns = namespaceInformer.lister().get(namespace).orElse(null);
-        if (ns == null || terminating(ns)
+        if (ns == null || NamespacePhase.terminating(ns)
                 || serviceAccountInformer.lister().byNamespace(namespace).get(NAME).isPresent()) {
             return false;
         }
@@ -111,17 +81,10 @@ public final class DefaultServiceAccounts {
             LOG.info("created service account {}/{}", namespace, NAME);
             return true;
         } catch (StatusException e) {
-            // There already (the cache was behind), or the namespace went or began terminating meanwhile.
-            if (e.reason() != StatusReason.ALREADY_EXISTS && e.reason() != StatusReason.FORBIDDEN
-                    && e.reason() != StatusReason.NOT_FOUND) {
+            if (!NamespacedObjectEvents.moot(e)) {
                 throw e;
             }
             return false;
         }
-    }
-
-    private static boolean terminating(ObjectNode ns) {
-        JsonNode ts = ns.path("metadata").get("deletionTimestamp");
-        return ts != null && !ts.isNull() || "Terminating".equals(ns.path("status").path("phase").asText());
     }
 }

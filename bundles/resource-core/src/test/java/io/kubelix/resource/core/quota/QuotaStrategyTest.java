@@ -53,5 +53,13 @@ class QuotaStrategyTest {
                 errors(limits, Json.obj("{'spec':{'limits':[{'type':'Pod','default':{'cpu':'1'}},{'type':'Pod'}]}}")));
         assertEquals(List.of("spec.limits[0].type: Unsupported value: \"Node\": supported values: \"Container\", "
                 + "\"PersistentVolumeClaim\", \"Pod\""), errors(limits, Json.obj("{'spec':{'limits':[{'type':'Node'}]}}")));
+        assertEquals(List.of("spec.limits[0].limits: Required value: either minimum or maximum storage value is required, "
+                + "but neither was provided"), errors(limits, Json.obj("{'spec':{'limits':[{'type':'PersistentVolumeClaim',"
+                + "'default':{'storage':'1Gi'}}]}}")));
+        assertEquals(List.of("spec.limits[0].max[pods]: Invalid value: \"pods\": must be a standard resource for containers"),
+                errors(limits, Json.obj("{'spec':{'limits':[{'type':'Container','max':{'pods':'1'}}]}}")));
+        assertEquals(List.of("spec.limits[0].max[widgets]: Invalid value: \"widgets\": must be a standard resource type or "
+                + "fully qualified"), errors(limits, Json.obj("{'spec':{'limits':[{'type':'PersistentVolumeClaim',"
+                + "'max':{'storage':'1Gi','widgets':'1'}}]}}")));
     }
 }

@@ -3,20 +3,14 @@ package io.kubelix.resource.core.serviceaccount;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.errors.StatusException;
-import io.kubelix.api.informer.GenericLister;
-import io.kubelix.api.informer.GenericNamespaceLister;
-import io.kubelix.api.informer.SharedIndexInformer;
-import io.kubelix.api.informer.SharedInformerFactory;
 import io.kubelix.api.registry.StandardStorage;
 import io.kubelix.api.schema.GroupVersionResource;
+import io.kubelix.resource.core.testing.CachedInformers;
 import org.junit.jupiter.api.Test;
 
 import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.TreeMap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -24,9 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** kube's service account controller's decision for one namespace, over caches the test fills. */
 class DefaultServiceAccountsTest {
-    /** Objects by kind, keyed as informers key them. */
-    private final Map<GroupVersionResource, Map<String, ObjectNode>> caches = new TreeMap<>(
-            (a, b) -> a.resource().compareTo(b.resource()));
+    private final CachedInformers caches = new CachedInformers();
     private final List<String> created = new ArrayList<>();
     private boolean exists;
 
@@ -43,53 +35,8 @@ class DefaultServiceAccountsTest {
                 return args[1];
             });
 
-    private final SharedInformerFactory informers = (SharedInformerFactory) Proxy.newProxyInstance(
-            getClass().getClassLoader(), new Class<?>[] {SharedInformerFactory.class}, (proxy, method, args) ->
-                    switch (method.getName()) {
-                        case "forResource" -> informer((GroupVersionResource) args[0]);
-                        case "newRateLimitingQueue" -> null;
-                        default -> throw new UnsupportedOperationException(method.getName());
-                    });
-
-    private SharedIndexInformer informer(GroupVersionResource r) {
-        Map<String, ObjectNode> cache = caches.computeIfAbsent(r, k -> new TreeMap<>());
-        GenericLister lister = new GenericLister() {
-            @Override
-            public List<ObjectNode> list() {
-                return List.copyOf(cache.values());
-            }
-
-            @Override
-            public Optional<ObjectNode> get(String name) {
-                return Optional.ofNullable(cache.get(name));
-            }
-
-            @Override
-            public GenericNamespaceLister byNamespace(String namespace) {
-                return new GenericNamespaceLister() {
-                    @Override
-                    public List<ObjectNode> list() {
-                        throw new UnsupportedOperationException();
-                    }
-
-                    @Override
-                    public Optional<ObjectNode> get(String name) {
-                        return Optional.ofNullable(cache.get(namespace + "/" + name));
-                    }
-                };
-            }
-        };
-        return (SharedIndexInformer) Proxy.newProxyInstance(getClass().getClassLoader(),
-                new Class<?>[] {SharedIndexInformer.class}, (proxy, method, args) -> {
-                    if (method.getName().equals("lister")) {
-                        return lister;
-                    }
-                    throw new UnsupportedOperationException(method.getName());
-                });
-    }
-
     private void put(GroupVersionResource r, String key, ObjectNode obj) {
-        caches.computeIfAbsent(r, k -> new TreeMap<>()).put(key, obj);
+        caches.put(r, key, obj);
     }
 
     private static ObjectNode namespace(String name, boolean terminating) {
@@ -103,7 +50,7 @@ class DefaultServiceAccountsTest {
 
     @Test
     void aNamespaceWithoutItsDefaultServiceAccountGetsOneUnlessItIsGoneOrTerminating() {
-        DefaultServiceAccounts controller = new DefaultServiceAccounts(serviceAccounts, informers);
+        DefaultServiceAccounts controller = new DefaultServiceAccounts(serviceAccounts, caches.factory);
         put(DefaultServiceAccounts.NAMESPACES, "team", namespace("team", false));
         put(DefaultServiceAccounts.NAMESPACES, "leaving", namespace("leaving", true));
         put(DefaultServiceAccounts.NAMESPACES, "served", namespace("served", false));
