@@ -42,6 +42,67 @@ public record MediaType(String type, Map<String, String> params) {
         return out;
     }
 
+    /**
+     * The media ranges of an Accept header in the order kube-apiserver tries them (goautoneg's
+     * ParseAccept): by q-value, highest first, and among equal ones a range before a wildcard one,
+     * otherwise in the order given. A range without a subtype (other than {@code *}) is dropped, and
+     * {@code q} is not among the parameters.
+     */
+    public static List<MediaType> parseAcceptByPreference(String header) {
+        List<MediaType> ranges = new ArrayList<>();
+        List<Double> qs = new ArrayList<>();
+        for (MediaType m : parseAccept(header)) {
+            String type = m.type().equals("*") ? "*/*" : m.type();
+            int slash = type.indexOf('/');
+            if (slash < 0 || type.indexOf('/', slash + 1) >= 0) {
+                continue;
+            }
+            Map<String, String> params = new LinkedHashMap<>(m.params());
+            String q = params.remove("q");
+            double quality = 1.0;
+            if (q != null) {
+                try {
+                    quality = Double.parseDouble(q);
+                } catch (NumberFormatException e) {
+                    quality = 0; // Go's ParseFloat gives 0 with its error, which goautoneg ignores
+                }
+            }
+            ranges.add(new MediaType(type, Map.copyOf(params)));
+            qs.add(quality);
+        }
+        // An insertion sort with goautoneg's comparison, as Go's sort.Sort runs on short slices: the
+        // comparison is not a strict order, so only this sort gives kube's order.
+        for (int i = 1; i < ranges.size(); i++) {
+            for (int j = i; j > 0 && preferred(ranges.get(j), qs.get(j), ranges.get(j - 1), qs.get(j - 1)); j--) {
+                java.util.Collections.swap(ranges, j, j - 1);
+                java.util.Collections.swap(qs, j, j - 1);
+            }
+        }
+        return ranges;
+    }
+
+    private static boolean preferred(MediaType a, double qa, MediaType b, double qb) {
+        if (qa > qb) {
+            return true;
+        }
+        if (!a.mainType().equals("*") && b.mainType().equals("*")) {
+            return true;
+        }
+        return !a.subType().equals("*") && b.subType().equals("*");
+    }
+
+    /** The part before the slash ({@code application}). */
+    public String mainType() {
+        int slash = type.indexOf('/');
+        return slash < 0 ? type : type.substring(0, slash);
+    }
+
+    /** The part after the slash ({@code json}), or empty. */
+    public String subType() {
+        int slash = type.indexOf('/');
+        return slash < 0 ? "" : type.substring(slash + 1);
+    }
+
     public String param(String name) {
         return params.get(name);
     }

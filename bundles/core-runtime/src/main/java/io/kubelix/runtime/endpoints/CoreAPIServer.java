@@ -308,7 +308,7 @@ public final class CoreAPIServer implements JettyDelegationTarget, OpenAPIProvid
         }
         if (!info.verb().equals("watch")) {
             // The response's form is agreed before anything is done: a 406 or a 400 for it must not follow a write.
-            ResourceHandlers.checkResponseForm(scope, Negotiation.choose(request));
+            ResourceHandlers.checkResponseForm(scope, Negotiation.choose(scope));
         }
         switch (info.verb()) {
             case "get" -> ResourceHandlers.get(scope, response, callback);

@@ -44,9 +44,9 @@ final class NamedCreateHandler {
             if (result.path("code").asInt(0) == 0) {
                 result.put("code", CREATED);
             }
-            Responses.writeObject(s.request, response, callback, CREATED, result);
+            ResourceHandlers.writeUnconverted(s, response, callback, CREATED, result);
             return;
         }
-        Responses.writeObject(s.request, response, callback, CREATED, ResourceHandlers.typed(s, result));
+        ResourceHandlers.writeUnconverted(s, response, callback, CREATED, ResourceHandlers.typed(s, result));
     }
 }

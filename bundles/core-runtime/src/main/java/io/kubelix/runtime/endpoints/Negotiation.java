@@ -1,73 +1,86 @@
 package io.kubelix.runtime.endpoints;
 
-import io.kubelix.api.errors.StatusException;
-import io.kubelix.api.errors.StatusReason;
 import io.kubelix.runtime.codec.MediaType;
+import io.kubelix.runtime.codec.MediaTypeNegotiation;
+import io.kubelix.runtime.codec.protobuf.ProtobufEncoder;
 import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.server.Request;
-
-import java.util.List;
 
 /**
- * Content negotiation for resource responses: the first media range of the Accept header the
- * server can produce wins: JSON, YAML, or a meta.k8s.io Table, PartialObjectMetadata or
- * PartialObjectMetadataList (v1 or v1beta1).
+ * Content negotiation for resource responses, as kube's RequestScope restricts it
+ * ({@link MediaTypeNegotiation}): the object in JSON, YAML or Kubernetes protobuf (protobuf only
+ * for built-in kinds that have a message; custom resources have none), a meta.k8s.io Table (JSON),
+ * or PartialObjectMetadata or PartialObjectMetadataList (v1 or v1beta1; JSON or protobuf, for any
+ * kind). A range of the other shape (PartialObjectMetadata for a list) is skipped.
  */
 final class Negotiation {
 
     /**
-     * What to answer: the object itself (JSON or YAML), a Table, or only its metadata
+     * What to answer: the object itself (JSON, YAML or protobuf), a Table, or only its metadata
      * (PartialObjectMetadata for one object, PartialObjectMetadataList for a list).
      */
-    enum Output { JSON, YAML, TABLE, PARTIAL_OBJECT_METADATA, PARTIAL_OBJECT_METADATA_LIST }
+    enum Output { JSON, YAML, PROTOBUF, TABLE, PARTIAL_OBJECT_METADATA, PARTIAL_OBJECT_METADATA_LIST }
 
-    /** @param tableApiVersion {@code meta.k8s.io/v1} or {@code meta.k8s.io/v1beta1} for the meta.k8s.io outputs */
-    record Choice(Output output, String tableApiVersion) {
+    /**
+     * @param tableApiVersion {@code meta.k8s.io/v1} or {@code meta.k8s.io/v1beta1} for the meta.k8s.io outputs
+     * @param protobuf        whether the answer is written in protobuf (PROTOBUF, or a PartialObjectMetadata form)
+     */
+    record Choice(Output output, String tableApiVersion, boolean protobuf) {
+        Choice(Output output) {
+            this(output, null, output == Output.PROTOBUF);
+        }
     }
 
     private Negotiation() {
     }
 
-    static Choice choose(Request request) {
-        // A list answers a list's forms, one object an object's: a range of the other shape is skipped.
-        io.kubelix.api.request.RequestInfo info = io.kubelix.runtime.request.Requests.requestInfo(request);
-        boolean list = info != null && (info.verb().equals("list") || info.verb().equals("deletecollection"));
-        String accept = request.getHeaders().get(HttpHeader.ACCEPT);
-        List<MediaType> ranges = MediaType.parseAccept(accept);
-        if (ranges.isEmpty()) {
-            return new Choice(Output.JSON, null);
+    /** @throws io.kubelix.api.errors.StatusException 406 when the Accept header allows no form of this endpoint */
+    static Choice choose(RequestScope s) {
+        boolean list = s.info.verb().equals("list") || s.info.verb().equals("deletecollection");
+        boolean protobufServed = ProtobufEncoder.hasMessage(s.kind().groupVersion().apiVersion(), s.kind().kind());
+        String accept = s.request.getHeaders().get(HttpHeader.ACCEPT);
+        if (accept == null || accept.isBlank()) {
+            return new Choice(Output.JSON);
         }
-        for (MediaType m : ranges) {
-            String as = m.param("as");
-            if (as == null) {
-                if (m.isYaml()) {
-                    return new Choice(Output.YAML, null);
-                }
-                if (m.isJson()) {
-                    return new Choice(Output.JSON, null);
-                }
-                continue;
+        Choice choice = MediaTypeNegotiation.negotiate(accept, (range, mediaType) -> {
+            if (!MediaTypeNegotiation.streamAllowed(range, mediaType)) {
+                return null;
             }
-            Output output = switch (as) {
-                case "Table" -> Output.TABLE;
-                case "PartialObjectMetadata" -> Output.PARTIAL_OBJECT_METADATA;
-                case "PartialObjectMetadataList" -> Output.PARTIAL_OBJECT_METADATA_LIST;
-                default -> null;
-            };
-            if (output == Output.PARTIAL_OBJECT_METADATA && list || output == Output.PARTIAL_OBJECT_METADATA_LIST && !list) {
-                continue;
+            if (!MediaTypeNegotiation.converts(range)) {
+                return switch (mediaType) {
+                    case MediaType.JSON -> new Choice(Output.JSON);
+                    case MediaType.YAML -> new Choice(Output.YAML);
+                    default -> protobufServed ? new Choice(Output.PROTOBUF) : null;
+                };
             }
-            if (output != null && "meta.k8s.io".equals(m.param("g")) && m.type().equals(MediaType.JSON)) {
-                String v = m.param("v");
-                if ("v1".equals(v) || "v1beta1".equals(v)) {
-                    return new Choice(output, "meta.k8s.io/" + v);
-                }
-            }
+            return converted(range, mediaType, list);
+        });
+        if (choice == null) {
+            throw MediaTypeNegotiation.notAcceptable();
         }
-        throw new StatusException(StatusReason.NOT_ACCEPTABLE, 406,
-                "only the following media types are accepted: application/json, application/yaml, "
-                        + "application/json;as=Table;v=v1;g=meta.k8s.io, "
-                        + "application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io, "
-                        + "application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io", null, null);
+        return choice;
+    }
+
+    /** A meta.k8s.io form: Tables in JSON, the PartialObjectMetadata forms in JSON or protobuf. */
+    private static Choice converted(MediaType range, String mediaType, boolean list) {
+        String v = range.param("v");
+        if (!"meta.k8s.io".equals(range.param("g")) || !("v1".equals(v) || "v1beta1".equals(v))
+                || range.param("as") == null) {
+            return null;
+        }
+        Output output = switch (range.param("as")) {
+            case "Table" -> Output.TABLE;
+            case "PartialObjectMetadata" -> Output.PARTIAL_OBJECT_METADATA;
+            case "PartialObjectMetadataList" -> Output.PARTIAL_OBJECT_METADATA_LIST;
+            default -> null;
+        };
+        if (output == null || output == Output.PARTIAL_OBJECT_METADATA && list
+                || output == Output.PARTIAL_OBJECT_METADATA_LIST && !list) {
+            return null;
+        }
+        boolean protobuf = mediaType.equals(MediaTypeNegotiation.PROTOBUF);
+        if (output == Output.TABLE ? !mediaType.equals(MediaType.JSON) : mediaType.equals(MediaType.YAML)) {
+            return null;
+        }
+        return new Choice(output, "meta.k8s.io/" + v, protobuf);
     }
 }

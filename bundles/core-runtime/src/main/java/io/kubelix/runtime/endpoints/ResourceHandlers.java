@@ -68,7 +68,7 @@ final class ResourceHandlers {
         if (result.remainingItemCount() != null) {
             listMeta.put("remainingItemCount", result.remainingItemCount());
         }
-        Negotiation.Choice choice = Negotiation.choose(s.request);
+        Negotiation.Choice choice = Negotiation.choose(s);
         if (choice.output() == Negotiation.Output.PARTIAL_OBJECT_METADATA) {
             throw notAcceptable("you requested PartialObjectMetadata, but the requested object is a list");
         }
@@ -80,7 +80,11 @@ final class ResourceHandlers {
             ArrayNode items = list.putArray("items");
             result.items().forEach(o -> items.add(partial(choice, o)));
             Responses.addWarnings(response, s.ctx.warnings());
-            Responses.writeJson(response, callback, 200, contentType(choice, "PartialObjectMetadataList"), list);
+            if (choice.protobuf()) {
+                Responses.writeProtobuf(response, callback, 200, list);
+            } else {
+                Responses.writeJson(response, callback, 200, contentType(choice, "PartialObjectMetadataList"), list);
+            }
             return;
         }
         if (choice.output() == Negotiation.Output.TABLE) {
@@ -93,6 +97,10 @@ final class ResourceHandlers {
             return;
         }
         Responses.addWarnings(response, s.ctx.warnings());
+        if (choice.output() == Negotiation.Output.PROTOBUF) {
+            ProtobufList.write(s, response, callback, listMeta, result);
+            return;
+        }
         if (choice.output() == Negotiation.Output.JSON && result.json() != null) {
             // Served from the watch cache: the items' encodings are reused as they are.
             Responses.write(response, callback, 200, MediaType.JSON, EncodedList.encode(s.storage.kind(),
@@ -283,14 +291,14 @@ final class ResourceHandlers {
             // only when the client asked for the legacy orphanDependents=false, as kube-apiserver does
             // so as not to break older clients.
             int code = Boolean.FALSE.equals(options.orphanDependents()) ? 202 : 200;
-            Responses.writeObject(s.request, response, callback, code, typed(s, deleted));
+            writeUnconverted(s, response, callback, code, typed(s, deleted));
             return;
         }
         if (result.returnObject()) {
-            Responses.writeObject(s.request, response, callback, 200, typed(s, deleted));
+            writeUnconverted(s, response, callback, 200, typed(s, deleted));
             return;
         }
-        Responses.writeObject(s.request, response, callback, 200, StatusObjects.success(s.info.name(),
+        writeUnconverted(s, response, callback, 200, StatusObjects.success(s.info.name(),
                 s.groupVersion.group(), s.info.resource(), deleted.path("metadata").path("uid").asText("")));
     }
 
@@ -304,7 +312,7 @@ final class ResourceHandlers {
         ArrayNode items = list.putArray("items");
         deleted.items().forEach(o -> items.add(untyped(o)));
         Responses.addWarnings(response, s.ctx.warnings());
-        Responses.writeObject(s.request, response, callback, 200, list);
+        writeUnconverted(s, response, callback, 200, list);
     }
 
     /** DeleteOptions from the body (optional) and the query; the query's dryRun and gracePeriodSeconds win. */
@@ -357,10 +365,19 @@ final class ResourceHandlers {
     private static void writeObject(RequestScope s, Response response, Callback callback, int code, ObjectNode obj) {
         ObjectNode out = typed(s, obj);
         // A PartialObjectMetadataList was refused by checkResponseForm before the request acted.
-        Negotiation.Choice choice = Negotiation.choose(s.request);
+        Negotiation.Choice choice = Negotiation.choose(s);
         Responses.addWarnings(response, s.ctx.warnings());
         if (choice.output() == Negotiation.Output.PARTIAL_OBJECT_METADATA) {
-            Responses.writeJson(response, callback, code, contentType(choice, "PartialObjectMetadata"), partial(choice, out));
+            if (choice.protobuf()) {
+                Responses.writeProtobuf(response, callback, code, partial(choice, out));
+            } else {
+                Responses.writeJson(response, callback, code, contentType(choice, "PartialObjectMetadata"),
+                        partial(choice, out));
+            }
+            return;
+        }
+        if (choice.output() == Negotiation.Output.PROTOBUF) {
+            Responses.writeProtobuf(response, callback, code, out);
             return;
         }
         if (choice.output() == Negotiation.Output.TABLE) {
@@ -372,6 +389,18 @@ final class ResourceHandlers {
             return;
         }
         Responses.writeObject(s.request, response, callback, code, out);
+    }
+
+    /**
+     * Writes an answer that is never a Table or metadata only (a delete's answer, a deleted
+     * collection): in protobuf when that was negotiated, else JSON or YAML.
+     */
+    static void writeUnconverted(RequestScope s, Response response, Callback callback, int code, ObjectNode body) {
+        if (Negotiation.choose(s).output() == Negotiation.Output.PROTOBUF) {
+            Responses.writeProtobuf(response, callback, code, body);
+        } else {
+            Responses.writeObject(s.request, response, callback, code, body);
+        }
     }
 
     /** metav1.PartialObjectMetadata of an object: apiVersion, kind and metadata only. */

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.storage.WatchEvent;
 import io.kubelix.runtime.codec.Codecs;
+import io.kubelix.runtime.codec.protobuf.ProtobufEncoder;
+import io.kubelix.runtime.storage.cacher.CachingObject;
 import io.kubelix.runtime.endpoints.responsewriters.StatusObjects;
 import io.kubelix.runtime.table.TableConvertor;
 
@@ -13,9 +15,12 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Encodes watch events as the lines of a watch stream, {@code {"type":"ADDED","object":{...}}}.
- * An event that carries a shared encoding (from the watch cache) is written from those bytes,
- * never re-serialized and never changed; others are typed for the endpoint and serialized here.
+ * Encodes watch events as the lines of a watch stream, {@code {"type":"ADDED","object":{...}}}, or
+ * in protobuf as meta/v1 WatchEvent messages, each after its length in 4 big-endian bytes (but on
+ * a WebSocket, whose messages frame them), holding the object in its {@code k8s\0} envelope, as
+ * kube's protobuf stream serializer writes them. An event that carries shared encodings (from the
+ * watch cache) is written from those bytes, never re-serialized and never changed; others are
+ * typed for the endpoint and serialized here.
  */
 final class WatchEncoder {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
@@ -25,14 +30,26 @@ final class WatchEncoder {
     private static final byte[][] TYPE_NAMES = Arrays.stream(WatchEvent.Type.values())
             .map(t -> t.name().getBytes(StandardCharsets.UTF_8)).toArray(byte[][]::new);
 
+    /** The stream's encoding: JSON lines, or protobuf events, framed by their length or not. */
+    record Form(boolean protobuf, boolean framed) {
+        static final Form JSON = new Form(false, false);
+
+        static Form protobuf(boolean framed) {
+            return new Form(true, framed);
+        }
+    }
+
     private final RequestScope scope;
+    private final Form form;
     private final TableConvertor table;
     private final boolean bookmarks;
     private final java.util.function.IntConsumer sent;
 
     /** @param sent told the size of each event encoded */
-    WatchEncoder(RequestScope scope, TableConvertor table, boolean bookmarks, java.util.function.IntConsumer sent) {
+    WatchEncoder(RequestScope scope, TableConvertor table, boolean bookmarks, Form form,
+                 java.util.function.IntConsumer sent) {
         this.scope = scope;
+        this.form = form;
         this.sent = sent;
         this.table = table;
         this.bookmarks = bookmarks;
@@ -62,7 +79,12 @@ final class WatchEncoder {
             }
             case ERROR -> object = StatusObjects.failure(ev.error());
             default -> {
-                if (table == null && ev.json() != null && isTyped(ev.object())) {
+                if (form.protobuf() && ev.json() instanceof CachingObject shared && isTyped(ev.object())) {
+                    writeEvent(out, ev.type(), ProtobufEncoder.envelope(scope.groupVersion.apiVersion(),
+                            scope.storage.kind(), shared.protobuf()));
+                    return true;
+                }
+                if (!form.protobuf() && table == null && ev.json() != null && isTyped(ev.object())) {
                     writeLine(out, ev.type(), ev.json().get());
                     return true;
                 }
@@ -71,8 +93,16 @@ final class WatchEncoder {
                         .put("resourceVersion", obj.path("metadata").path("resourceVersion").asText("")));
             }
         }
-        writeLine(out, ev.type(), Codecs.toJson(object));
+        if (form.protobuf()) {
+            writeEvent(out, ev.type(), ProtobufEncoder.encode(object));
+        } else {
+            writeLine(out, ev.type(), Codecs.toJson(object));
+        }
         return true;
+    }
+
+    private void writeEvent(ByteArrayOutputStream out, WatchEvent.Type type, byte[] enveloped) {
+        ProtobufEncoder.watchEvent(type.name(), enveloped, form.framed(), out);
     }
 
     private boolean isTyped(ObjectNode o) {

@@ -2,11 +2,13 @@ package io.kubelix.runtime.endpoints;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.kubelix.api.errors.StatusException;
-import io.kubelix.api.errors.StatusReason;
 import io.kubelix.api.registry.Watcher;
 import io.kubelix.api.storage.ListOptions;
 import io.kubelix.api.storage.Watch;
 import io.kubelix.api.storage.WatchEvent;
+import io.kubelix.runtime.codec.MediaType;
+import io.kubelix.runtime.codec.MediaTypeNegotiation;
+import io.kubelix.runtime.codec.protobuf.ProtobufEncoder;
 import io.kubelix.runtime.endpoints.responsewriters.Responses;
 import io.kubelix.runtime.table.TableConvertor;
 import org.eclipse.jetty.http.HttpHeader;
@@ -21,7 +23,7 @@ import java.util.function.Function;
 
 /**
  * serveWatch: streams a watch as newline-delimited {@code {"type":..,"object":..}} JSON over a
- * chunked response, or as one WebSocket message per event when the request asks to upgrade, until
+ * chunked response (or, when protobuf is negotiated, as length-prefixed WatchEvent messages), or as one WebSocket message per event when the request asks to upgrade, until
  * {@code timeoutSeconds} (default: a random time between {@code --min-request-timeout}, 30 minutes,
  * and twice that, as kube-apiserver spreads re-watches), the client goes away, or the stream ends. A resourceVersion too old for the storage
  * becomes an ERROR event carrying a 410 Status.
@@ -49,11 +51,12 @@ final class WatchHandler {
         }
         ListOptions options = withInitialEvents(s, s.listOptions(true));
         boolean bookmarks = options.progressNotify();
-        Negotiation.Choice choice = Negotiation.choose(s.request);
+        Negotiation.Choice choice = Negotiation.choose(s);
         if (choice.output() == Negotiation.Output.YAML) {
-            throw new StatusException(StatusReason.NOT_ACCEPTABLE, 406,
-                    "watch streams are served as application/json", null, null);
+            // YAML has no stream form: kube's stream negotiation refuses it.
+            throw MediaTypeNegotiation.streamNotAcceptable();
         }
+        boolean protobuf = choice.output() == Negotiation.Output.PROTOBUF;
         TableConvertor table = choice.output() == Negotiation.Output.TABLE
                 ? new TableConvertor(s.storage, choice.tableApiVersion(), s.param("includeObject")) : null;
         long timeoutSeconds = timeoutSeconds(s, serving.minRequestTimeoutSeconds());
@@ -81,14 +84,16 @@ final class WatchHandler {
         String group = s.groupVersion.group();
         String version = s.groupVersion.version();
         String kind = s.storage.kind();
-        WatchEncoder encoder = new WatchEncoder(s, table, bookmarks,
-                bytes -> serving.sent().sent(group, version, kind, bytes));
+        boolean webSocket = webSockets.requested(s.request);
+        WatchEncoder encoder = new WatchEncoder(s, table, bookmarks, protobuf ? WatchEncoder.Form.protobuf(!webSocket)
+                : WatchEncoder.Form.JSON, bytes -> serving.sent().sent(group, version, kind, bytes));
         WatchSink sink;
-        if (webSockets.requested(s.request)) {
-            sink = new WebSocketWatchSink();
+        if (webSocket) {
+            sink = new WebSocketWatchSink(protobuf);
         } else {
             response.setStatus(200);
-            response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+            response.getHeaders().put(HttpHeader.CONTENT_TYPE, protobuf ? ProtobufEncoder.STREAM_MEDIA_TYPE
+                    : MediaType.JSON);
             response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-cache, private");
             Responses.addWarnings(response, s.ctx.warnings());
             sink = new HttpWatchSink(s.request, response, callback, writers,

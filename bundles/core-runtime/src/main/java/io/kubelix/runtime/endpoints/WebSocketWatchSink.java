@@ -15,13 +15,19 @@ import java.util.function.Consumer;
 /**
  * A watch streamed over a WebSocket, as kube-apiserver serves a watch request that asks to upgrade
  * (fabric8's clients do by default): each event is one text message holding its JSON line, newline
- * included; what the client sends is ignored but pings, which are answered; the stream ends with a
+ * included, or in protobuf one binary message holding its WatchEvent; what the client sends is ignored but pings, which are answered; the stream ends with a
  * normal close (1000), whether the watch ended, timed out or its resource stopped being served.
  */
 final class WebSocketWatchSink implements WatchSink, FrameHandler {
+    private final byte opCode;
     private CoreSession session;
     private Callback opened;
     private Consumer<Throwable> gone;
+
+    /** @param binary whether events are binary (protobuf) messages rather than text */
+    WebSocketWatchSink(boolean binary) {
+        this.opCode = binary ? OpCode.BINARY : OpCode.TEXT;
+    }
 
     @Override
     public void open(Callback opened, Consumer<Throwable> gone) {
@@ -56,7 +62,7 @@ final class WebSocketWatchSink implements WatchSink, FrameHandler {
         Callback each = new CountingCallback(written, n);
         for (int i = 0; i < n; i++) {
             // All but the last are batched, so a burst leaves in as few socket writes as fit.
-            session().sendFrame(new Frame(OpCode.TEXT, batch.event(i)), each, i < n - 1);
+            session().sendFrame(new Frame(opCode, batch.event(i)), each, i < n - 1);
         }
     }
 

@@ -2,6 +2,7 @@ package io.kubelix.runtime.endpoints;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.kubelix.runtime.codec.protobuf.ProtobufCodec;
 import com.google.gson.Gson;
 import io.kubelix.api.schema.ResourceSchema;
 import net.jqwik.api.Arbitraries;
@@ -18,6 +19,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -83,8 +85,10 @@ class MalformedRequestFuzzTest {
 
         assertTrue(r.statusCode() < 500, () -> r.statusCode() + " for " + req + ": " + r.body());
         if (r.statusCode() >= 400) {
-            boolean yaml = r.headers().firstValue("Content-Type").orElse("").contains("yaml");
-            JsonNode status = (yaml ? YAML : JSON).readTree(r.body());
+            String type = r.headers().firstValue("Content-Type").orElse("");
+            JsonNode status = type.equals(ProtobufCodec.MEDIA_TYPE)
+                    ? new ProtobufCodec().decode(r.body().getBytes(StandardCharsets.ISO_8859_1))
+                    : (type.contains("yaml") ? YAML : JSON).readTree(r.body());
             assertEquals("Status", status.path("kind").asText(), () -> req + ": " + r.body());
             assertEquals(r.statusCode(), status.path("code").asInt(), () -> req + ": " + r.body());
             assertEquals("Failure", status.path("status").asText(), () -> req + ": " + r.body());
@@ -402,6 +406,7 @@ class MalformedRequestFuzzTest {
                 "application/json;as=Table;g=meta.k8s.io;v=v1", "application/json;as=Table;g=meta.k8s.io;v=v9",
                 "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1",
                 "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1beta1", "application/vnd.kubernetes.protobuf",
+                "application/vnd.kubernetes.protobuf;q=0.5, application/json", "application/vnd.kubernetes.protobuf;stream=watch",
                 ",,;q=x");
         return Combinators.combine(method, path, query, contentType, accept, bodies()).as(Req::new);
     }
@@ -457,7 +462,11 @@ class MalformedRequestFuzzTest {
             b.header("Accept", req.accept());
         }
         try {
-            HttpResponse<String> r = client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+            // A protobuf body is kept byte for byte, as ISO-8859-1 characters.
+            HttpResponse<String> r = client.send(b.build(), info -> info.headers().firstValue("Content-Type")
+                    .orElse("").equals(ProtobufCodec.MEDIA_TYPE)
+                    ? HttpResponse.BodySubscribers.ofString(StandardCharsets.ISO_8859_1)
+                    : HttpResponse.BodyHandlers.ofString().apply(info));
             LAST.set(req + " -> " + r.statusCode() + " " + r.headers().map());
             return r;
         } catch (java.io.IOException e) {

@@ -31,7 +31,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Watches asked for over a WebSocket, as fabric8's clients ask by default: the request is answered
  * with 101, each event is one text message holding its JSON line, pings are answered, the stream
  * ends with a normal close, and an error found before the stream starts is an ordinary Status
- * response, as kube-apiserver serves them. With and without the watch cache in front of the storage.
+ * response, as kube-apiserver serves them (in protobuf, one binary message per event). With and
+ * without the watch cache in front of the storage.
  */
 class WebSocketWatchHTTPTest {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -78,6 +79,26 @@ class WebSocketWatchHTTPTest {
         delete("a");
         assertEquals("DELETED", messages.event().path("type").asText());
         assertEquals("", ws.getSubprotocol());
+        ws.abort();
+    }
+
+    /** In protobuf each event is one binary message holding its WatchEvent, without the length a stream puts first. */
+    @Test
+    void inProtobufEachEventIsOneBinaryMessage() throws Exception {
+        server = new InProcessAPIServer(true);
+        Messages messages = new Messages();
+        WebSocket ws = client.newWebSocketBuilder().header("Accept", "application/vnd.kubernetes.protobuf;stream=watch")
+                .buildAsync(URI.create(server.base.toString().replace("http:", "ws:") + CM + "?watch=true"), messages)
+                .join();
+
+        post("{\"metadata\":{\"name\":\"a\"},\"data\":{\"k\":\"1\"}}");
+        byte[] message = messages.binaries.poll(WAIT_SECONDS, TimeUnit.SECONDS);
+
+        assertNotNull(message, "no watch event arrived");
+        io.kubernetes.client.proto.Meta.WatchEvent event = io.kubernetes.client.proto.Meta.WatchEvent.parseFrom(message);
+        assertEquals("ADDED", event.getType());
+        JsonNode object = new io.kubelix.runtime.codec.protobuf.ProtobufCodec().decode(event.getObject().getRaw().toByteArray());
+        assertEquals("1", object.path("data").path("k").asText());
         ws.abort();
     }
 
@@ -184,6 +205,8 @@ class WebSocketWatchHTTPTest {
     /** What the server sent: whole text messages, pongs, and the close code. */
     private static final class Messages implements WebSocket.Listener {
         final BlockingQueue<String> texts = new LinkedBlockingQueue<>();
+        final BlockingQueue<byte[]> binaries = new LinkedBlockingQueue<>();
+        private final java.io.ByteArrayOutputStream partialBinary = new java.io.ByteArrayOutputStream();
         final BlockingQueue<String> pongs = new LinkedBlockingQueue<>();
         final CompletableFuture<Integer> closed = new CompletableFuture<>();
         private final StringBuilder partial = new StringBuilder();
@@ -203,6 +226,19 @@ class WebSocketWatchHTTPTest {
             if (last) {
                 texts.add(partial.toString());
                 partial.setLength(0);
+            }
+            webSocket.request(1);
+            return null;
+        }
+
+        @Override
+        public CompletionStage<?> onBinary(WebSocket webSocket, ByteBuffer data, boolean last) {
+            byte[] bytes = new byte[data.remaining()];
+            data.get(bytes);
+            partialBinary.writeBytes(bytes);
+            if (last) {
+                binaries.add(partialBinary.toByteArray());
+                partialBinary.reset();
             }
             webSocket.request(1);
             return null;

@@ -45,17 +45,6 @@ public final class ProtobufCodec {
     private static final java.util.Set<String> OMIT_ZERO_SCALARS = java.util.Set.of(
             "k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta", "k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",
             "k8s.io.api.networking.v1.ServiceBackendPort");
-    /**
-     * The message fields that hold a Go struct embedded with {@code json:",inline"}: in JSON the
-     * embedded struct's fields sit in the outer object (an ingress rule's {@code http}, a volume's
-     * {@code configMap}), so they are merged into it.
-     */
-    private static final java.util.Set<String> INLINE_FIELDS = java.util.Set.of(
-            "k8s.io.api.core.v1.Volume.volumeSource", "k8s.io.api.core.v1.PersistentVolumeSpec.persistentVolumeSource",
-            "k8s.io.api.core.v1.Probe.handler", "k8s.io.api.core.v1.EphemeralContainer.ephemeralContainerCommon",
-            "k8s.io.api.networking.v1.IngressRule.ingressRuleValue");
-
-    private final ProtobufTypes types = new ProtobufTypes();
 
     /**
      * @throws StatusException 400 when the body is not a Kubernetes protobuf object, 415 when its
@@ -71,7 +60,7 @@ public final class ProtobufCodec {
             if (e.kind.isEmpty()) {
                 throw StatusException.badRequest("the protobuf object has no kind");
             }
-            Descriptor d = types.find(e.apiVersion, e.kind);
+            Descriptor d = ProtobufTypes.find(e.apiVersion, e.kind);
             if (d == null) {
                 throw StatusException.unsupportedMediaType(MEDIA_TYPE + " (no protobuf form of " + e.apiVersion + ", Kind="
                         + e.kind + "; send application/json)");
@@ -130,10 +119,10 @@ public final class ProtobufCodec {
             if (omitZero && v != null && (v.isNumber() && v.asLong() == 0 || v.isBoolean() && !v.asBoolean())) {
                 continue;
             }
-            if (v instanceof ObjectNode inline && INLINE_FIELDS.contains(fd.getFullName())) {
+            if (v instanceof ObjectNode inline && ProtobufTypes.INLINE_FIELDS.contains(fd.getFullName())) {
                 o.setAll(inline);
             } else if (v != null) {
-                o.set(fd.getName(), v);
+                o.set(ProtobufTypes.jsonName(fd), v);
             }
         }
         return o;
@@ -211,6 +200,11 @@ public final class ProtobufCodec {
                 return raw.isEmpty() ? null : Codecs.decode(raw.toByteArray(), false);
             }
             default -> {
+                if (ProtobufTypes.isStringList(d)) {
+                    ArrayNode items = F.arrayNode();
+                    ((List<?>) m.getField(d.getFields().get(0))).forEach(item -> items.add((String) item));
+                    return items;
+                }
                 return message(m);
             }
         }

@@ -5,6 +5,10 @@ import io.kubelix.api.errors.StatusException;
 import io.kubelix.runtime.audit.AuditContext;
 import io.kubelix.runtime.codec.Codecs;
 import io.kubelix.runtime.codec.MediaType;
+import io.kubelix.runtime.codec.MediaTypeNegotiation;
+import io.kubelix.runtime.codec.protobuf.ProtobufCodec;
+import io.kubelix.runtime.codec.protobuf.ProtobufEncoder;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.io.Content;
@@ -33,11 +37,12 @@ public final class Responses {
     }
 
     /**
-     * Writes {@code body} as JSON, or as YAML when the client's Accept header prefers YAML.
+     * Writes {@code body} as JSON, or as YAML when the client's Accept header prefers YAML (by
+     * kube's negotiation; a preferred protobuf gives JSON, as these objects are not served in it).
      * Completes {@code callback}.
      */
     public static void writeObject(Request request, Response response, Callback callback, int code, JsonNode body) {
-        boolean yaml = prefersYaml(request);
+        boolean yaml = MediaTypeNegotiation.unrestricted(request.getHeaders().get(HttpHeader.ACCEPT)).equals(MediaType.YAML);
         byte[] bytes = yaml ? Codecs.toYaml(body) : Codecs.toJson(body);
         AuditContext.logResponseObject(request, body, yaml ? null : bytes);
         write(response, callback, code, yaml ? MediaType.YAML : MediaType.JSON, bytes);
@@ -50,13 +55,37 @@ public final class Responses {
         write(response, callback, code, contentType, bytes);
     }
 
-    /** Writes the Status of an error, as JSON (or YAML when asked). */
+    /**
+     * Writes an object in Kubernetes protobuf; one whose kind has no protobuf form here is written
+     * as JSON instead.
+     */
+    public static void writeProtobuf(Response response, Callback callback, int code, ObjectNode body) {
+        byte[] bytes;
+        try {
+            bytes = ProtobufEncoder.encode(body);
+        } catch (IllegalArgumentException e) {
+            writeJson(response, callback, code, MediaType.JSON, body);
+            return;
+        }
+        AuditContext.logResponseObject(response.getRequest(), body, null);
+        write(response, callback, code, ProtobufCodec.MEDIA_TYPE, bytes);
+    }
+
+    /**
+     * Writes the Status of an error in the form the Accept header prefers among JSON, YAML and
+     * protobuf, as kube's ErrorNegotiated does.
+     */
     public static void writeStatus(Request request, Response response, Callback callback, StatusException e) {
         if (e.details() != null && e.details().retryAfterSeconds() > 0) {
             response.getHeaders().put(HttpHeader.RETRY_AFTER, Integer.toString(e.details().retryAfterSeconds()));
         }
-
-        writeObject(request, response, callback, e.code(), StatusObjects.failure(e));
+        ObjectNode status = StatusObjects.failure(e);
+        if (MediaTypeNegotiation.unrestricted(request.getHeaders().get(HttpHeader.ACCEPT))
+                .equals(MediaTypeNegotiation.PROTOBUF)) {
+            writeProtobuf(response, callback, e.code(), status);
+            return;
+        }
+        writeObject(request, response, callback, e.code(), status);
     }
 
     /** Adds {@code Warning: 299 - "..."} headers, as kube-apiserver's warning recorder does. */
@@ -70,6 +99,13 @@ public final class Responses {
     public static void write(Response response, Callback callback, int code, String contentType, byte[] bytes) {
         prepare(response, code, contentType, bytes.length);
         response.write(true, ByteBuffer.wrap(bytes), callback);
+    }
+
+    /** Writes a list already encoded in protobuf; {@code json} gives its JSON for the audit log, only when recorded. */
+    public static void writeProtobuf(Response response, Callback callback, int code, byte[] bytes,
+                                     java.util.function.Supplier<byte[]> json) {
+        AuditContext.logResponseJson(response.getRequest(), json);
+        write(response, callback, code, ProtobufCodec.MEDIA_TYPE, bytes);
     }
 
     /** Writes a list encoded from the watch cache's encodings, streamed in chunks. */
@@ -124,17 +160,5 @@ public final class Responses {
                 return false;
             }
         }
-    }
-
-    static boolean prefersYaml(Request request) {
-        for (MediaType m : MediaType.parseAccept(request.getHeaders().get(HttpHeader.ACCEPT))) {
-            if (m.isYaml()) {
-                return true;
-            }
-            if (m.isJson()) {
-                return false;
-            }
-        }
-        return false;
     }
 }
