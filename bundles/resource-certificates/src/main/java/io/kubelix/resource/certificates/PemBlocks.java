@@ -8,7 +8,11 @@ import org.bouncycastle.pkcs.PKCSException;
 
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
+import java.security.PublicKey;
 import java.security.cert.CertificateException;
+import java.security.spec.X509EncodedKeySpec;
 import java.security.cert.CertificateFactory;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -75,16 +79,36 @@ final class PemBlocks {
             throw new IllegalArgumentException("x509: malformed certificate request");
         }
         try {
-            if (!request.isSignatureValid(new JcaContentVerifierProviderBuilder().build(request.getSubjectPublicKeyInfo()))) {
+            if (!request.isSignatureValid(new JcaContentVerifierProviderBuilder().build(publicKey(request)))) {
                 throw new IllegalArgumentException("x509: signature verification failure");
             }
-        } catch (OperatorCreationException | PKCSException | RuntimeException e) {
+        } catch (OperatorCreationException | PKCSException | GeneralSecurityException | RuntimeException e) {
             if (e instanceof IllegalArgumentException iae) {
                 throw iae;
             }
             throw new IllegalArgumentException("x509: cannot verify signature: " + e.getMessage());
         }
         return request;
+    }
+
+    /**
+     * The request's public key as a JDK key: the JDK's key factories know the algorithms by name, not
+     * by the OID the request names them with.
+     */
+    static PublicKey publicKey(PKCS10CertificationRequest request) throws GeneralSecurityException {
+        String oid = request.getSubjectPublicKeyInfo().getAlgorithm().getAlgorithm().getId();
+        String algorithm = switch (oid) {
+            case "1.2.840.10045.2.1" -> "EC";
+            case "1.2.840.113549.1.1.1" -> "RSA";
+            case "1.3.101.112" -> "Ed25519";
+            default -> throw new GeneralSecurityException("unsupported public key algorithm " + oid);
+        };
+        try {
+            return KeyFactory.getInstance(algorithm).generatePublic(
+                    new X509EncodedKeySpec(request.getSubjectPublicKeyInfo().getEncoded()));
+        } catch (java.io.IOException e) {
+            throw new GeneralSecurityException(e);
+        }
     }
 
     /**
