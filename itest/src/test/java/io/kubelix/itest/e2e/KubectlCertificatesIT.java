@@ -98,10 +98,19 @@ class KubectlCertificatesIT extends KubectlSuite {
                 kubectl.ok("certificate", "deny", "bob").stdout().trim());
         assertTrue(kubectl.ok("get", "csr", "bob").stdout().lines()
                 .anyMatch(l -> l.matches("bob\\s+\\d+s\\s+" + CLIENT_SIGNER + "\\s+admin\\s+24h\\s+Denied")));
-        Result approve = kubectl.run("certificate", "approve", "bob", "--force");
+        Result approve = kubectl.run("certificate", "approve", "bob");
         assertNotEquals(0, approve.exitCode(), approve::toString);
-        assertTrue(approve.stderr().contains("Approved and Denied conditions are mutually exclusive")
-                || approve.stderr().contains("already denied"), approve::toString);
+        assertTrue(approve.stderr().contains("certificate signing request \"bob\" is already Denied"), approve::toString);
+
+        // Past kubectl's own check, the server refuses the second deciding condition.
+        com.fasterxml.jackson.databind.node.ObjectNode both = (com.fasterxml.jackson.databind.node.ObjectNode) csr("bob");
+        ((com.fasterxml.jackson.databind.node.ArrayNode) both.path("status").path("conditions")).addObject()
+                .put("type", "Approved").put("status", "True").put("reason", "Insisted");
+        Path file = write("bob-approved.json", JSON.writeValueAsString(both));
+        Result raw = kubectl.run("replace", "--raw", "/apis/certificates.k8s.io/v1/certificatesigningrequests/bob/approval",
+                "-f", file.toString());
+        assertNotEquals(0, raw.exitCode(), raw::toString);
+        assertTrue(raw.stderr().contains("Approved and Denied conditions are mutually exclusive"), raw::toString);
         Thread.sleep(1000);
         assertTrue(csr("bob").path("status").path("certificate").isMissingNode(), () -> "bob was issued a certificate");
     }
@@ -155,5 +164,34 @@ class KubectlCertificatesIT extends KubectlSuite {
         assertNotEquals(0, r.exitCode(), r::toString);
         assertTrue(r.stderr().contains("The RuntimeClass \"bad\" is invalid: handler: Invalid value: \"Not_A_Label\""),
                 r::toString);
+    }
+
+    @Test
+    @Order(6)
+    void approvingNeedsTheApproveVerbOnTheSigner() throws Exception {
+        kubectl.ok("apply", "-f", csrManifest("carol", request("carol", "/CN=carol"), CLIENT_SIGNER, "client auth").toString());
+        kubectl.ok("create", "serviceaccount", "approver");
+        kubectl.ok("apply", "-f", write("approver.yaml", "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\n"
+                + "metadata:\n  name: csr-approver\nrules:\n- apiGroups: [certificates.k8s.io]\n"
+                + "  resources: [certificatesigningrequests, certificatesigningrequests/approval]\n  verbs: [get, list, update]\n"
+                + "---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: csr-approver\n"
+                + "roleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: ClusterRole\n  name: csr-approver\nsubjects:\n"
+                + "- kind: ServiceAccount\n  name: approver\n  namespace: default\n").toString());
+        String token = kubectl.ok("create", "token", "approver").stdout().trim();
+
+        Result refused = await("the approver's binding", () -> kubectl.run("--token=" + token, "certificate", "approve", "carol"),
+                r -> r.stderr().contains("forbidden: user not permitted"));
+        assertTrue(refused.stderr().contains("certificatesigningrequests.certificates.k8s.io \"carol\" is forbidden: user not "
+                + "permitted to approve requests with signerName \"" + CLIENT_SIGNER + "\""), refused::toString);
+
+        kubectl.ok("apply", "-f", write("signer-approver.yaml", "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\n"
+                + "metadata:\n  name: signer-approver\nrules:\n- apiGroups: [certificates.k8s.io]\n  resources: [signers]\n"
+                + "  resourceNames: [\"kubernetes.io/*\"]\n  verbs: [approve]\n---\napiVersion: rbac.authorization.k8s.io/v1\n"
+                + "kind: ClusterRoleBinding\nmetadata:\n  name: signer-approver\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n"
+                + "  kind: ClusterRole\n  name: signer-approver\nsubjects:\n- kind: ServiceAccount\n  name: approver\n"
+                + "  namespace: default\n").toString());
+        await("carol approved by the approver", () -> kubectl.run("--token=" + token, "certificate", "approve", "carol"),
+                r -> r.exitCode() == 0);
+        await("the certificate of carol", () -> csr("carol"), c -> !c.path("status").path("certificate").asText().isEmpty());
     }
 }

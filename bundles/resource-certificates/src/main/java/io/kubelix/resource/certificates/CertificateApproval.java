@@ -4,7 +4,6 @@ import io.kubelix.api.admission.AdmissionAttributes;
 import io.kubelix.api.admission.Operation;
 import io.kubelix.api.admission.ValidatingAdmissionPlugin;
 import io.kubelix.api.authz.AuthorizationChain;
-import io.kubelix.api.errors.StatusException;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -45,10 +44,6 @@ public final class CertificateApproval implements ValidatingAdmissionPlugin {
                 || a.object() == null) {
             return;
         }
-        String signerName = a.object().path("spec").path("signerName").asText("");
-        if (!signers.allowed(a.context().user(), "approve", signerName)) {
-            throw StatusException.forbidden(CertificatesRESTStorageProvider.CSRS, a.name(),
-                    "user not permitted to approve requests with signerName \"" + signerName + "\"");
-        }
+        signers.require(a.context().user(), "approve", a.object().path("spec").path("signerName").asText(""), a.name());
     }
 }

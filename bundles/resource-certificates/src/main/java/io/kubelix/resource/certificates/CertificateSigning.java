@@ -4,7 +4,6 @@ import io.kubelix.api.admission.AdmissionAttributes;
 import io.kubelix.api.admission.Operation;
 import io.kubelix.api.admission.ValidatingAdmissionPlugin;
 import io.kubelix.api.authz.AuthorizationChain;
-import io.kubelix.api.errors.StatusException;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -50,10 +49,6 @@ public final class CertificateSigning implements ValidatingAdmissionPlugin {
                 && CSRConditions.of(a.object()).equals(CSRConditions.of(a.oldObject()))) {
             return;
         }
-        String signerName = a.oldObject().path("spec").path("signerName").asText("");
-        if (!signers.allowed(a.context().user(), "sign", signerName)) {
-            throw StatusException.forbidden(CertificatesRESTStorageProvider.CSRS, a.name(),
-                    "user not permitted to sign requests with signerName \"" + signerName + "\"");
-        }
+        signers.require(a.context().user(), "sign", a.oldObject().path("spec").path("signerName").asText(""), a.name());
     }
 }

@@ -2,6 +2,7 @@ package io.kubelix.resource.certificates;
 
 import io.kubelix.api.authz.AuthorizationChain;
 import io.kubelix.api.authz.AuthorizationDecision;
+import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.request.RequestInfo;
 import io.kubelix.api.request.UserInfo;
 
@@ -19,6 +20,17 @@ final class SignerAuthorization {
 
     SignerAuthorization(AuthorizationChain authorization) {
         this.authorization = authorization;
+    }
+
+    /**
+     * Refuses the write of the request {@code name} with kube's 403 unless {@code user} may
+     * {@code verb} for {@code signerName}.
+     */
+    void require(UserInfo user, String verb, String signerName, String name) {
+        if (!allowed(user, verb, signerName)) {
+            throw StatusException.forbidden(CertificatesRESTStorageProvider.CSRS, name,
+                    "user not permitted to " + verb + " requests with signerName \"" + signerName + "\"");
+        }
     }
 
     boolean allowed(UserInfo user, String verb, String signerName) {
