@@ -22,7 +22,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * request, {@code kubectl apply} submits it to the {@code kubernetes.io/kube-apiserver-client}
  * signer, {@code kubectl certificate approve} approves it, the signer issues the certificate, and
  * kubectl authenticates with it as the request's common name. A denied request gets no
- * certificate, one the signer cannot accept fails, an invalid one is 422, and runtime classes are
+ * certificate, one the signer cannot accept fails, an invalid one is 422, one for system:masters is 403,
+ * approving takes the approve verb on the signer, and runtime classes are
  * created and listed with kube's columns. The methods run in order on one server.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -130,7 +131,7 @@ class KubectlCertificatesIT extends KubectlSuite {
 
     @Test
     @Order(4)
-    void invalidRequestsAre422() throws Exception {
+    void invalidRequestsAre422AndSystemMastersIsForbidden() throws Exception {
         Path notPem = csrManifest("bad", "not a request".getBytes(), CLIENT_SIGNER, "client auth");
         Result r = kubectl.run("create", "-f", notPem.toString());
         assertNotEquals(0, r.exitCode(), r::toString);
@@ -143,6 +144,12 @@ class KubectlCertificatesIT extends KubectlSuite {
         assertNotEquals(0, l.exitCode(), l::toString);
         assertTrue(l.stderr().contains("spec.signerName: Invalid value: \"kubernetes.io/legacy-unknown\": the legacy "
                 + "signerName is not allowed via this API version"), l::toString);
+
+        Path masters = csrManifest("mallory", request("mallory", "/O=system:masters/CN=mallory"), CLIENT_SIGNER, "client auth");
+        Result m = kubectl.run("create", "-f", masters.toString());
+        assertNotEquals(0, m.exitCode(), m::toString);
+        assertTrue(m.stderr().contains("certificatesigningrequests.certificates.k8s.io \"mallory\" is forbidden: use of "
+                + CLIENT_SIGNER + " signer with system:masters group is not allowed"), m::toString);
     }
 
     @Test

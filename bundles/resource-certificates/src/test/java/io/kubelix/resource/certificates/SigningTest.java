@@ -129,4 +129,22 @@ class SigningTest {
         new CertificateSigning(new SignerAuthorization(granting(Set.of("sign kubernetes.io/kube-apiserver-client"),
                 new ArrayList<>()))).validate(update("status", issued, old));
     }
+
+    @Test
+    void noClientCertificateForSystemMastersMayBeRequested() throws Exception {
+        CertificateSubjectRestriction plugin = new CertificateSubjectRestriction();
+        ObjectNode masters = TestRequests.csr("mallory", SignerNames.KUBE_APISERVER_CLIENT);
+        masters.with("spec").put("request", java.util.Base64.getEncoder().encodeToString(
+                TestRequests.requestPem("CN=mallory,O=system:masters")));
+        AdmissionAttributes create = new AdmissionAttributes(Operation.CREATE, new GroupVersionKind("certificates.k8s.io",
+                "v1", "CertificateSigningRequest"), CertificatesRESTStorageProvider.CSRS_V1, "", "", "mallory", masters, null,
+                false, TestRequests.as("bob", "", List.of(), Map.of()));
+        StatusException e = assertThrows(StatusException.class, () -> plugin.validate(create));
+        assertEquals("certificatesigningrequests.certificates.k8s.io \"mallory\" is forbidden: use of "
+                + "kubernetes.io/kube-apiserver-client signer with system:masters group is not allowed", e.getMessage());
+
+        masters.with("spec").put("signerName", "example.com/mine");
+        plugin.validate(create);
+        plugin.validate(update("", TestRequests.csr("jane", SignerNames.KUBE_APISERVER_CLIENT), null));
+    }
 }
