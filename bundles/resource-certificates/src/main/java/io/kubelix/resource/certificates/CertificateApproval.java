@@ -21,11 +21,7 @@ public final class CertificateApproval implements ValidatingAdmissionPlugin {
 
     @Activate
     public CertificateApproval(@Reference AuthorizationChain authorization) {
-        this(new SignerAuthorization(authorization));
-    }
-
-    CertificateApproval(SignerAuthorization signers) {
-        this.signers = signers;
+        this.signers = new SignerAuthorization(authorization);
     }
 
     @Override

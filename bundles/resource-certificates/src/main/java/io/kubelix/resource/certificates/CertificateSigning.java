@@ -22,11 +22,7 @@ public final class CertificateSigning implements ValidatingAdmissionPlugin {
 
     @Activate
     public CertificateSigning(@Reference AuthorizationChain authorization) {
-        this(new SignerAuthorization(authorization));
-    }
-
-    CertificateSigning(SignerAuthorization signers) {
-        this.signers = signers;
+        this.signers = new SignerAuthorization(authorization);
     }
 
     @Override

@@ -102,32 +102,32 @@ class SigningTest {
     void approvingNeedsApproveOnTheSignerOrItsDomain() throws Exception {
         ObjectNode csr = TestRequests.csr("jane", SignerNames.KUBE_APISERVER_CLIENT);
         List<String> asked = new ArrayList<>();
-        StatusException e = assertThrows(StatusException.class, () -> new CertificateApproval(new SignerAuthorization(
-                granting(Set.of(), asked))).validate(update("approval", csr, csr)));
+        StatusException e = assertThrows(StatusException.class,
+                () -> new CertificateApproval(granting(Set.of(), asked)).validate(update("approval", csr, csr)));
         assertEquals(403, e.code());
         assertEquals("certificatesigningrequests.certificates.k8s.io \"jane\" is forbidden: user not permitted to approve "
                 + "requests with signerName \"kubernetes.io/kube-apiserver-client\"", e.getMessage());
         assertEquals(List.of("approve certificates.k8s.io/signers kubernetes.io/kube-apiserver-client",
                 "approve certificates.k8s.io/signers kubernetes.io/*"), asked);
 
-        new CertificateApproval(new SignerAuthorization(granting(Set.of("approve kubernetes.io/*"), new ArrayList<>())))
+        new CertificateApproval(granting(Set.of("approve kubernetes.io/*"), new ArrayList<>()))
                 .validate(update("approval", csr, csr));
-        new CertificateApproval(new SignerAuthorization(granting(Set.of(), new ArrayList<>())))
+        new CertificateApproval(granting(Set.of(), new ArrayList<>()))
                 .validate(update("status", csr, csr));
     }
 
     @Test
     void signingNeedsSignWhenTheCertificateOrConditionsChange() throws Exception {
         ObjectNode old = TestRequests.csr("jane", SignerNames.KUBE_APISERVER_CLIENT);
-        CertificateSigning plugin = new CertificateSigning(new SignerAuthorization(granting(Set.of(), new ArrayList<>())));
+        CertificateSigning plugin = new CertificateSigning(granting(Set.of(), new ArrayList<>()));
         plugin.validate(update("status", old.deepCopy(), old));
         ObjectNode issued = old.deepCopy();
         issued.putObject("status").put("certificate", "aGVsbG8=");
         StatusException e = assertThrows(StatusException.class, () -> plugin.validate(update("status", issued, old)));
         assertEquals("certificatesigningrequests.certificates.k8s.io \"jane\" is forbidden: user not permitted to sign "
                 + "requests with signerName \"kubernetes.io/kube-apiserver-client\"", e.getMessage());
-        new CertificateSigning(new SignerAuthorization(granting(Set.of("sign kubernetes.io/kube-apiserver-client"),
-                new ArrayList<>()))).validate(update("status", issued, old));
+        new CertificateSigning(granting(Set.of("sign kubernetes.io/kube-apiserver-client"),
+                new ArrayList<>())).validate(update("status", issued, old));
     }
 
     @Test
