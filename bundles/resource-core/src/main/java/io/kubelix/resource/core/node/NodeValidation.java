@@ -3,6 +3,7 @@ package io.kubelix.resource.core.node;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubelix.api.core.v1.TolerationValidation;
 import io.kubelix.api.errors.FieldError;
 import io.kubelix.api.validation.NameValidators;
 import io.kubelix.resource.core.common.Nodes;
@@ -21,7 +22,7 @@ import java.util.Set;
  * unique by key and effect), and a providerID fixed once set.
  */
 public final class NodeValidation {
-    public static final List<String> TAINT_EFFECTS = List.of("NoSchedule", "PreferNoSchedule", "NoExecute");
+    public static final List<String> TAINT_EFFECTS = TolerationValidation.TAINT_EFFECTS;
     static final String CIDR_MESSAGE = "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)";
     static final String CIDR_CHANGE = "node updates may not change podCIDR except from \"\" to valid";
 

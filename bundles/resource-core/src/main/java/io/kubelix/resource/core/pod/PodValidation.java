@@ -5,10 +5,10 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.core.v1.PodTemplateValidation;
+import io.kubelix.api.core.v1.TolerationValidation;
 import io.kubelix.api.errors.FieldError;
 import io.kubelix.api.validation.NameValidators;
 import io.kubelix.resource.core.common.Nodes;
-import io.kubelix.resource.core.node.NodeValidation;
 
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -206,48 +206,9 @@ final class PodValidation {
         return List.of();
     }
 
-    /**
-     * validateTolerations: a key, when given, is a label name (an empty key means every key and needs
-     * {@code Exists}); Equal compares a label value, Exists takes none; tolerationSeconds only with
-     * NoExecute; an effect, when given, is a taint effect.
-     */
+    /** kube's ValidateTolerations of {@code spec.tolerations}. */
     static List<FieldError> validateTolerations(JsonNode tolerations) {
-        List<FieldError> errs = new ArrayList<>();
-        int i = 0;
-        for (JsonNode t : tolerations) {
-            String p = "spec.tolerations[" + i++ + "]";
-            String key = Nodes.text(t, "key");
-            String operator = Nodes.text(t, "operator");
-            String effect = Nodes.text(t, "effect");
-            String value = Nodes.text(t, "value");
-            if (!key.isEmpty()) {
-                NameValidators.isQualifiedName(key).forEach(m -> errs.add(FieldError.invalid(p + ".key", key, m)));
-            } else if (!operator.equals("Exists")) {
-                errs.add(FieldError.invalid(p + ".operator", operator,
-                        "operator must be Exists when `key` is empty, which means \"match all values and all keys\""));
-            }
-            if (!Nodes.isUnset(t, "tolerationSeconds") && !effect.equals("NoExecute")) {
-                errs.add(FieldError.invalid(p + ".effect", effect, "effect must be 'NoExecute' when `tolerationSeconds` is set"));
-            }
-            switch (operator) {
-                case "", "Equal" -> {
-                    List<String> valueErrs = NameValidators.isValidLabelValue(value);
-                    if (!valueErrs.isEmpty()) {
-                        errs.add(FieldError.invalid(p + ".operator", value, String.join(";", valueErrs)));
-                    }
-                }
-                case "Exists" -> {
-                    if (!value.isEmpty()) {
-                        errs.add(FieldError.invalid(p + ".operator", t.toString(), "value must be empty when `operator` is 'Exists'"));
-                    }
-                }
-                default -> errs.add(FieldError.notSupported(p + ".operator", operator, List.of("Equal", "Exists")));
-            }
-            if (!effect.isEmpty() && !NodeValidation.TAINT_EFFECTS.contains(effect)) {
-                errs.add(FieldError.notSupported(p + ".effect", effect, NodeValidation.TAINT_EFFECTS));
-            }
-        }
-        return errs;
+        return TolerationValidation.validateTolerations(tolerations, "spec.tolerations");
     }
 
     /** validateSchedulingGates: each gate is a qualified name, and appears once. */

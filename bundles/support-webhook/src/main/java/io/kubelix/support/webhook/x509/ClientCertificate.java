@@ -51,8 +51,8 @@ public final class ClientCertificate {
         return factory.getKeyManagers();
     }
 
-    /** The first private key of a PEM text, as a JDK key. */
-    static PrivateKey privateKey(byte[] pem) throws GeneralSecurityException {
+    /** The first private key of a PEM text, as a JDK key (also the CSR signer's CA key). */
+    public static PrivateKey privateKey(byte[] pem) throws GeneralSecurityException {
         try (PEMParser parser = new PEMParser(new StringReader(new String(pem, StandardCharsets.US_ASCII)))) {
             JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
             for (Object o = parser.readObject(); o != null; o = parser.readObject()) {

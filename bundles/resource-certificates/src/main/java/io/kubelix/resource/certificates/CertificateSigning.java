@@ -1,0 +1,50 @@
+package io.kubelix.resource.certificates;
+
+import io.kubelix.api.admission.AdmissionAttributes;
+import io.kubelix.api.admission.Operation;
+import io.kubelix.api.admission.ValidatingAdmissionPlugin;
+import io.kubelix.api.authz.AuthorizationChain;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+
+/**
+ * kube's CertificateSigning admission plugin: a write to a request's {@code status} subresource
+ * that changes {@code status.certificate} or {@code status.conditions} needs the {@code sign} verb
+ * on the {@code signers} named by the stored signer name (or its domain's {@code <domain>/*});
+ * otherwise it is 403.
+ */
+@Component(service = ValidatingAdmissionPlugin.class)
+public final class CertificateSigning implements ValidatingAdmissionPlugin {
+    static final String NAME = "CertificateSigning";
+
+    private final SignerAuthorization signers;
+
+    @Activate
+    public CertificateSigning(@Reference AuthorizationChain authorization) {
+        this.signers = new SignerAuthorization(authorization);
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public boolean handles(Operation operation) {
+        return operation == Operation.UPDATE;
+    }
+
+    @Override
+    public void validate(AdmissionAttributes a) {
+        if (!"status".equals(a.subresource()) || !a.resource().groupResource().equals(CertificatesRESTStorageProvider.CSRS)
+                || a.object() == null || a.oldObject() == null) {
+            return;
+        }
+        if (a.object().path("status").path("certificate").equals(a.oldObject().path("status").path("certificate"))
+                && CSRConditions.of(a.object()).equals(CSRConditions.of(a.oldObject()))) {
+            return;
+        }
+        signers.require(a.context().user(), "sign", a.oldObject().path("spec").path("signerName").asText(""), a.name());
+    }
+}
