@@ -121,17 +121,49 @@ public final class RootCACertPublisher {
         }
     }
 
-    /** kube's test: the data is exactly {@code ca.crt}, and the description annotation is not empty. */
+    /**
+     * kube's test: the data is only {@code ca.crt}, and the description annotation is not empty;
+     * and {@code ca.crt} holds every certificate of this server's CA bundle. Servers sharing one
+     * storage may each have their own CA, as each writes only what the bundle lacks, they add
+     * their CAs to it in turn instead of replacing each other's forever, and a pod then trusts
+     * whichever server answers it (as kube's cluster authentication trust controller combines
+     * the client CAs of its servers).
+     */
     static boolean upToDate(ObjectNode configMap, String ca) {
         JsonNode data = configMap.path("data");
-        return data.size() == 1 && ca.equals(data.path(KEY).asText(null))
+        return data.size() == 1 && data.path(KEY).isTextual()
+                && certificates(data.path(KEY).asText()).containsAll(certificates(ca))
                 && !configMap.path("metadata").path("annotations").path(DESCRIPTION_ANNOTATION).asText("").isEmpty();
     }
 
-    /** The config map with kube's data and description; other annotations and labels are kept. */
+    /**
+     * The config map with kube's data and description: this server's CA bundle, then the other
+     * certificates {@code ca.crt} held (other servers' CAs; anything that is not a PEM certificate
+     * is dropped); other annotations and labels are kept.
+     */
     static ObjectNode published(ObjectNode configMap, String ca) {
-        configMap.putObject("data").put(KEY, ca);
+        java.util.LinkedHashSet<String> bundle = new java.util.LinkedHashSet<>(certificates(ca));
+        bundle.addAll(certificates(configMap.path("data").path(KEY).asText("")));
+        configMap.putObject("data").put(KEY, bundle.isEmpty() ? ca : String.join("", bundle));
         ((ObjectNode) configMap.with("metadata")).with("annotations").put(DESCRIPTION_ANNOTATION, DESCRIPTION);
         return configMap;
+    }
+
+    private static final java.util.regex.Pattern PEM_CERTIFICATE = java.util.regex.Pattern.compile(
+            "-----BEGIN CERTIFICATE-----([A-Za-z0-9+/=\\s]+)-----END CERTIFICATE-----");
+
+    /** The PEM certificates of a bundle, each re-wrapped at 64 characters, in order. */
+    static List<String> certificates(String pem) {
+        List<String> out = new java.util.ArrayList<>();
+        java.util.regex.Matcher m = PEM_CERTIFICATE.matcher(pem);
+        while (m.find()) {
+            String base64 = m.group(1).replaceAll("\\s", "");
+            StringBuilder b = new StringBuilder("-----BEGIN CERTIFICATE-----\n");
+            for (int i = 0; i < base64.length(); i += 64) {
+                b.append(base64, i, Math.min(base64.length(), i + 64)).append('\n');
+            }
+            out.add(b.append("-----END CERTIFICATE-----\n").toString());
+        }
+        return out;
     }
 }

@@ -14,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** kube's root CA publisher's decision for one namespace, over caches the test fills. */
 class RootCACertPublisherTest {
     private static final String CA = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n";
+    private static final String OTHER_CA = "-----BEGIN CERTIFICATE-----\nMIIC\n-----END CERTIFICATE-----\n";
 
     private final CachedInformers caches = new CachedInformers();
     private final MapStore configMaps = new MapStore(ConfigSpecs.configMapSpec());
@@ -69,6 +70,19 @@ class RootCACertPublisherTest {
     }
 
     @Test
+    void serversWithTheirOwnCAsAddThemInTurnAndThenLeaveTheBundleAlone() {
+        namespace("team", false);
+        RootCACertPublisher other = new RootCACertPublisher(configMaps, () -> OTHER_CA, caches.factory);
+        assertTrue(publisher.sync("team"));
+        cached("team");
+        assertTrue(other.sync("team"), "the other server's CA is missing: it adds it");
+        cached("team");
+        assertFalse(publisher.sync("team"), "its own CA is there: nothing to write");
+        assertFalse(other.sync("team"));
+        assertEquals(OTHER_CA + CA, cached("team").path("data").path("ca.crt").asText());
+    }
+
+    @Test
     void aDeletedOneIsCreatedAgainAndANewCAPublished() {
         namespace("team", false);
         publisher.sync("team");
@@ -77,9 +91,10 @@ class RootCACertPublisherTest {
         assertTrue(publisher.sync("team"), "deleted: created again");
         cached("team");
 
-        rootCA = CA + CA;
-        assertTrue(publisher.sync("team"), "the CA file changed: the new bundle is published");
-        assertEquals(CA + CA, cached("team").path("data").path("ca.crt").asText());
+        rootCA = OTHER_CA;
+        assertTrue(publisher.sync("team"), "the CA file changed: the new CA is published");
+        assertEquals(OTHER_CA + CA, cached("team").path("data").path("ca.crt").asText(),
+                "the new CA first; the old one stays trusted");
 
         rootCA = null;
         assertFalse(publisher.sync("team"), "without a CA nothing is written");
