@@ -133,8 +133,9 @@ class PostgresDistributionIT {
         kubectlA.ok("create", "namespace", "deleting");
         JsonNode created = json(kubectlA.ok("-n", "deleting", "create", "configmap", "d", "--from-literal=v=1",
                 "-o", "json"));
+        // Only its own configmap: both servers add their CA to the namespace's kube-root-ca.crt.
         HttpResponse<Stream<String>> watch = a.stream("/api/v1/namespaces/deleting/configmaps?watch=true"
-                + "&resourceVersion=" + rv(created) + "&timeoutSeconds=60");
+                + "&fieldSelector=metadata.name%3Dd&resourceVersion=" + rv(created) + "&timeoutSeconds=60");
         assertEquals(200, watch.statusCode());
         Iterator<String> lines = watch.body().iterator();
         ExecutorService reader = Executors.newSingleThreadExecutor();
