@@ -86,6 +86,9 @@ public final class ServerMetrics {
             .labelNames("group", "version", "kind")
             .register(registry);
 
+    /** kube's {@code apiserver_flowcontrol_*} metrics. */
+    private final FlowControlMetrics flowControl = new FlowControlMetrics(registry);
+
     @Activate
     public ServerMetrics() {
         JvmMetrics.builder().register(registry);
@@ -121,6 +124,10 @@ public final class ServerMetrics {
     /** The use of the mutating in-flight limit. */
     public InflightWatermark mutatingInflight() {
         return mutatingInflight;
+    }
+
+    public FlowControlMetrics flowControl() {
+        return flowControl;
     }
 
     /** Records one plugin update that took {@code seconds} from the old revision going to the new one serving. */

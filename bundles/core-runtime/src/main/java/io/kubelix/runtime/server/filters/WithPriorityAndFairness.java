@@ -1,0 +1,82 @@
+package io.kubelix.runtime.server.filters;
+
+import io.kubelix.api.request.RequestInfo;
+import io.kubelix.api.request.UserInfo;
+import io.kubelix.runtime.flowcontrol.PriorityAndFairness;
+import io.kubelix.runtime.flowcontrol.QueueSet;
+import io.kubelix.runtime.flowcontrol.RequestDigest;
+import io.kubelix.runtime.metrics.RequestLabels;
+import io.kubelix.runtime.metrics.RequestMetrics;
+import io.kubelix.runtime.request.Requests;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * WithPriorityAndFairness (kube's {@code --enable-priority-and-fairness}, in the place of
+ * WithMaxInFlightLimit): classifies each request by the FlowSchemas, names the schema and level in
+ * the {@code X-Kubernetes-PF-FlowSchema-UID} and {@code X-Kubernetes-PF-PriorityLevel-UID} response
+ * headers, and serves it once its level's {@link QueueSet} gives it a seat. A request that cannot
+ * queue, or waits past the wait limit, is answered as kube answers it: 429 with {@code Retry-After}.
+ *
+ * <p>Long-running requests other than watches (exec, attach, port-forward, proxy) are not counted.
+ * A watch holds its seat while it is set up, its initial state taken and its stream started, as
+ * kube holds one until the watch is initialized, and not while it streams.
+ */
+public final class WithPriorityAndFairness extends Handler.Wrapper {
+    static final String FLOW_SCHEMA_UID = "X-Kubernetes-PF-FlowSchema-UID";
+    static final String PRIORITY_LEVEL_UID = "X-Kubernetes-PF-PriorityLevel-UID";
+
+    private final PriorityAndFairness apf;
+    private final RequestMetrics metrics;
+
+    public WithPriorityAndFairness(Handler next, PriorityAndFairness apf, RequestMetrics metrics) {
+        super(next);
+        this.apf = apf;
+        this.metrics = metrics;
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) throws Exception {
+        RequestInfo info = Requests.requestInfo(request);
+        RequestLabels labels = RequestLabels.of(info, request.getMethod(), null, List.of());
+        boolean watch = info.verb().equals("watch");
+        if (labels.longRunning() && !watch) {
+            return super.handle(request, response, callback);
+        }
+        UserInfo user = Requests.user(request);
+        if (user == null) {
+            user = new UserInfo(UserInfo.ANONYMOUS, "", List.of(UserInfo.ALL_UNAUTHENTICATED), Map.of());
+        }
+        RequestDigest digest = new RequestDigest(info, user);
+        PriorityAndFairness.Classification c = apf.classify(digest);
+        response.getHeaders().put(FLOW_SCHEMA_UID, c.flowSchemaUID());
+        response.getHeaders().put(PRIORITY_LEVEL_UID, c.priorityLevelUID());
+        QueueSet.Outcome outcome = c.queues().acquire(c.flowSchema(), c.distinguisher(), digest, apf.requestWaitLimit());
+        if (outcome.seat() == null) {
+            metrics.dropped(labels);
+            metrics.terminated(labels, 429);
+            TooManyRequests.write(response, callback, "1");
+            return true;
+        }
+        TooManyRequests.Releasing releasing = new TooManyRequests.Releasing(callback, outcome.seat()::release);
+        try {
+            if (super.handle(request, response, releasing)) {
+                if (watch) {
+                    releasing.release();
+                }
+                return true;
+            }
+            releasing.release();
+            return false;
+        } catch (Throwable t) {
+            // The outer filters answer it with the original callback.
+            releasing.release();
+            throw t;
+        }
+    }
+}
