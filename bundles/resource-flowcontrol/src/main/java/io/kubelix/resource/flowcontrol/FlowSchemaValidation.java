@@ -7,6 +7,7 @@ import io.kubelix.api.validation.NameValidators;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * kube's ValidateFlowSchema (pkg/apis/flowcontrol/validation) for a defaulted v1 object, with kube's field
@@ -159,53 +160,45 @@ final class FlowSchemaValidation {
     /** ValidateFlowSchemaResourcePolicyRule. */
     private static List<FieldError> resourceRule(JsonNode rule, String path) {
         List<FieldError> errs = new ArrayList<>(verbs(strings(rule.path("verbs")), path + ".verbs"));
-        List<String> groups = strings(rule.path("apiGroups"));
-        if (groups.isEmpty()) {
-            errs.add(FieldError.required(path + ".apiGroups", "resource rules must supply at least one api group"));
-        } else if (groups.size() > 1 && groups.contains("*")) {
-            errs.add(FieldError.invalid(path + ".apiGroups", GoSyntax.strings(groups), "if '*' is present, must not specify other api groups"));
-        }
-        List<String> resources = strings(rule.path("resources"));
-        if (resources.isEmpty()) {
-            errs.add(FieldError.required(path + ".resources", "resource rules must supply at least one resource"));
-        } else if (resources.size() > 1 && resources.contains("*")) {
-            errs.add(FieldError.invalid(path + ".resources", GoSyntax.strings(resources), "if '*' is present, must not specify other resources"));
-        }
-        List<String> namespaces = strings(rule.path("namespaces"));
-        if (namespaces.isEmpty() && !rule.path("clusterScope").asBoolean(false)) {
-            errs.add(FieldError.required(path + ".namespaces",
-                    "resource rules that are not cluster scoped must supply at least one namespace"));
-        } else if (namespaces.contains("*")) {
-            if (namespaces.size() > 1) {
-                errs.add(FieldError.invalid(path + ".namespaces", GoSyntax.strings(namespaces), "if '*' is present, must not specify other namespaces"));
-            }
-        } else {
-            for (int i = 0; i < namespaces.size(); i++) {
-                String ns = namespaces.get(i);
-                String at = path + ".namespaces[" + i + "]";
-                NameValidators.isDNS1123Label(ns).forEach(m -> errs.add(FieldError.invalid(at, ns, NAMESPACE_INTRO + m)));
-            }
-        }
+        errs.addAll(ruleList(strings(rule.path("apiGroups")), true, path + ".apiGroups",
+                "resource rules must supply at least one api group", "api groups", v -> List.of()));
+        errs.addAll(ruleList(strings(rule.path("resources")), true, path + ".resources",
+                "resource rules must supply at least one resource", "resources", v -> List.of()));
+        errs.addAll(ruleList(strings(rule.path("namespaces")), !rule.path("clusterScope").asBoolean(false),
+                path + ".namespaces", "resource rules that are not cluster scoped must supply at least one namespace",
+                "namespaces", ns -> NameValidators.isDNS1123Label(ns).stream().map(m -> NAMESPACE_INTRO + m).toList()));
         return errs;
     }
 
     /** ValidateFlowSchemaNonResourcePolicyRule. */
     private static List<FieldError> nonResourceRule(JsonNode rule, String path) {
         List<FieldError> errs = new ArrayList<>(verbs(strings(rule.path("verbs")), path + ".verbs"));
-        List<String> urls = strings(rule.path("nonResourceURLs"));
-        if (urls.isEmpty()) {
-            errs.add(FieldError.required(path + ".nonResourceURLs", "nonResourceURLs must contain at least one value"));
-        } else if (urls.contains("*")) {
-            if (urls.size() > 1) {
-                errs.add(FieldError.invalid(path + ".nonResourceURLs", GoSyntax.strings(urls), "if '*' is present, must not specify other non-resource URLs"));
-            }
-        } else {
-            for (int i = 0; i < urls.size(); i++) {
-                String why = nonResourceURLProblem(urls.get(i));
-                if (why != null) {
-                    errs.add(FieldError.invalid(path + ".nonResourceURLs[" + i + "]", urls.get(i), why));
-                }
-            }
+        errs.addAll(ruleList(strings(rule.path("nonResourceURLs")), true, path + ".nonResourceURLs",
+                "nonResourceURLs must contain at least one value", "non-resource URLs", url -> {
+                    String why = nonResourceURLProblem(url);
+                    return why == null ? List.of() : List.of(why);
+                }));
+        return errs;
+    }
+
+    /**
+     * One list of a rule as kube checks it: not empty when {@code required}, {@code *} only alone, and
+     * otherwise each member with {@code memberProblems} (which returns why it is invalid).
+     */
+    private static List<FieldError> ruleList(List<String> values, boolean required, String path, String requiredMessage,
+                                             String what, Function<String, List<String>> memberProblems) {
+        if (values.isEmpty() && required) {
+            return List.of(FieldError.required(path, requiredMessage));
+        }
+        if (values.contains("*")) {
+            return values.size() > 1 ? List.of(FieldError.invalid(path, GoSyntax.strings(values),
+                    "if '*' is present, must not specify other " + what)) : List.of();
+        }
+        List<FieldError> errs = new ArrayList<>();
+        for (int i = 0; i < values.size(); i++) {
+            String value = values.get(i);
+            String at = path + "[" + i + "]";
+            memberProblems.apply(value).forEach(m -> errs.add(FieldError.invalid(at, value, m)));
         }
         return errs;
     }

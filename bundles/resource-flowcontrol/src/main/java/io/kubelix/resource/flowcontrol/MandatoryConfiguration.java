@@ -59,7 +59,7 @@ final class MandatoryConfiguration {
         }
         if (n.isObject()) {
             ObjectNode out = MAPPER.createObjectNode();
-            n.fields().forEachRemaining(e -> {
+            n.properties().forEach(e -> {
                 JsonNode v = normalized(e.getValue(), e.getKey());
                 if (!v.isNull()) {
                     out.set(e.getKey(), v);
