@@ -29,7 +29,7 @@ class DistributionsIT {
 
     /** The API group plugins of the default and full distributions. */
     private static final String GROUP_PLUGINS = "aggregator apiextensions resource-admissionregistration resource-apps resource-authentication resource-authorization resource-autoscaling "
-            + "resource-batch resource-coordination resource-core resource-discovery resource-events resource-networking "
+            + "resource-batch resource-coordination resource-core resource-discovery resource-events resource-flowcontrol resource-networking "
             + "resource-policy resource-rbac resource-scheduling resource-storage";
 
     @ParameterizedTest(name = "{0}")
