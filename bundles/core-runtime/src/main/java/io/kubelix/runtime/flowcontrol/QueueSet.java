@@ -8,6 +8,10 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * One priority level's seats and queues (kube's fair-queuing QueueSet). A request of a Limited
@@ -15,7 +19,7 @@ import java.util.List;
  * of them (refused {@code queue-full} when that one holds {@code queueLengthLimit}), and waits
  * until a seat is free and its queue's turn comes, at most the wait limit ({@code time-out}). A
  * level of the {@code Reject} type has no queues: no free seat is {@code concurrency-limit}. An
- * Exempt level never queues.
+ * Exempt level never queues. A waiting request holds no thread: it is resumed on its executor.
  *
  * <p>Simplifications, said here: every request takes one seat (kube's work estimator gives large
  * LISTs more), and the turn goes to the waiting queue with the fewest requests executing, ties
@@ -27,7 +31,12 @@ public final class QueueSet {
     public static final String QUEUE_FULL = "queue-full";
     public static final String CONCURRENCY_LIMIT = "concurrency-limit";
     public static final String TIME_OUT = "time-out";
-    public static final String CANCELLED = "cancelled";
+
+    /** Runs a task after a delay; returns what cancels it. */
+    @FunctionalInterface
+    public interface Timer {
+        Runnable schedule(Runnable task, Duration delay);
+    }
 
     private final String priorityLevel;
     private final boolean exempt;
@@ -42,7 +51,6 @@ public final class QueueSet {
     private long dispatchedCount;
     private long rejectedCount;
     private long timedOutCount;
-    private long cancelledCount;
 
     /** One queue of waiting requests. */
     private static final class Queue {
@@ -60,14 +68,20 @@ public final class QueueSet {
         final String flowSchema;
         final String distinguisher;
         final RequestDigest digest;
+        final Consumer<Outcome> later;
+        final Executor executor;
         final Instant arrived = Instant.now();
+        final long arrivedNanos = System.nanoTime();
         Queue queue;
-        boolean dispatched;
+        /** Set once it waits; a request dispatched before that has nothing to cancel (its time-out finds it gone). */
+        volatile Runnable cancelTimeout = () -> { };
 
-        Waiter(String flowSchema, String distinguisher, RequestDigest digest) {
+        Waiter(String flowSchema, String distinguisher, RequestDigest digest, Consumer<Outcome> later, Executor executor) {
             this.flowSchema = flowSchema;
             this.distinguisher = distinguisher;
             this.digest = digest;
+            this.later = later;
+            this.executor = executor;
         }
     }
 
@@ -81,6 +95,7 @@ public final class QueueSet {
         }
 
         public void release() {
+            List<Waiter> dispatched;
             synchronized (QueueSet.this) {
                 if (released) {
                     return;
@@ -90,9 +105,10 @@ public final class QueueSet {
                 if (waiter.queue != null) {
                     waiter.queue.executing--;
                 }
-                dispatchAsMuchAsPossible();
+                dispatched = dispatchAsMuchAsPossible();
             }
             metrics.executing(waiter.flowSchema, priorityLevel, -1);
+            resume(dispatched);
         }
     }
 
@@ -112,30 +128,46 @@ public final class QueueSet {
      *
      * @param queueCount 0 for the Reject type
      */
-    synchronized void configure(int concurrencyLimit, int queueCount, int handSize, int queueLengthLimit) {
-        this.concurrencyLimit = concurrencyLimit;
-        this.queueLengthLimit = queueLengthLimit;
-        if (queueCount != queues.length || dealer == null && queueCount > 0) {
-            List<Waiter> waiting = new ArrayList<>();
-            for (Queue q : queues) {
-                waiting.addAll(q.waiting);
-            }
-            queues = new Queue[queueCount];
-            for (int i = 0; i < queueCount; i++) {
-                queues[i] = new Queue(i);
-            }
-            dealer = queueCount == 0 ? null : new Dealer(queueCount, Math.min(Math.max(handSize, 1), queueCount));
-            for (Waiter w : waiting) {
-                w.queue = queueCount == 0 ? null : shortestOfHand(Dealer.flowHash(w.flowSchema, w.distinguisher));
-                if (w.queue != null) {
-                    w.queue.waiting.add(w);
+    void configure(int concurrencyLimit, int queueCount, int handSize, int queueLengthLimit) {
+        List<Waiter> dispatched;
+        List<Waiter> refused = new ArrayList<>();
+        synchronized (this) {
+            this.concurrencyLimit = concurrencyLimit;
+            this.queueLengthLimit = queueLengthLimit;
+            Dealer newDealer = queueCount == 0 ? null
+                    : new Dealer(queueCount, Math.min(Math.max(handSize, 1), queueCount));
+            if (queueCount != queues.length) {
+                List<Waiter> waiting = new ArrayList<>();
+                for (Queue q : queues) {
+                    waiting.addAll(q.waiting);
                 }
+                queues = new Queue[queueCount];
+                for (int i = 0; i < queueCount; i++) {
+                    queues[i] = new Queue(i);
+                }
+                dealer = newDealer;
+                for (Waiter w : waiting) {
+                    if (queueCount == 0) {
+                        // The level became Reject: what waited is refused as it would be now.
+                        w.queue = null;
+                        rejectedCount++;
+                        refused.add(w);
+                    } else {
+                        w.queue = shortestOfHand(Dealer.flowHash(w.flowSchema, w.distinguisher));
+                        w.queue.waiting.add(w);
+                    }
+                }
+            } else {
+                dealer = newDealer;
             }
-        } else if (queueCount > 0) {
-            dealer = new Dealer(queueCount, Math.min(Math.max(handSize, 1), queueCount));
+            dispatched = dispatchAsMuchAsPossible();
         }
-        dispatchAsMuchAsPossible();
-        notifyAll();
+        for (Waiter w : refused) {
+            w.cancelTimeout.run();
+            metrics.inQueue(w.flowSchema, priorityLevel, -1);
+            w.executor.execute(() -> w.later.accept(refused(w, CONCURRENCY_LIMIT)));
+        }
+        resume(dispatched);
     }
 
     public String priorityLevel() {
@@ -147,90 +179,107 @@ public final class QueueSet {
     }
 
     /**
-     * Waits for a seat for a request of this flow, at most {@code waitLimit}; an interrupted wait
-     * is {@code cancelled}.
+     * Asks for a seat for a request of this flow. Returns the outcome when no waiting is needed (a
+     * seat, or a refusal); otherwise null, and {@code later} is given the outcome on {@code executor}
+     * once the request is dispatched or refused, at most {@code waitLimit} later.
      */
-    public Outcome acquire(String flowSchema, String distinguisher, RequestDigest digest, Duration waitLimit) {
-        Waiter w = new Waiter(flowSchema, distinguisher, digest);
-        long begin = System.nanoTime();
+    public Outcome acquire(String flowSchema, String distinguisher, RequestDigest digest, Duration waitLimit,
+                           Timer timer, Executor executor, Consumer<Outcome> later) {
+        Waiter w = new Waiter(flowSchema, distinguisher, digest, later, executor);
+        List<Waiter> dispatched = new ArrayList<>();
         String rejection;
+        boolean queued;
         synchronized (this) {
-            rejection = enqueue(w);
-            if (rejection == null && !w.dispatched) {
-                metrics.inQueue(flowSchema, priorityLevel, 1);
-                rejection = await(w, begin + waitLimit.toNanos());
-                metrics.inQueue(flowSchema, priorityLevel, -1);
-            }
-            if (rejection != null) {
-                rejectedCount++;
-                if (rejection.equals(TIME_OUT)) {
-                    timedOutCount++;
-                } else if (rejection.equals(CANCELLED)) {
-                    cancelledCount++;
-                }
-            } else {
-                dispatchedCount++;
-            }
+            rejection = enqueue(w, dispatched);
+            queued = rejection == null && w.queue != null && !dispatched.remove(w);
         }
-        double waited = (System.nanoTime() - begin) / 1e9;
+        resume(dispatched);
         if (rejection != null) {
-            metrics.waited(flowSchema, priorityLevel, false, waited);
-            metrics.rejected(flowSchema, priorityLevel, rejection);
-            return new Outcome(null, rejection);
+            return refused(w, rejection);
         }
-        metrics.waited(flowSchema, priorityLevel, true, waited);
-        metrics.dispatched(flowSchema, priorityLevel);
-        metrics.executing(flowSchema, priorityLevel, 1);
-        return new Outcome(new Seat(w), null);
+        if (!queued) {
+            return started(w);
+        }
+        metrics.inQueue(flowSchema, priorityLevel, 1);
+        w.cancelTimeout = timer.schedule(() -> timeOut(w), waitLimit);
+        return null;
     }
 
-    /** Dispatches the request, queues it, or says why not. Holds the lock. */
-    private String enqueue(Waiter w) {
+    /** A blocking {@link #acquire}, for tests: waits on this thread. */
+    Outcome acquire(String flowSchema, String distinguisher, RequestDigest digest, Duration waitLimit) {
+        CompletableFuture<Outcome> outcome = new CompletableFuture<>();
+        Outcome now = acquire(flowSchema, distinguisher, digest, waitLimit, (task, delay) -> {
+            CompletableFuture<Void> f = CompletableFuture.runAsync(task,
+                    CompletableFuture.delayedExecutor(delay.toNanos(), TimeUnit.NANOSECONDS));
+            return () -> f.cancel(false);
+        }, Runnable::run, outcome::complete);
+        return now != null ? now : outcome.join();
+    }
+
+    /**
+     * Dispatches the request, queues it, or says why not; {@code dispatched} gets the requests
+     * (this one included) given a seat from the queues. Holds the lock.
+     */
+    private String enqueue(Waiter w, List<Waiter> dispatched) {
         if (exempt) {
             executing++;
-            w.dispatched = true;
+            dispatchedCount++;
             return null;
         }
         if (queues.length == 0) {
             if (executing >= concurrencyLimit) {
+                rejectedCount++;
                 return CONCURRENCY_LIMIT;
             }
             executing++;
-            w.dispatched = true;
+            dispatchedCount++;
             return null;
         }
         Queue q = shortestOfHand(Dealer.flowHash(w.flowSchema, w.distinguisher));
         if (q.waiting.size() >= queueLengthLimit) {
+            rejectedCount++;
             return QUEUE_FULL;
         }
         w.queue = q;
         q.waiting.add(w);
-        dispatchAsMuchAsPossible();
+        dispatched.addAll(dispatchAsMuchAsPossible());
         return null;
     }
 
-    private String await(Waiter w, long deadline) {
-        try {
-            while (!w.dispatched) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    return leave(w, TIME_OUT);
-                }
-                wait(Math.max(1, left / 1_000_000));
+    private void timeOut(Waiter w) {
+        synchronized (this) {
+            if (w.queue == null || !w.queue.waiting.remove(w)) {
+                return;
             }
-            return null;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return leave(w, CANCELLED);
+            rejectedCount++;
+            timedOutCount++;
         }
+        metrics.inQueue(w.flowSchema, priorityLevel, -1);
+        w.executor.execute(() -> w.later.accept(refused(w, TIME_OUT)));
     }
 
-    /** Takes a waiter that was not dispatched out of its queue. */
-    private String leave(Waiter w, String reason) {
-        if (w.queue != null) {
-            w.queue.waiting.remove(w);
+    /** A refusal, with its metrics. */
+    private Outcome refused(Waiter w, String rejection) {
+        metrics.waited(w.flowSchema, priorityLevel, false, (System.nanoTime() - w.arrivedNanos) / 1e9);
+        metrics.rejected(w.flowSchema, priorityLevel, rejection);
+        return new Outcome(null, rejection);
+    }
+
+    /** A seat, with its metrics. */
+    private Outcome started(Waiter w) {
+        metrics.waited(w.flowSchema, priorityLevel, true, (System.nanoTime() - w.arrivedNanos) / 1e9);
+        metrics.dispatched(w.flowSchema, priorityLevel);
+        metrics.executing(w.flowSchema, priorityLevel, 1);
+        return new Outcome(new Seat(w), null);
+    }
+
+    /** Resumes requests that were waiting and are dispatched now, each on its executor. Called without the lock. */
+    private void resume(List<Waiter> dispatched) {
+        for (Waiter w : dispatched) {
+            w.cancelTimeout.run();
+            metrics.inQueue(w.flowSchema, priorityLevel, -1);
+            w.executor.execute(() -> w.later.accept(started(w)));
         }
-        return reason;
     }
 
     /** Of the flow's hand, the queue with the fewest requests waiting and executing (kube's shuffleShardLocked). */
@@ -245,9 +294,9 @@ public final class QueueSet {
         return best;
     }
 
-    /** Gives free seats to waiting requests, a queue at a time. Holds the lock. */
-    private void dispatchAsMuchAsPossible() {
-        boolean any = false;
+    /** Gives free seats to waiting requests, a queue at a time; returns those dispatched. Holds the lock. */
+    private List<Waiter> dispatchAsMuchAsPossible() {
+        List<Waiter> dispatched = new ArrayList<>();
         while (executing < concurrencyLimit) {
             Queue next = null;
             for (int k = 1; k <= queues.length; k++) {
@@ -260,20 +309,18 @@ public final class QueueSet {
                 break;
             }
             Waiter w = next.waiting.poll();
-            w.dispatched = true;
             next.executing++;
             executing++;
+            dispatchedCount++;
             lastDispatched = next.index;
-            any = true;
+            dispatched.add(w);
         }
-        if (any) {
-            notifyAll();
-        }
+        return dispatched;
     }
 
     /** A row of {@code dump_priority_levels}. */
     record LevelState(String name, boolean exempt, int activeQueues, int waiting, int executing, long dispatched,
-                      long rejected, long timedOut, long cancelled) {
+                      long rejected, long timedOut) {
     }
 
     /** A row of {@code dump_queues}. */
@@ -295,7 +342,7 @@ public final class QueueSet {
             waiting += q.waiting.size();
         }
         return new LevelState(priorityLevel, exempt, active, waiting, executing, dispatchedCount, rejectedCount,
-                timedOutCount, cancelledCount);
+                timedOutCount);
     }
 
     synchronized List<QueueState> queues() {
@@ -316,9 +363,5 @@ public final class QueueSet {
             }
         }
         return out;
-    }
-
-    synchronized int concurrencyLimit() {
-        return concurrencyLimit;
     }
 }

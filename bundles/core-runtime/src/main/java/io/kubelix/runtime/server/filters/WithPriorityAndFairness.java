@@ -12,9 +12,11 @@ import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.Scheduler;
 
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * WithPriorityAndFairness (kube's {@code --enable-priority-and-fairness}, in the place of
@@ -22,6 +24,8 @@ import java.util.Map;
  * the {@code X-Kubernetes-PF-FlowSchema-UID} and {@code X-Kubernetes-PF-PriorityLevel-UID} response
  * headers, and serves it once its level's {@link QueueSet} gives it a seat. A request that cannot
  * queue, or waits past the wait limit, is answered as kube answers it: 429 with {@code Retry-After}.
+ * A queued request holds no thread (as Jetty's QoSHandler suspends one): it is resumed on the
+ * request's executor, behind a WithPanicRecovery of its own since the outer filters have returned.
  *
  * <p>Long-running requests other than watches (exec, attach, port-forward, proxy) are not counted.
  * A watch holds its seat while it is set up, its initial state taken and its stream started, as
@@ -30,9 +34,17 @@ import java.util.Map;
 public final class WithPriorityAndFairness extends Handler.Wrapper {
     static final String FLOW_SCHEMA_UID = "X-Kubernetes-PF-FlowSchema-UID";
     static final String PRIORITY_LEVEL_UID = "X-Kubernetes-PF-PriorityLevel-UID";
+    private static final String OUTCOME = WithPriorityAndFairness.class.getName() + ".outcome";
 
     private final PriorityAndFairness apf;
     private final RequestMetrics metrics;
+    /** Serves a request resumed from a queue, its failures answered as the outermost filter answers them. */
+    private final Handler resumed = new WithPanicRecovery(new Handler.Abstract() {
+        @Override
+        public boolean handle(Request request, Response response, Callback callback) throws Exception {
+            return serve(request, response, callback, (QueueSet.Outcome) request.getAttribute(OUTCOME));
+        }
+    });
 
     public WithPriorityAndFairness(Handler next, PriorityAndFairness apf, RequestMetrics metrics) {
         super(next);
@@ -43,9 +55,7 @@ public final class WithPriorityAndFairness extends Handler.Wrapper {
     @Override
     public boolean handle(Request request, Response response, Callback callback) throws Exception {
         RequestInfo info = Requests.requestInfo(request);
-        RequestLabels labels = RequestLabels.of(info, request.getMethod(), null, List.of());
-        boolean watch = info.verb().equals("watch");
-        if (labels.longRunning() && !watch) {
+        if (RequestLabels.of(info, request.getMethod(), null, List.of()).longRunning() && !info.verb().equals("watch")) {
             return super.handle(request, response, callback);
         }
         UserInfo user = Requests.user(request);
@@ -56,8 +66,27 @@ public final class WithPriorityAndFairness extends Handler.Wrapper {
         PriorityAndFairness.Classification c = apf.classify(digest);
         response.getHeaders().put(FLOW_SCHEMA_UID, c.flowSchemaUID());
         response.getHeaders().put(PRIORITY_LEVEL_UID, c.priorityLevelUID());
-        QueueSet.Outcome outcome = c.queues().acquire(c.flowSchema(), c.distinguisher(), digest, apf.requestWaitLimit());
+        Scheduler scheduler = request.getComponents().getScheduler();
+        QueueSet.Outcome now = c.queues().acquire(c.flowSchema(), c.distinguisher(), digest, apf.requestWaitLimit(),
+                (task, delay) -> scheduler.schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS)::cancel,
+                request.getContext(), outcome -> {
+                    request.setAttribute(OUTCOME, outcome);
+                    try {
+                        resumed.handle(request, response, callback);
+                    } catch (Exception e) {
+                        // WithPanicRecovery answers every failure; nothing is left to throw.
+                        callback.failed(e);
+                    }
+                });
+        return now == null || serve(request, response, callback, now);
+    }
+
+    /** Serves the request in its seat, or refuses it. */
+    private boolean serve(Request request, Response response, Callback callback, QueueSet.Outcome outcome)
+            throws Exception {
+        RequestInfo info = Requests.requestInfo(request);
         if (outcome.seat() == null) {
+            RequestLabels labels = RequestLabels.of(info, request.getMethod(), null, List.of());
             metrics.dropped(labels);
             metrics.terminated(labels, 429);
             TooManyRequests.write(response, callback, "1");
@@ -66,7 +95,7 @@ public final class WithPriorityAndFairness extends Handler.Wrapper {
         TooManyRequests.Releasing releasing = new TooManyRequests.Releasing(callback, outcome.seat()::release);
         try {
             if (super.handle(request, response, releasing)) {
-                if (watch) {
+                if (info.verb().equals("watch")) {
                     releasing.release();
                 }
                 return true;
@@ -74,7 +103,7 @@ public final class WithPriorityAndFairness extends Handler.Wrapper {
             releasing.release();
             return false;
         } catch (Throwable t) {
-            // The outer filters answer it with the original callback.
+            // The outer filters (or the resumed request's WithPanicRecovery) answer it with the original callback.
             releasing.release();
             throw t;
         }
