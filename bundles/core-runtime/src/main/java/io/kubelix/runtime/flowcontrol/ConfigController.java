@@ -8,6 +8,7 @@ import io.kubelix.api.informer.ResourceEventHandler;
 import io.kubelix.api.informer.ResourceEventHandlerRegistration;
 import io.kubelix.api.informer.SharedIndexInformer;
 import io.kubelix.api.schema.GroupVersionResource;
+import io.kubelix.runtime.controller.EventHandlers;
 import io.kubelix.runtime.controller.QueueWorkers;
 import io.kubelix.runtime.controller.ServedObjects;
 import io.kubelix.runtime.controller.ServedResources;
@@ -64,22 +65,7 @@ public final class ConfigController {
         this.flowSchemas = informers.forResource(FLOW_SCHEMAS);
         this.priorityLevels = informers.forResource(PRIORITY_LEVELS);
         this.workers = new QueueWorkers<>("apf-config-controller", queue, 1, key -> sync());
-        ResourceEventHandler any = new ResourceEventHandler() {
-            @Override
-            public void onAdd(ObjectNode obj, boolean isInInitialList) {
-                queue.add(KEY);
-            }
-
-            @Override
-            public void onUpdate(ObjectNode oldObj, ObjectNode newObj) {
-                queue.add(KEY);
-            }
-
-            @Override
-            public void onDelete(ObjectNode obj) {
-                queue.add(KEY);
-            }
-        };
+        ResourceEventHandler any = EventHandlers.onAnyChange(obj -> queue.add(KEY), false);
         this.registrations = List.of(flowSchemas.addEventHandler(any), priorityLevels.addEventHandler(any));
         this.unsubscribe = served.onChange(() -> queue.add(KEY));
         queue.add(KEY);

@@ -1,6 +1,8 @@
 package io.kubelix.runtime.server.filters;
 
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
@@ -10,8 +12,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * How kube-apiserver's self-protecting filters refuse a request: 429 with {@code Retry-After} and
- * the plain-text body {@code Too many requests, please try again later.}; and the callback that
- * gives a seat back once, however the request ends.
+ * the plain-text body {@code Too many requests, please try again later.}; and how a request they
+ * let through gives its seat back once, however it ends.
  */
 final class TooManyRequests {
     private static final byte[] BODY = "Too many requests, please try again later.\n".getBytes(StandardCharsets.UTF_8);
@@ -27,8 +29,28 @@ final class TooManyRequests {
         response.write(true, ByteBuffer.wrap(BODY), callback);
     }
 
+    /**
+     * Serves the request with {@code next} in a seat: {@code release} runs once the response is
+     * complete, or as soon as {@code next} returns when {@code releaseOnReturn}, or when it did not
+     * take the request or threw (the outer filters then answer with the original callback).
+     */
+    static boolean serveInSeat(Handler next, Request request, Response response, Callback callback, Runnable release,
+                               boolean releaseOnReturn) throws Exception {
+        Releasing releasing = new Releasing(callback, release);
+        try {
+            boolean handled = next.handle(request, response, releasing);
+            if (!handled || releaseOnReturn) {
+                releasing.release();
+            }
+            return handled;
+        } catch (Throwable t) {
+            releasing.release();
+            throw t;
+        }
+    }
+
     /** Runs {@code release} at most once: from the returned callback's completion, or from the caller. */
-    static final class Releasing extends Callback.Nested {
+    private static final class Releasing extends Callback.Nested {
         private final AtomicBoolean held = new AtomicBoolean(true);
         private final Runnable release;
 

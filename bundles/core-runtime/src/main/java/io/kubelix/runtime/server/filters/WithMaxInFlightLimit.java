@@ -57,18 +57,7 @@ public final class WithMaxInFlightLimit extends Handler.Wrapper {
             TooManyRequests.write(response, callback, "1");
             return true;
         }
-        TooManyRequests.Releasing releasing = new TooManyRequests.Releasing(callback, limit::release);
-        try {
-            if (super.handle(request, response, releasing)) {
-                return true;
-            }
-            releasing.release();
-            return false;
-        } catch (Throwable t) {
-            // The outer filters answer it with the original callback.
-            releasing.release();
-            throw t;
-        }
+        return TooManyRequests.serveInSeat(getHandler(), request, response, callback, limit::release, false);
     }
 
     /** One kind's seats and their use. */

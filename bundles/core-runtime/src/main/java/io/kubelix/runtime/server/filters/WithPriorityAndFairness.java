@@ -81,7 +81,10 @@ public final class WithPriorityAndFairness extends Handler.Wrapper {
         return now == null || serve(request, response, callback, now);
     }
 
-    /** Serves the request in its seat, or refuses it. */
+    /**
+     * Serves the request in its seat, or refuses it. A failure is answered by the outer filters, or
+     * by the resumed request's WithPanicRecovery.
+     */
     private boolean serve(Request request, Response response, Callback callback, QueueSet.Outcome outcome)
             throws Exception {
         RequestInfo info = Requests.requestInfo(request);
@@ -92,20 +95,7 @@ public final class WithPriorityAndFairness extends Handler.Wrapper {
             TooManyRequests.write(response, callback, "1");
             return true;
         }
-        TooManyRequests.Releasing releasing = new TooManyRequests.Releasing(callback, outcome.seat()::release);
-        try {
-            if (super.handle(request, response, releasing)) {
-                if (info.verb().equals("watch")) {
-                    releasing.release();
-                }
-                return true;
-            }
-            releasing.release();
-            return false;
-        } catch (Throwable t) {
-            // The outer filters (or the resumed request's WithPanicRecovery) answer it with the original callback.
-            releasing.release();
-            throw t;
-        }
+        return TooManyRequests.serveInSeat(getHandler(), request, response, callback, outcome.seat()::release,
+                info.verb().equals("watch"));
     }
 }
