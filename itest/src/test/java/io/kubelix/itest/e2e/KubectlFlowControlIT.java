@@ -110,11 +110,13 @@ class KubectlFlowControlIT extends KubectlSuite {
         assertTrue(lines.get(1).matches("service-accounts-test\\s+workload-test\\s+500\\s+ByUser\\s+\\d+s\\s+(\\?|False)"),
                 lines::toString);
 
+        // The condition written is the one the server's config controller keeps (workload-test exists), so
+        // that the controller does not put it back meanwhile.
         kubectl.ok("patch", "flowschema", "service-accounts-test", "--subresource=status", "--type=merge", "-p",
-                "{\"spec\":{\"matchingPrecedence\":900},\"status\":{\"conditions\":[{\"type\":\"Dangling\",\"status\":\"True\","
-                        + "\"reason\":\"NotFound\",\"message\":\"test\"}]}}");
+                "{\"spec\":{\"matchingPrecedence\":900},\"status\":{\"conditions\":[{\"type\":\"Dangling\",\"status\":\"False\","
+                        + "\"reason\":\"Found\",\"message\":\"test\"}]}}");
         assertTrue(kubectl.ok("get", "flowschema", "service-accounts-test").stdout().lines().anyMatch(l ->
-                l.matches("service-accounts-test\\s+workload-test\\s+500\\s+ByUser\\s+\\d+s\\s+True")));
+                l.matches("service-accounts-test\\s+workload-test\\s+500\\s+ByUser\\s+\\d+s\\s+False")));
 
         JsonNode fs = JSON.readTree(kubectl.ok("get", "flowschema", "service-accounts-test", "-o", "json").stdout());
         assertEquals(1, fs.path("metadata").path("generation").asInt(), fs::toString);
