@@ -8,9 +8,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -203,17 +201,6 @@ public final class QueueSet {
         metrics.inQueue(flowSchema, priorityLevel, 1);
         w.cancelTimeout = timer.schedule(() -> timeOut(w), waitLimit);
         return null;
-    }
-
-    /** A blocking {@link #acquire}, for tests: waits on this thread. */
-    Outcome acquire(String flowSchema, String distinguisher, RequestDigest digest, Duration waitLimit) {
-        CompletableFuture<Outcome> outcome = new CompletableFuture<>();
-        Outcome now = acquire(flowSchema, distinguisher, digest, waitLimit, (task, delay) -> {
-            CompletableFuture<Void> f = CompletableFuture.runAsync(task,
-                    CompletableFuture.delayedExecutor(delay.toNanos(), TimeUnit.NANOSECONDS));
-            return () -> f.cancel(false);
-        }, Runnable::run, outcome::complete);
-        return now != null ? now : outcome.join();
     }
 
     /**

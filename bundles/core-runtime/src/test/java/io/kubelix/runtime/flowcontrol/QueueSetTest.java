@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -30,7 +31,18 @@ class QueueSetTest {
     }
 
     private QueueSet.Outcome acquire(String flow, Duration wait) {
-        return level.acquire("fs", flow, null, wait);
+        return acquire(level, flow, wait);
+    }
+
+    /** Acquires as a request does, waiting on this thread for the outcome of a queued one. */
+    static QueueSet.Outcome acquire(QueueSet queues, String flow, Duration wait) {
+        CompletableFuture<QueueSet.Outcome> outcome = new CompletableFuture<>();
+        QueueSet.Outcome now = queues.acquire("fs", flow, null, wait, (task, delay) -> {
+            CompletableFuture<Void> f = CompletableFuture.runAsync(task,
+                    CompletableFuture.delayedExecutor(delay.toNanos(), TimeUnit.NANOSECONDS));
+            return () -> f.cancel(false);
+        }, Runnable::run, outcome::complete);
+        return now != null ? now : outcome.join();
     }
 
     private void awaitWaiting(int n) throws InterruptedException {
@@ -85,7 +97,7 @@ class QueueSetTest {
         awaitWaiting(1);
         Future<QueueSet.Outcome> w2 = threads.submit(() -> acquire("b", LONG));
         awaitWaiting(2);
-        assertEquals(QueueSet.TIME_OUT, level.acquire("fs", "d", null, Duration.ofMillis(1)).rejection());
+        assertEquals(QueueSet.TIME_OUT, acquire("d", Duration.ofMillis(1)).rejection());
         assertEquals(2, level.state().waiting(), "the timed-out request left its queue");
         Future<QueueSet.Outcome> w3 = threads.submit(() -> acquire("e", LONG));
         awaitWaiting(3);
@@ -116,7 +128,7 @@ class QueueSetTest {
         QueueSet exempt = new QueueSet("exempt", true, new FlowControlMetrics(new PrometheusRegistry()));
         exempt.configure(0, 0, 0, 0);
         for (int i = 0; i < 100; i++) {
-            assertNotNull(exempt.acquire("exempt", "", null, Duration.ZERO).seat());
+            assertNotNull(acquire(exempt, "", Duration.ZERO).seat());
         }
         assertEquals(100, exempt.state().executing());
     }

@@ -2,16 +2,11 @@ package io.kubelix.runtime.server.filters;
 
 import io.kubelix.runtime.flowcontrol.PriorityAndFairness;
 import io.kubelix.runtime.metrics.ServerMetrics;
-import org.eclipse.jetty.server.Handler;
-import org.eclipse.jetty.server.Request;
-import org.eclipse.jetty.server.Response;
-import org.eclipse.jetty.util.Callback;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -23,24 +18,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class WithPriorityAndFairnessTest {
     private static final String CONFIGMAPS = "/api/v1/namespaces/default/configmaps";
-    private final CountDownLatch release = new CountDownLatch(1);
-    private final CountDownLatch held = new CountDownLatch(1);
+    private final HoldingHandler holder = new HoldingHandler();
     private final ExecutorService threads = Executors.newCachedThreadPool();
     private FilterServer server;
-
-    /** Holds a request whose {@code X-Test-Hold} header is set until the test releases it; answers 200. */
-    private final Handler holder = new Handler.Abstract() {
-        @Override
-        public boolean handle(Request request, Response response, Callback callback) throws Exception {
-            if (request.getHeaders().get("X-Test-Hold") != null) {
-                held.countDown();
-                assertTrue(release.await(30, TimeUnit.SECONDS));
-            }
-            response.setStatus(200);
-            callback.succeeded();
-            return true;
-        }
-    };
 
     private final ServerMetrics serverMetrics = new ServerMetrics();
 
@@ -55,7 +35,7 @@ class WithPriorityAndFairnessTest {
 
     @AfterEach
     void stop() throws Exception {
-        release.countDown();
+        holder.release.countDown();
         threads.shutdownNow();
         if (server != null) {
             server.close();
@@ -65,7 +45,7 @@ class WithPriorityAndFairnessTest {
     private Future<HttpResponse<String>> holdASeat(String user, String groups) throws Exception {
         Future<HttpResponse<String>> first = threads.submit(() -> server.send("GET", CONFIGMAPS + "/a",
                 "X-Test-Hold", "1", "X-Test-User", user, "X-Test-Groups", groups));
-        assertTrue(held.await(10, TimeUnit.SECONDS));
+        assertTrue(holder.held.await(10, TimeUnit.SECONDS));
         return first;
     }
 
@@ -99,7 +79,7 @@ class WithPriorityAndFairnessTest {
                 scrape);
         assertTrue(scrape.contains("apiserver_request_terminations_total{code=\"429\""), scrape);
 
-        release.countDown();
+        holder.release.countDown();
         HttpResponse<String> served = first.get(10, TimeUnit.SECONDS);
         assertEquals(200, served.statusCode());
         assertEquals(uuid("FlowSchema/global-default"),
@@ -116,11 +96,17 @@ class WithPriorityAndFairnessTest {
         Future<HttpResponse<String>> first = holdASeat("alice", "system:authenticated");
         Future<HttpResponse<String>> queued = threads.submit(() -> server.send("GET", CONFIGMAPS,
                 "X-Test-User", "bob", "X-Test-Groups", "system:authenticated"));
+        Future<HttpResponse<String>> failing = threads.submit(() -> server.send("GET", CONFIGMAPS,
+                "X-Test-User", "carol", "X-Test-Groups", "system:authenticated", "X-Test-Fail", "1"));
         Thread.sleep(200);
         assertFalse(queued.isDone(), "bob waits in global-default's queues");
-        release.countDown();
+        assertFalse(failing.isDone(), "so does carol");
+        holder.release.countDown();
         assertEquals(200, first.get(10, TimeUnit.SECONDS).statusCode());
         assertEquals(200, queued.get(10, TimeUnit.SECONDS).statusCode());
+        HttpResponse<String> failed = failing.get(10, TimeUnit.SECONDS);
+        assertEquals(404, failed.statusCode(), "a resumed request's failure is still a Status");
+        assertTrue(failed.body().contains("gone meanwhile"), failed.body());
     }
 
     private String scrapeFlowControl() throws Exception {
