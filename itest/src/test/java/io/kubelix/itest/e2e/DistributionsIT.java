@@ -30,7 +30,7 @@ class DistributionsIT {
     /** The API group plugins of the default and full distributions. */
     private static final String GROUP_PLUGINS = "aggregator apiextensions resource-admissionregistration resource-apps resource-authentication resource-authorization resource-autoscaling "
             + "resource-batch resource-certificates resource-coordination resource-core resource-discovery resource-events "
-            + "resource-networking resource-node resource-policy resource-rbac resource-scheduling resource-storage";
+            + "resource-flowcontrol resource-networking resource-node resource-policy resource-rbac resource-scheduling resource-storage";
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = ';', value = {

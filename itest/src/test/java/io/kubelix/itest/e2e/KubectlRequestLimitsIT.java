@@ -23,6 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * that waits for a resourceVersion the server has not reached (it would wait 3 s) is answered 504
  * Timeout after 2 s, and while it holds the one read seat another user's read is answered 429 with
  * {@code Retry-After}, which kubectl honours by retrying; {@code system:masters} is never refused.
+ * The in-flight limits apply as they are only without priority and fairness, as in kube-apiserver.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class KubectlRequestLimitsIT {
@@ -37,7 +38,8 @@ class KubectlRequestLimitsIT {
     void start() throws Exception {
         Path work = KubelixServer.workDirectory("limits");
         server = KubelixServer.start(Path.of(KubelixServer.property("kubelix.itest.distribution")), work,
-                KubectlSuite.READY_TIMEOUT, "--request-timeout", "2s", "--max-requests-inflight", "1");
+                KubectlSuite.READY_TIMEOUT, "--request-timeout", "2s", "--max-requests-inflight", "1",
+                "--enable-priority-and-fairness=false");
         kubectl = server.kubectl(work);
         server.awaitServed(kubectl, KubectlSuite.READY_TIMEOUT, "configmaps");
         adminToken = Files.readAllLines(server.dataDir().resolve("tokens.csv"), StandardCharsets.UTF_8).stream()

@@ -87,6 +87,8 @@ public final class ServerMetrics {
             .register(registry);
 
     private final AdmissionMetrics admission;
+    /** kube's {@code apiserver_flowcontrol_*} metrics. */
+    private final FlowControlMetrics flowControl = new FlowControlMetrics(registry);
 
     @Activate
     public ServerMetrics() {
@@ -129,6 +131,10 @@ public final class ServerMetrics {
     /** The use of the mutating in-flight limit. */
     public InflightWatermark mutatingInflight() {
         return mutatingInflight;
+    }
+
+    public FlowControlMetrics flowControl() {
+        return flowControl;
     }
 
     /** Records one plugin update that took {@code seconds} from the old revision going to the new one serving. */

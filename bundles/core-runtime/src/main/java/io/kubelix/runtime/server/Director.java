@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.server.DelegationTarget;
 import io.kubelix.runtime.endpoints.responsewriters.Responses;
+import io.kubelix.runtime.flowcontrol.FlowControlDebugging;
 import io.kubelix.runtime.metrics.MetricsHandler;
 import io.kubelix.runtime.plugins.KubelixEndpoint;
 import io.kubelix.runtime.server.healthz.HealthHandler;
@@ -33,10 +34,19 @@ public final class Director extends Handler.Abstract {
     private final Supplier<List<OpenAPIProvider>> openAPI;
     private final Supplier<List<KubelixEndpoint>> kubelixEndpoints;
     private final MetricsHandler metrics;
+    private final FlowControlDebugging flowControl;
 
     public Director(Supplier<List<DelegationTarget>> serverChain, Supplier<List<OpenAPIProvider>> openAPI,
                     Supplier<List<KubelixEndpoint>> kubelixEndpoints, List<HealthHandler> healthHandlers,
                     VersionInfo version, MetricsHandler metrics) {
+        this(serverChain, openAPI, kubelixEndpoints, healthHandlers, version, metrics, null);
+    }
+
+    /** @param flowControl the priority and fairness dumps, or null when flow control is off */
+    public Director(Supplier<List<DelegationTarget>> serverChain, Supplier<List<OpenAPIProvider>> openAPI,
+                    Supplier<List<KubelixEndpoint>> kubelixEndpoints, List<HealthHandler> healthHandlers,
+                    VersionInfo version, MetricsHandler metrics, FlowControlDebugging flowControl) {
+        this.flowControl = flowControl;
         this.metrics = metrics;
         this.serverChain = serverChain;
         this.openAPI = openAPI;
@@ -99,6 +109,10 @@ public final class Director extends Handler.Abstract {
                     return true;
                 }
             }
+        }
+        if (read && flowControl != null && path.startsWith(FlowControlDebugging.PREFIX)
+                && flowControl.serve(request, response, callback, path)) {
+            return true;
         }
         if (KubelixEndpoint.isKubelixPath(path)) {
             for (KubelixEndpoint e : kubelixEndpoints.get()) {

@@ -13,6 +13,8 @@ import io.kubelix.runtime.bootstrap.DataDirectory;
 import io.kubelix.runtime.bootstrap.SniCertKey;
 import io.kubelix.runtime.controller.bootstrap.KubernetesService;
 import io.kubelix.runtime.controller.bootstrap.KubernetesServiceController;
+import io.kubelix.runtime.flowcontrol.FlowControlDebugging;
+import io.kubelix.runtime.flowcontrol.PriorityAndFairness;
 import io.kubelix.runtime.metrics.AuditMetrics;
 import io.kubelix.runtime.metrics.MetricsHandler;
 import io.kubelix.runtime.metrics.RequestMetrics;
@@ -104,6 +106,9 @@ public final class GenericAPIServer {
     private volatile TokenIssuer tokenIssuer;
     private ServiceRegistration<AuthorizationChain> authorizationService;
     private ServiceRegistration<AuthenticationChain> authenticationService;
+    /** The flow control, or null when off; a service for its configuration controller and post-start hook. */
+    private PriorityAndFairness priorityAndFairness;
+    private ServiceRegistration<PriorityAndFairness> priorityAndFairnessService;
 
     private final RankedServices<DelegationTarget> serverChain = new RankedServices<>();
     private final RankedServices<OpenAPIProvider> openAPIProviders = new RankedServices<>();
@@ -175,6 +180,9 @@ public final class GenericAPIServer {
             // The access and token review APIs ask the same chains requests meet.
             authorizationService = context.registerService(AuthorizationChain.class, authorization, null);
             authenticationService = context.registerService(AuthenticationChain.class, authentication, null);
+            if (priorityAndFairness != null) {
+                priorityAndFairnessService = context.registerService(PriorityAndFairness.class, priorityAndFairness, null);
+            }
             announcer = new ReadyAnnouncer(readyz, this::readyLine);
             announcer.start();
         } catch (Exception | Error e) {
@@ -203,6 +211,25 @@ public final class GenericAPIServer {
         return AuthorizationModes.fromFile(Path.of(file.trim()), swaps);
     }
 
+    /**
+     * kube's {@code --enable-priority-and-fairness} (default true): the flow control that takes the
+     * place of the in-flight limits, sharing their sum; without seats to share (both limits 0, no
+     * limit) it stays off. Queued requests wait at most a quarter of the request timeout, as kube's.
+     */
+    static PriorityAndFairness priorityAndFairness(Settings settings, int seats, Duration requestTimeout,
+                                                   ServerMetrics metrics) {
+        String enabled = settings.get("enable-priority-and-fairness", "true");
+        if (!enabled.equalsIgnoreCase("true") && !enabled.equalsIgnoreCase("false")) {
+            throw new IllegalArgumentException("invalid enable-priority-and-fairness \"" + enabled
+                    + "\": must be true or false");
+        }
+        if (!Boolean.parseBoolean(enabled) || seats == 0) {
+            return null;
+        }
+        Duration waitLimit = requestTimeout.isZero() ? Duration.ofSeconds(15) : requestTimeout.dividedBy(4);
+        return new PriorityAndFairness(seats, waitLimit, metrics.flowControl());
+    }
+
     /** Logs why the server cannot start and, under {@code bin/kubelix}, ends the process. */
     public static void failed(BundleContext context, Throwable e) {
         LOG.error("Kubelix API server cannot start: {}", e.getMessage());
@@ -228,13 +255,28 @@ public final class GenericAPIServer {
         DataDirectory data = DataDirectory.prepare(dataDir, servingHosts(bind, settings));
 
         // 2. The handler chain, with the built-in checks first.
+        int maxReads = settings.getInt("max-requests-inflight", 400, 0, 1_000_000);
+        int maxWrites = settings.getInt("max-mutating-requests-inflight", 200, 0, 1_000_000);
+        Duration requestTimeout = GoDuration.parseFlag("request-timeout", settings.get("request-timeout", "1m0s"));
+        priorityAndFairness = priorityAndFairness(settings, maxReads + maxWrites, requestTimeout, metrics);
+        HandlerChain.Limits limits = new HandlerChain.Limits(maxReads, maxWrites, requestTimeout,
+                metrics.readOnlyInflight(), metrics.mutatingInflight(), priorityAndFairness);
+        if (priorityAndFairness != null) {
+            LOG.info("API priority and fairness: {} seats shared by the priority levels (max-requests-inflight plus "
+                    + "max-mutating-requests-inflight); request timeout {} s", maxReads + maxWrites,
+                    requestTimeout.toSeconds());
+        } else {
+            LOG.info("requests in flight at most {} reads and {} writes (0: no limit); request timeout {} s",
+                    maxReads, maxWrites, requestTimeout.toSeconds());
+        }
         addBuiltInChecks(context);
         VersionInfo version = new VersionInfo();
         Director director = new Director(serverChain, openAPIProviders, kubelixEndpoints, List.of(
                 new HealthHandler("healthz", healthzChecks),
                 new HealthHandler("livez", livezChecks),
                 new HealthHandler("readyz", readyz = new RequiredChecks(readyzChecks, RequiredChecks.READYZ))),
-                version, new MetricsHandler(metrics));
+                version, new MetricsHandler(metrics),
+                priorityAndFairness == null ? null : new FlowControlDebugging(priorityAndFairness));
 
         // 3. Listen.
         Server server = new Server(threadPool());
@@ -257,13 +299,6 @@ public final class GenericAPIServer {
         }
         LOG.info("authorization modes: {}; anonymous requests {}", String.join(",", authorizers.modes()),
                 anonymous ? "allowed as system:anonymous" : "refused");
-        HandlerChain.Limits limits = new HandlerChain.Limits(
-                settings.getInt("max-requests-inflight", 400, 0, 1_000_000),
-                settings.getInt("max-mutating-requests-inflight", 200, 0, 1_000_000),
-                GoDuration.parseFlag("request-timeout", settings.get("request-timeout", "1m0s")),
-                metrics.readOnlyInflight(), metrics.mutatingInflight());
-        LOG.info("requests in flight at most {} reads and {} writes (0: no limit); request timeout {} s",
-                limits.maxRequestsInflight(), limits.maxMutatingRequestsInflight(), limits.requestTimeout().toSeconds());
         shutdownDelay = GoDuration.parseFlag("shutdown-delay-duration", settings.get("shutdown-delay-duration", "0s"));
         // At shutdown, requests in flight may take up to the request timeout to finish.
         server.setStopTimeout(Math.max(5_000, limits.requestTimeout().toMillis() + 1_000));
@@ -387,6 +422,9 @@ public final class GenericAPIServer {
         if (authorizationService != null) {
             authorizationService.unregister();
             authenticationService.unregister();
+        }
+        if (priorityAndFairnessService != null) {
+            priorityAndFairnessService.unregister();
         }
         shuttingDown.set(true);
         stopAnnouncer();

@@ -2,6 +2,7 @@ package io.kubelix.runtime.server;
 
 import io.kubelix.api.authz.AuthorizationChain;
 import io.kubelix.runtime.audit.AuditOptions;
+import io.kubelix.runtime.flowcontrol.PriorityAndFairness;
 import io.kubelix.runtime.metrics.RequestMetrics;
 import io.kubelix.runtime.server.filters.WithAudit;
 import io.kubelix.runtime.server.filters.WithAuditInit;
@@ -13,6 +14,7 @@ import io.kubelix.runtime.metrics.InflightWatermark;
 import io.kubelix.runtime.server.filters.WithMaxInFlightLimit;
 import io.kubelix.runtime.server.filters.WithTimeout;
 import io.kubelix.runtime.server.filters.WithPanicRecovery;
+import io.kubelix.runtime.server.filters.WithPriorityAndFairness;
 import io.kubelix.runtime.server.filters.WithRequestMetrics;
 import io.kubelix.runtime.server.filters.WithRequestInfo;
 import io.kubelix.runtime.server.filters.WithURIPolicy;
@@ -29,7 +31,8 @@ import org.eclipse.jetty.server.Handler;
  *              └ WithAuthentication      (authenticators: whiteboard, by ranking; no credentials: system:anonymous)
  *                 └ WithAudit            (--audit-policy-file: the request's audit events; only with a policy and a backend)
  *                    └ WithImpersonation    (Impersonate-* headers: act as another user when allowed to)
- *                       └ WithMaxInFlightLimit (--max-requests-inflight, --max-mutating-requests-inflight: 429 beyond)
+ *                       └ WithPriorityAndFairness (--enable-priority-and-fairness: FlowSchemas, fair queues per level, 429)
+ *                         or WithMaxInFlightLimit (without it: --max-requests-inflight, --max-mutating-requests-inflight, 429 beyond)
  *                          └ WithAuthorization (system:masters, then the authorization modes' authorizers)
  *                             └ WithTimeout  (--request-timeout: 504 Timeout for a request not answered in time)
  *                                └ WithRequestMetrics (apiserver_request_total, _duration_seconds, _response_sizes, long-running)
@@ -52,10 +55,12 @@ final class HandlerChain {
      * @param maxRequestsInflight         {@code --max-requests-inflight}; 0 for no limit
      * @param maxMutatingRequestsInflight {@code --max-mutating-requests-inflight}; 0 for no limit
      * @param requestTimeout              {@code --request-timeout}; zero for none
+     * @param priorityAndFairness         the flow control in the place of the in-flight limits, or null
      */
     record Limits(int maxRequestsInflight, int maxMutatingRequestsInflight, java.time.Duration requestTimeout,
-                  InflightWatermark readOnlyUse, InflightWatermark mutatingUse) {
-        static final Limits NONE = new Limits(0, 0, java.time.Duration.ZERO, new InflightWatermark(), new InflightWatermark());
+                  InflightWatermark readOnlyUse, InflightWatermark mutatingUse, PriorityAndFairness priorityAndFairness) {
+        static final Limits NONE = new Limits(0, 0, java.time.Duration.ZERO, new InflightWatermark(), new InflightWatermark(),
+                null);
     }
 
     /** @param audit the audit policy and backends, or null for no auditing */
@@ -64,8 +69,12 @@ final class HandlerChain {
         Handler h = new WithRequestMetrics(director, metrics);
         h = new WithTimeout(h, limits.requestTimeout(), metrics);
         h = new WithAuthorization(h, authorization, anonymous);
-        h = new WithMaxInFlightLimit(h, limits.maxRequestsInflight(), limits.maxMutatingRequestsInflight(), metrics,
-                limits.readOnlyUse(), limits.mutatingUse());
+        if (limits.priorityAndFairness() != null) {
+            h = new WithPriorityAndFairness(h, limits.priorityAndFairness(), metrics);
+        } else {
+            h = new WithMaxInFlightLimit(h, limits.maxRequestsInflight(), limits.maxMutatingRequestsInflight(), metrics,
+                    limits.readOnlyUse(), limits.mutatingUse());
+        }
         h = new WithImpersonation(h, authorization);
         if (audit != null) {
             WithAudit withAudit = new WithAudit(h, audit);

@@ -6,13 +6,11 @@ import io.kubelix.runtime.metrics.InflightWatermark;
 import io.kubelix.runtime.metrics.RequestLabels;
 import io.kubelix.runtime.metrics.RequestMetrics;
 import io.kubelix.runtime.request.Requests;
-import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Semaphore;
@@ -28,7 +26,6 @@ import java.util.concurrent.Semaphore;
  */
 public final class WithMaxInFlightLimit extends Handler.Wrapper {
     private static final Set<String> NON_MUTATING = Set.of("get", "list", "watch");
-    private static final byte[] TOO_MANY = "Too many requests, please try again later.\n".getBytes(StandardCharsets.UTF_8);
 
     private final Limit readOnly;
     private final Limit mutating;
@@ -57,43 +54,10 @@ public final class WithMaxInFlightLimit extends Handler.Wrapper {
             }
             metrics.dropped(labels);
             metrics.terminated(labels, 429);
-            response.setStatus(429);
-            response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
-            response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; charset=utf-8");
-            response.getHeaders().put("X-Content-Type-Options", "nosniff");
-            response.write(true, java.nio.ByteBuffer.wrap(TOO_MANY), callback);
+            TooManyRequests.write(response, callback, "1");
             return true;
         }
-        java.util.concurrent.atomic.AtomicBoolean held = new java.util.concurrent.atomic.AtomicBoolean(true);
-        Runnable release = () -> {
-            if (held.compareAndSet(true, false)) {
-                limit.release();
-            }
-        };
-        Callback releasing = new Callback.Nested(callback) {
-            @Override
-            public void succeeded() {
-                release.run();
-                super.succeeded();
-            }
-
-            @Override
-            public void failed(Throwable x) {
-                release.run();
-                super.failed(x);
-            }
-        };
-        try {
-            if (super.handle(request, response, releasing)) {
-                return true;
-            }
-            release.run();
-            return false;
-        } catch (Throwable t) {
-            // The outer filters answer it with the original callback.
-            release.run();
-            throw t;
-        }
+        return TooManyRequests.serveInSeat(getHandler(), request, response, callback, limit::release, false);
     }
 
     /** One kind's seats and their use. */

@@ -1,15 +1,10 @@
 package io.kubelix.runtime.server.filters;
 
-import org.eclipse.jetty.server.Handler;
-import org.eclipse.jetty.server.Request;
-import org.eclipse.jetty.server.Response;
-import org.eclipse.jetty.util.Callback;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpResponse;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -17,23 +12,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class WithMaxInFlightLimitTest {
     private static final String CONFIGMAPS = "/api/v1/namespaces/default/configmaps";
-    private final CountDownLatch release = new CountDownLatch(1);
-    private final CountDownLatch held = new CountDownLatch(1);
+    private final HoldingHandler holder = new HoldingHandler();
     private FilterServer server;
-
-    /** Holds a request whose {@code X-Test-Hold} header is set until the test releases it; answers 200. */
-    private final Handler holder = new Handler.Abstract() {
-        @Override
-        public boolean handle(Request request, Response response, Callback callback) throws Exception {
-            if (request.getHeaders().get("X-Test-Hold") != null) {
-                held.countDown();
-                assertTrue(release.await(30, TimeUnit.SECONDS));
-            }
-            response.setStatus(200);
-            callback.succeeded();
-            return true;
-        }
-    };
 
     @BeforeEach
     void start() throws Exception {
@@ -44,7 +24,7 @@ class WithMaxInFlightLimitTest {
 
     @AfterEach
     void stop() throws Exception {
-        release.countDown();
+        holder.release.countDown();
         server.close();
     }
 
@@ -55,7 +35,7 @@ class WithMaxInFlightLimitTest {
         java.util.concurrent.Future<HttpResponse<String>> first = thread.submit(
                 () -> server.send("GET", CONFIGMAPS + "/a", "X-Test-Hold", "1"));
         thread.shutdown();
-        assertTrue(held.await(10, TimeUnit.SECONDS));
+        assertTrue(holder.held.await(10, TimeUnit.SECONDS));
 
         HttpResponse<String> refused = server.send("GET", CONFIGMAPS);
         assertEquals(429, refused.statusCode());
@@ -73,7 +53,7 @@ class WithMaxInFlightLimitTest {
                 + "resource=\"configmaps\",scope=\"namespace\",subresource=\"\",verb=\"LIST\",version=\"v1\"} 1"), scrape);
         assertTrue(scrape.contains("apiserver_request_terminations_total{code=\"429\""), scrape);
 
-        release.countDown();
+        holder.release.countDown();
         assertEquals(200, first.get(10, TimeUnit.SECONDS).statusCode());
         assertEquals(200, server.send("GET", CONFIGMAPS).statusCode(), "the seat is free again");
     }

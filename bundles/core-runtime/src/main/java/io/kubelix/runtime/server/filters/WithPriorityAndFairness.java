@@ -1,0 +1,101 @@
+package io.kubelix.runtime.server.filters;
+
+import io.kubelix.api.request.RequestInfo;
+import io.kubelix.api.request.UserInfo;
+import io.kubelix.runtime.flowcontrol.PriorityAndFairness;
+import io.kubelix.runtime.flowcontrol.QueueSet;
+import io.kubelix.runtime.flowcontrol.RequestDigest;
+import io.kubelix.runtime.metrics.RequestLabels;
+import io.kubelix.runtime.metrics.RequestMetrics;
+import io.kubelix.runtime.request.Requests;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.Scheduler;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * WithPriorityAndFairness (kube's {@code --enable-priority-and-fairness}, in the place of
+ * WithMaxInFlightLimit): classifies each request by the FlowSchemas, names the schema and level in
+ * the {@code X-Kubernetes-PF-FlowSchema-UID} and {@code X-Kubernetes-PF-PriorityLevel-UID} response
+ * headers, and serves it once its level's {@link QueueSet} gives it a seat. A request that cannot
+ * queue, or waits past the wait limit, is answered as kube answers it: 429 with {@code Retry-After}.
+ * A queued request holds no thread (as Jetty's QoSHandler suspends one): it is resumed on the
+ * request's executor, behind a WithPanicRecovery of its own since the outer filters have returned.
+ *
+ * <p>Long-running requests other than watches (exec, attach, port-forward, proxy) are not counted.
+ * A watch holds its seat while it is set up, its initial state taken and its stream started, as
+ * kube holds one until the watch is initialized, and not while it streams.
+ */
+public final class WithPriorityAndFairness extends Handler.Wrapper {
+    static final String FLOW_SCHEMA_UID = "X-Kubernetes-PF-FlowSchema-UID";
+    static final String PRIORITY_LEVEL_UID = "X-Kubernetes-PF-PriorityLevel-UID";
+    private static final String OUTCOME = WithPriorityAndFairness.class.getName() + ".outcome";
+
+    private final PriorityAndFairness apf;
+    private final RequestMetrics metrics;
+    /** Serves a request resumed from a queue, its failures answered as the outermost filter answers them. */
+    private final Handler resumed = new WithPanicRecovery(new Handler.Abstract() {
+        @Override
+        public boolean handle(Request request, Response response, Callback callback) throws Exception {
+            return serve(request, response, callback, (QueueSet.Outcome) request.getAttribute(OUTCOME));
+        }
+    });
+
+    public WithPriorityAndFairness(Handler next, PriorityAndFairness apf, RequestMetrics metrics) {
+        super(next);
+        this.apf = apf;
+        this.metrics = metrics;
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) throws Exception {
+        RequestInfo info = Requests.requestInfo(request);
+        if (RequestLabels.of(info, request.getMethod(), null, List.of()).longRunning() && !info.verb().equals("watch")) {
+            return super.handle(request, response, callback);
+        }
+        UserInfo user = Requests.user(request);
+        if (user == null) {
+            user = new UserInfo(UserInfo.ANONYMOUS, "", List.of(UserInfo.ALL_UNAUTHENTICATED), Map.of());
+        }
+        RequestDigest digest = new RequestDigest(info, user);
+        PriorityAndFairness.Classification c = apf.classify(digest);
+        response.getHeaders().put(FLOW_SCHEMA_UID, c.flowSchemaUID());
+        response.getHeaders().put(PRIORITY_LEVEL_UID, c.priorityLevelUID());
+        Scheduler scheduler = request.getComponents().getScheduler();
+        QueueSet.Outcome now = c.queues().acquire(c.flowSchema(), c.distinguisher(), digest, apf.requestWaitLimit(),
+                (task, delay) -> scheduler.schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS)::cancel,
+                request.getContext(), outcome -> {
+                    request.setAttribute(OUTCOME, outcome);
+                    try {
+                        resumed.handle(request, response, callback);
+                    } catch (Exception e) {
+                        // WithPanicRecovery answers every failure; nothing is left to throw.
+                        callback.failed(e);
+                    }
+                });
+        return now == null || serve(request, response, callback, now);
+    }
+
+    /**
+     * Serves the request in its seat, or refuses it. A failure is answered by the outer filters, or
+     * by the resumed request's WithPanicRecovery.
+     */
+    private boolean serve(Request request, Response response, Callback callback, QueueSet.Outcome outcome)
+            throws Exception {
+        RequestInfo info = Requests.requestInfo(request);
+        if (outcome.seat() == null) {
+            RequestLabels labels = RequestLabels.of(info, request.getMethod(), null, List.of());
+            metrics.dropped(labels);
+            metrics.terminated(labels, 429);
+            TooManyRequests.write(response, callback, "1");
+            return true;
+        }
+        return TooManyRequests.serveInSeat(getHandler(), request, response, callback, outcome.seat()::release,
+                info.verb().equals("watch"));
+    }
+}
