@@ -2,6 +2,7 @@ package io.kubelix.junit;
 
 import io.kubelix.junit.impl.NamespaceResource;
 import io.kubelix.junit.impl.ServerResource;
+import io.kubelix.junit.impl.SpareServers;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
@@ -43,6 +44,11 @@ public final class KubelixExtension implements BeforeAllCallback, BeforeEachCall
     private static final String CURRENT = "current";
     /** A server the class owns: a {@link ServerResource}, stopped with the class. */
     private static final String OWNED = "owned";
+    /**
+     * JUnit configuration parameter: start each class's server while the class before runs
+     * ({@link SpareServers}), at the cost of one server started for nothing at the end of the run.
+     */
+    public static final String PRESTART = "kubelix.junit.prestart";
     private static final String FABRIC8_CLIENT = "io.fabric8.kubernetes.client.KubernetesClient";
     private static final String CLIENT_JAVA_CLIENT = "io.kubernetes.client.openapi.ApiClient";
 
@@ -108,7 +114,10 @@ public final class KubelixExtension implements BeforeAllCallback, BeforeEachCall
             resource = context.getRoot().getStore(STORE).getOrComputeIfAbsent("shared " + new TreeMap<>(serverFlags),
                     key -> new ServerResource(KubelixServer.start(serverFlags)), ServerResource.class);
         } else {
-            resource = new ServerResource(KubelixServer.start(serverFlags));
+            boolean prestart = context.getConfigurationParameter(PRESTART).map(Boolean::parseBoolean).orElse(false);
+            resource = new ServerResource(prestart
+                    ? context.getRoot().getStore(STORE).getOrComputeIfAbsent(SpareServers.class).take(serverFlags)
+                    : KubelixServer.start(serverFlags));
             context.getStore(STORE).put(OWNED, resource);
         }
         context.getStore(STORE).put(CURRENT, new Current(resource));
