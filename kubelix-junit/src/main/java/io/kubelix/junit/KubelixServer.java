@@ -4,6 +4,7 @@ import io.kubelix.junit.impl.AdminHttp;
 import io.kubelix.junit.impl.EmbeddedBundles;
 import io.kubelix.junit.impl.EmbeddedFramework;
 import io.kubelix.junit.impl.PkiCache;
+import org.osgi.framework.BundleException;
 
 import javax.net.ssl.SSLContext;
 import java.io.IOException;
@@ -101,7 +102,7 @@ public final class KubelixServer implements AutoCloseable {
             PkiCache.remember(directory);
             return new KubelixServer(framework, directory, url, token, ssl, http,
                     Duration.ofNanos(System.nanoTime() - started));
-        } catch (IOException | RuntimeException | org.osgi.framework.BundleException e) {
+        } catch (IOException | RuntimeException | BundleException e) {
             cleanUp(framework, directory);
             if (e instanceof IllegalStateException ise) {
                 throw ise;

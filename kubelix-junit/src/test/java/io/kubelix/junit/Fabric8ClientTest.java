@@ -6,6 +6,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -19,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -30,10 +33,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class Fabric8ClientTest {
     private static final Set<String> NAMESPACES_SEEN = ConcurrentHashMap.newKeySet();
 
+    private static KubelixServer classServer;
+
     private KubernetesClient client;
 
     @TestNamespace
     private String namespace;
+
+    @BeforeAll
+    static void rememberTheServer(KubelixServer server) {
+        classServer = server;
+    }
 
     @Test
     void createsAndGetsAConfigMap() {
@@ -99,6 +109,15 @@ class Fabric8ClientTest {
     void namespacesDifferFromTestToTestAgain() {
         assertTrue(NAMESPACES_SEEN.add(namespace));
         client.configMaps().inNamespace(namespace).resource(configMap("mine", Map.of())).create();
+    }
+
+    @Nested
+    class WithinTheClass {
+        @Test
+        void usesTheEnclosingClassesServer(KubelixServer server, @TestNamespace String nested) {
+            assertSame(classServer, server);
+            assertTrue(nested.startsWith("uses-the-enclosing-classes-server-"), nested);
+        }
     }
 
     private static ConfigMap configMap(String name, Map<String, String> data) {

@@ -11,6 +11,7 @@ import org.osgi.framework.wiring.BundleRevision;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -94,7 +95,7 @@ public final class EmbeddedFramework {
 
     /** Bundles that are not active, with their state, for a start-up failure's message. */
     public String inactiveBundles() {
-        return java.util.Arrays.stream(framework.getBundleContext().getBundles())
+        return Arrays.stream(framework.getBundleContext().getBundles())
                 .filter(b -> b.getState() != Bundle.ACTIVE && !isFragment(b))
                 .map(b -> b.getSymbolicName() + " (" + state(b.getState()) + ")")
                 .collect(Collectors.joining(", "));
