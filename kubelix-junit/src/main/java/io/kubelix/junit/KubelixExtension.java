@@ -1,5 +1,6 @@
 package io.kubelix.junit;
 
+import io.kubelix.junit.impl.CrdSources;
 import io.kubelix.junit.impl.NamespaceResource;
 import io.kubelix.junit.impl.ServerResource;
 import io.kubelix.junit.impl.SpareServers;
@@ -16,14 +17,17 @@ import java.lang.reflect.AnnotatedElement;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
 /**
  * The JUnit 5 extension behind {@link KubelixTest}: starts a {@link KubelixServer} before the test
- * class (or reuses the run's shared one), and injects into parameters and fields:
+ * class (or reuses the run's shared one), creates the class's CustomResourceDefinitions on it, and
+ * injects into parameters and fields:
  * <ul>
  *   <li>{@link KubelixServer}: URL, CA, admin token, kubeconfig;</li>
  *   <li>{@code @Kubeconfig Path}: the admin kubeconfig;</li>
@@ -55,34 +59,43 @@ public final class KubelixExtension implements BeforeAllCallback, BeforeEachCall
     private final boolean configured;
     private final boolean shared;
     private final Map<String, String> flags;
+    private final List<String> crds;
     private volatile KubelixServer server;
 
     /** The extension as {@link KubelixTest} registers it: configured by the annotation. */
     public KubelixExtension() {
-        this(false, false, Map.of());
+        this(false, false, Map.of(), List.of());
     }
 
-    private KubelixExtension(boolean configured, boolean shared, Map<String, String> flags) {
+    private KubelixExtension(boolean configured, boolean shared, Map<String, String> flags, List<String> crds) {
         this.configured = configured;
         this.shared = shared;
         this.flags = flags;
+        this.crds = crds;
     }
 
     /** A server for the test class that registers it, stopped after the class. */
     public static KubelixExtension perClass() {
-        return new KubelixExtension(true, false, Map.of());
+        return new KubelixExtension(true, false, Map.of(), List.of());
     }
 
     /** One server for every class of the run that registers a shared extension with the same flags. */
     public static KubelixExtension shared() {
-        return new KubelixExtension(true, true, Map.of());
+        return new KubelixExtension(true, true, Map.of(), List.of());
     }
 
     /** This extension with one more kube-apiserver flag, by name without dashes. */
     public KubelixExtension withFlag(String name, String value) {
         Map<String, String> more = new LinkedHashMap<>(flags);
         more.put(name, value);
-        return new KubelixExtension(true, shared, Map.copyOf(more));
+        return new KubelixExtension(true, shared, Map.copyOf(more), crds);
+    }
+
+    /** This extension with more CustomResourceDefinitions to create before the tests, as {@link KubelixTest#crds()}. */
+    public KubelixExtension withCrds(String... sources) {
+        List<String> more = new ArrayList<>(crds);
+        more.addAll(List.of(sources));
+        return new KubelixExtension(true, shared, flags, List.copyOf(more));
     }
 
     /** The server of the class that registered this extension, once its {@code beforeAll} has run. */
@@ -122,6 +135,11 @@ public final class KubelixExtension implements BeforeAllCallback, BeforeEachCall
         }
         context.getStore(STORE).put(CURRENT, new Current(resource));
         server = resource.server();
+        // on a shared server, a class's definitions that another class created already are only waited for
+        List<String> crdSources = configured ? crds : List.of(annotation.map(KubelixTest::crds).orElse(new String[0]));
+        for (String yaml : CrdSources.read(crdSources, testClass.getClassLoader())) {
+            server.createCustomResourceDefinitions(yaml);
+        }
         injectFields(context, null, resource);
     }
 

@@ -17,11 +17,15 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -34,6 +38,13 @@ import java.util.stream.Stream;
 public final class KubelixServer implements AutoCloseable {
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
     /** Flags the server gets from here: a free port, loopback, a fresh data directory. */
+    private static final Pattern YAML_DOCUMENT_SEPARATOR = Pattern.compile("(?m)^---[ \\t]*(#.*)?$");
+    /** The object's name: the first "name" of a created object or a Status' details. */
+    private static final Pattern JSON_NAME = Pattern.compile("\"name\"\\s*:\\s*\"([^\"]+)\"");
+    /** A condition Established=True; a condition is a flat object, so neither part leaves its braces. */
+    private static final Pattern ESTABLISHED = Pattern.compile(
+            "\"type\"\\s*:\\s*\"Established\"[^{}]*\"status\"\\s*:\\s*\"True\""
+                    + "|\"status\"\\s*:\\s*\"True\"[^{}]*\"type\"\\s*:\\s*\"Established\"");
     private static final Set<String> CHOSEN_HERE = Set.of("secure-port", "bind-address", "data-dir");
 
     private final EmbeddedFramework framework;
@@ -160,6 +171,46 @@ public final class KubelixServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Creates the CustomResourceDefinitions of a YAML text (documents separated by {@code ---}) and
+     * waits until each is Established, so that its resources are served; one that exists already
+     * is only waited for.
+     *
+     * @return the definitions' names
+     * @throws IllegalStateException when one is refused, or not established within 60 s
+     */
+    public List<String> createCustomResourceDefinitions(String yaml) {
+        String path = "apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+        List<String> names = new ArrayList<>();
+        for (String document : YAML_DOCUMENT_SEPARATOR.split(yaml)) {
+            if (document.lines().allMatch(line -> line.isBlank() || line.trim().startsWith("#"))) {
+                continue;
+            }
+            HttpResponse<String> created = call(() -> http.postYaml(path, document));
+            Matcher name = JSON_NAME.matcher(created.body());
+            if ((created.statusCode() != 201 && created.statusCode() != 409) || !name.find()) {
+                throw new IllegalStateException("cannot create a CustomResourceDefinition: " + created.statusCode() + " "
+                        + created.body());
+            }
+            names.add(name.group(1));
+        }
+        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        for (String name : names) {
+            String last = "";
+            while (!ESTABLISHED.matcher(last).find()) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("CustomResourceDefinition " + name + " was not established within "
+                            + READY_TIMEOUT.toSeconds() + " s: " + last);
+                }
+                last = call(() -> http.get(path + "/" + name)).body();
+                if (!ESTABLISHED.matcher(last).find()) {
+                    sleep(20);
+                }
+            }
+        }
+        return names;
+    }
+
     /** Starts deleting a namespace (the namespace controller empties it); a missing one is no error. */
     public void deleteNamespace(String name) {
         HttpResponse<String> response = call(() -> http.delete("api/v1/namespaces/" + name));
@@ -174,6 +225,15 @@ public final class KubelixServer implements AutoCloseable {
     public void close() {
         http.close();
         cleanUp(framework, directory);
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
     }
 
     private interface Call {

@@ -29,4 +29,12 @@ public @interface KubelixTest {
      * chosen by the extension.
      */
     String[] flags() default {};
+
+    /**
+     * CustomResourceDefinitions to create before the tests, each waited for until Established:
+     * YAML files (several documents each, if need be) as class path resources such as
+     * {@code "crds/widgets.yaml"}, or as file or directory paths (a directory's {@code .yaml} and
+     * {@code .yml} files in name order), relative to the working directory.
+     */
+    String[] crds() default {};
 }

@@ -62,6 +62,11 @@ public final class AdminHttp {
         return send(request(path).header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)));
     }
 
+    /** POST of a YAML body (one document). */
+    public HttpResponse<String> postYaml(String path, String yaml) throws IOException, InterruptedException {
+        return send(request(path).header("Content-Type", "application/yaml").POST(HttpRequest.BodyPublishers.ofString(yaml)));
+    }
+
     public HttpResponse<String> delete(String path) throws IOException, InterruptedException {
         return send(request(path).DELETE());
     }
