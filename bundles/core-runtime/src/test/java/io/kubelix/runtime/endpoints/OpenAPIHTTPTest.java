@@ -111,25 +111,30 @@ class OpenAPIHTTPTest {
         assertEquals(200, discovery(accept.replace("v=v2", "v=v2beta1"), etag).statusCode(),
                 "each version has its own document and ETag");
 
-        server.api.addProvider(new RESTStorageProvider() {
-            @Override
-            public String groupName() {
-                return "later.example.com";
-            }
-
-            @Override
-            public APIGroupInfo newRESTStorage(RESTOptionsGetter getter) {
-                RESTStorage gizmos = getter.newStore(io.kubelix.api.registry.StoreSpec.builder(
-                        io.kubelix.api.schema.GroupResource.of("later.example.com", "gizmos"), "Gizmo")
-                        .schema(InProcessAPIServer.configMapSchema()).strategy(new NoChecks()).build());
-                return new APIGroupInfo("later.example.com", List.of("v1"), Map.of("v1", Map.of("gizmos", gizmos)));
-            }
-        }, Map.of("service.id", 4L));
+        addGroup("later.example.com", "gizmos", "Gizmo", 4L);
 
         HttpResponse<String> changed = discovery(accept, etag);
         assertEquals(200, changed.statusCode(), "the old ETag no longer matches");
         assertNotEquals(etag, changed.headers().firstValue("ETag").orElseThrow());
         assertTrue(changed.body().contains("\"later.example.com\""), changed.body());
+    }
+
+    /** Installs a group of one resource with the configmap schema, as a plugin that arrives late would. */
+    private void addGroup(String group, String resource, String kind, long serviceId) {
+        server.api.addProvider(new RESTStorageProvider() {
+            @Override
+            public String groupName() {
+                return group;
+            }
+
+            @Override
+            public APIGroupInfo newRESTStorage(RESTOptionsGetter getter) {
+                RESTStorage storage = getter.newStore(io.kubelix.api.registry.StoreSpec.builder(
+                        io.kubelix.api.schema.GroupResource.of(group, resource), kind)
+                        .schema(InProcessAPIServer.configMapSchema()).strategy(new NoChecks()).build());
+                return new APIGroupInfo(group, List.of("v1"), Map.of("v1", Map.of(resource, storage)));
+            }
+        }, Map.of("service.id", serviceId));
     }
 
     private HttpResponse<String> discovery(String accept, String ifNoneMatch) throws Exception {
@@ -152,20 +157,7 @@ class OpenAPIHTTPTest {
         String rootEtag = get("/openapi/v3", null).headers().firstValue("ETag").orElseThrow();
         String v2Etag = get("/openapi/v2", null).headers().firstValue("ETag").orElseThrow();
 
-        server.api.addProvider(new RESTStorageProvider() {
-            @Override
-            public String groupName() {
-                return "late.example.com";
-            }
-
-            @Override
-            public APIGroupInfo newRESTStorage(RESTOptionsGetter getter) {
-                RESTStorage gadgets = getter.newStore(io.kubelix.api.registry.StoreSpec.builder(
-                        io.kubelix.api.schema.GroupResource.of("late.example.com", "gadgets"), "Gadget")
-                        .schema(InProcessAPIServer.configMapSchema()).strategy(new NoChecks()).build());
-                return new APIGroupInfo("late.example.com", List.of("v1"), Map.of("v1", Map.of("gadgets", gadgets)));
-            }
-        }, Map.of("service.id", 3L));
+        addGroup("late.example.com", "gadgets", "Gadget", 3L);
 
         HttpResponse<String> root = get("/openapi/v3", rootEtag);
         assertEquals(200, root.statusCode(), "the old ETag no longer matches");
