@@ -3,16 +3,19 @@ package io.kubelix.runtime.endpoints;
 import io.kubelix.api.registry.RESTStorage;
 import io.kubelix.api.schema.GroupVersion;
 import io.kubelix.api.server.DiscoverySource;
+import io.kubelix.runtime.codec.Codecs;
 import io.kubelix.runtime.codec.MediaType;
 import io.kubelix.runtime.endpoints.discovery.DiscoveryDocuments;
 import io.kubelix.runtime.endpoints.discovery.DiscoveryDocuments.GroupEntry;
 import io.kubelix.runtime.endpoints.discovery.DiscoveryOrder;
+import io.kubelix.runtime.endpoints.openapi.OpenAPIV3;
 import io.kubelix.runtime.endpoints.responsewriters.Responses;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
+import java.lang.ref.WeakReference;
 import java.util.List;
 import java.util.Map;
 
@@ -23,6 +26,22 @@ import java.util.Map;
  */
 final class Discovery {
     private static final String AGGREGATED_GROUP = "apidiscovery.k8s.io";
+
+    /**
+     * The aggregated documents last served, by path and version, as JSON with their ETags:
+     * clients fetch them at every start (kubectl at every command without a cache), and with a
+     * thousand custom resource kinds building one is hundreds of milliseconds. A document is
+     * built again when the route table, the other links' groups or the order changes.
+     */
+    private static final Map<String, Aggregated> AGGREGATED = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** One aggregated document and what it was built from; the route table is held weakly, as it holds plugins' storages. */
+    private record Aggregated(WeakReference<RouteTable> routes, List<DiscoverySource.Group> remote, DiscoveryOrder order,
+                              byte[] json, String etag) {
+        boolean builtFrom(RouteTable r, List<DiscoverySource.Group> rem, DiscoveryOrder o) {
+            return routes.get() == r && remote.equals(rem) && order.equals(o);
+        }
+    }
 
     private Discovery() {
     }
@@ -46,7 +65,8 @@ final class Discovery {
                 return false;
             }
             if (parts.length == 1) {
-                if (serveAggregated(request, response, callback, List.of(entry(core)), List.of(), DiscoveryOrder.NONE)) {
+                if (serveAggregated(request, response, callback, routes, "/api", List.of(entry(core)), List.of(),
+                        DiscoveryOrder.NONE)) {
                     return true;
                 }
                 Responses.writeObject(request, response, callback, 200,
@@ -63,7 +83,7 @@ final class Discovery {
         }
         List<GroupEntry> groups = routes.groups().stream().filter(g -> !g.name().isEmpty()).map(Discovery::entry).toList();
         if (parts.length == 1) {
-            if (!serveAggregated(request, response, callback, groups, remote, order)) {
+            if (!serveAggregated(request, response, callback, routes, "/apis", groups, remote, order)) {
                 Responses.writeObject(request, response, callback, 200, DiscoveryDocuments.apiGroupList(groups, remote, order));
             }
             return true;
@@ -93,16 +113,31 @@ final class Discovery {
     }
 
     /** Answers with the aggregated document when the client's first acceptable choice is one. */
-    private static boolean serveAggregated(Request request, Response response, Callback callback, List<GroupEntry> groups,
-                                           List<DiscoverySource.Group> remote, DiscoveryOrder order) {
+    private static boolean serveAggregated(Request request, Response response, Callback callback, RouteTable routes,
+                                           String path, List<GroupEntry> groups, List<DiscoverySource.Group> remote,
+                                           DiscoveryOrder order) {
         for (MediaType m : MediaType.parseAccept(request.getHeaders().get(HttpHeader.ACCEPT))) {
             if ("APIGroupDiscoveryList".equals(m.param("as")) && AGGREGATED_GROUP.equals(m.param("g"))
                     && m.type().equals(MediaType.JSON)) {
                 String v = m.param("v");
                 if ("v2".equals(v) || "v2beta1".equals(v)) {
                     response.getHeaders().put(HttpHeader.VARY, "Accept");
-                    Responses.writeJson(response, callback, 200, "application/json;g=" + AGGREGATED_GROUP + ";v=" + v
-                            + ";as=APIGroupDiscoveryList", DiscoveryDocuments.aggregated(groups, remote, order, v));
+                    Aggregated doc = AGGREGATED.get(path + " " + v);
+                    if (doc == null || !doc.builtFrom(routes, remote, order)) {
+                        byte[] json = Codecs.toJson(DiscoveryDocuments.aggregated(groups, remote, order, v));
+                        doc = new Aggregated(new WeakReference<>(routes), remote, order, json,
+                                "\"" + OpenAPIV3.hash(json) + "\"");
+                        AGGREGATED.put(path + " " + v, doc);
+                    }
+                    // As kube's aggregated discovery handler: an ETag, and 304 for a client that has the document.
+                    response.getHeaders().put(HttpHeader.ETAG, doc.etag());
+                    if (doc.etag().equals(request.getHeaders().get(HttpHeader.IF_NONE_MATCH))) {
+                        response.setStatus(304);
+                        callback.succeeded();
+                        return true;
+                    }
+                    Responses.write(response, callback, 200, "application/json;g=" + AGGREGATED_GROUP + ";v=" + v
+                            + ";as=APIGroupDiscoveryList", doc.json());
                     return true;
                 }
                 continue;

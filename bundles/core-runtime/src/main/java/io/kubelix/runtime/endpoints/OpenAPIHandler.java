@@ -5,6 +5,7 @@ import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.errors.StatusReason;
 import io.kubelix.api.schema.GroupVersion;
 import io.kubelix.api.server.DiscoverySource;
+import io.kubelix.runtime.codec.Codecs;
 import io.kubelix.runtime.codec.MediaType;
 import io.kubelix.runtime.endpoints.openapi.OpenAPIV2;
 import io.kubelix.runtime.endpoints.openapi.OpenAPIV2Negotiation;
@@ -17,6 +18,7 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
 import java.lang.ref.WeakReference;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,7 +40,16 @@ final class OpenAPIHandler {
      */
     private record Documents(WeakReference<RouteTable> routes, List<ObjectNode> remote, Map<String, ObjectNode> v3,
                              Map<String, String> v3Etags, ObjectNode v3Root, String v3RootEtag, ObjectNode v2,
-                             String v2Etag, AtomicReference<byte[]> v2ProtobufOnce) {
+                             String v2Etag, AtomicReference<byte[]> v2ProtobufOnce, Map<ObjectNode, byte[]> json) {
+
+        /**
+         * A document's JSON, encoded once when the documents were built: with a thousand custom
+         * resource kinds a group's document is megabytes, which kube-openapi too serves from bytes
+         * it keeps rather than encoding them for every client.
+         */
+        byte[] json(ObjectNode doc) {
+            return json.get(doc);
+        }
 
         /** The v2 document's protobuf form, encoded when first asked for: most clients read JSON. */
         byte[] v2Protobuf() {
@@ -75,14 +86,14 @@ final class OpenAPIHandler {
         Documents docs = documents(routes, remote);
         String rest = path.equals(V3) ? "" : path.substring(V3.length() + 1).replaceAll("/+$", "");
         if (rest.isEmpty()) {
-            write(request, response, callback, docs.v3Root(), docs.v3RootEtag());
+            write(request, response, callback, docs, docs.v3Root(), docs.v3RootEtag());
             return true;
         }
         ObjectNode doc = docs.v3().get(rest);
         if (doc == null) {
             return false;
         }
-        write(request, response, callback, doc, docs.v3Etags().get(rest));
+        write(request, response, callback, docs, doc, docs.v3Etags().get(rest));
         return true;
     }
 
@@ -102,7 +113,7 @@ final class OpenAPIHandler {
         }
         Documents docs = documents(routes, remote);
         if (format == OpenAPIV2Negotiation.Format.JSON) {
-            write(request, response, callback, docs.v2(), docs.v2Etag());
+            write(request, response, callback, docs, docs.v2(), docs.v2Etag());
         } else if (!notModified(request, response, callback, docs.v2Etag())) {
             Responses.write(response, callback, 200, OpenAPIV2Negotiation.PROTOBUF, docs.v2Protobuf());
         }
@@ -137,22 +148,24 @@ final class OpenAPIHandler {
         }
         Map<String, ObjectNode> v3 = new LinkedHashMap<>();
         Map<String, String> etags = new LinkedHashMap<>();
+        // Each document is encoded once, for its ETag, and served from those bytes.
+        Map<ObjectNode, byte[]> json = new IdentityHashMap<>();
         for (RouteTable.Group g : routes.groups()) {
             for (String v : g.versions()) {
                 GroupVersion gv = new GroupVersion(g.name(), v);
                 ObjectNode doc = OpenAPIV3.groupVersion(gv, g.resources().get(v), serverVersion);
                 v3.put(OpenAPIV3.key(gv), doc);
-                etags.put(OpenAPIV3.key(gv), etag(doc));
+                etags.put(OpenAPIV3.key(gv), etag(doc, json));
             }
         }
         remoteDocs.forEach((key, doc) -> {
             v3.put(key, doc);
-            etags.put(key, etag(doc));
+            etags.put(key, etag(doc, json));
         });
         ObjectNode root = OpenAPIV3.root(v3);
         ObjectNode v2 = OpenAPIV2.of(v3.values(), serverVersion);
-        Documents built = new Documents(new WeakReference<>(routes), remoteList, v3, etags, root, etag(root), v2, etag(v2),
-                new AtomicReference<>());
+        Documents built = new Documents(new WeakReference<>(routes), remoteList, v3, etags, root, etag(root, json), v2,
+                etag(v2, json), new AtomicReference<>(), json);
         documents = built;
         return built;
     }
@@ -169,13 +182,17 @@ final class OpenAPIHandler {
         return true;
     }
 
-    private static String etag(ObjectNode doc) {
-        return "\"" + OpenAPIV3.hash(doc) + "\"";
+    /** The document's ETag, from its JSON, which is kept in {@code json}. */
+    private static String etag(ObjectNode doc, Map<ObjectNode, byte[]> json) {
+        byte[] bytes = Codecs.toJson(doc);
+        json.put(doc, bytes);
+        return "\"" + OpenAPIV3.hash(bytes) + "\"";
     }
 
-    private static void write(Request request, Response response, Callback callback, ObjectNode doc, String etag) {
+    private static void write(Request request, Response response, Callback callback, Documents docs, ObjectNode doc,
+                              String etag) {
         if (!notModified(request, response, callback, etag)) {
-            Responses.writeJson(response, callback, 200, "application/json", doc);
+            Responses.write(response, callback, 200, "application/json", docs.json(doc));
         }
     }
 

@@ -76,6 +76,10 @@ public final class ConfigProducer implements PostStartHook {
     }
 
     private void ensureQuietly() {
+        if (!served.storageAvailable()) {
+            // Plugins serve before the storage plugin has started; the post-start hook waits for it.
+            return;
+        }
         try {
             ensure();
         } catch (RuntimeException e) {

@@ -99,6 +99,53 @@ class OpenAPIHTTPTest {
     }
 
     @Test
+    void aggregatedDiscoveryHasAnETagAnswersNotModifiedAndChangesWhenAGroupComes() throws Exception {
+        String accept = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
+        HttpResponse<String> first = discovery(accept, null);
+        assertEquals(200, first.statusCode(), first.body());
+        String etag = first.headers().firstValue("ETag").orElseThrow();
+        assertEquals(first.body(), discovery(accept, null).body(), "the same document while nothing changes");
+        HttpResponse<String> again = discovery(accept, etag);
+        assertEquals(304, again.statusCode());
+        assertEquals("", again.body());
+        assertEquals(200, discovery(accept.replace("v=v2", "v=v2beta1"), etag).statusCode(),
+                "each version has its own document and ETag");
+
+        addGroup("later.example.com", "gizmos", "Gizmo", 4L);
+
+        HttpResponse<String> changed = discovery(accept, etag);
+        assertEquals(200, changed.statusCode(), "the old ETag no longer matches");
+        assertNotEquals(etag, changed.headers().firstValue("ETag").orElseThrow());
+        assertTrue(changed.body().contains("\"later.example.com\""), changed.body());
+    }
+
+    /** Installs a group of one resource with the configmap schema, as a plugin that arrives late would. */
+    private void addGroup(String group, String resource, String kind, long serviceId) {
+        server.api.addProvider(new RESTStorageProvider() {
+            @Override
+            public String groupName() {
+                return group;
+            }
+
+            @Override
+            public APIGroupInfo newRESTStorage(RESTOptionsGetter getter) {
+                RESTStorage storage = getter.newStore(io.kubelix.api.registry.StoreSpec.builder(
+                        io.kubelix.api.schema.GroupResource.of(group, resource), kind)
+                        .schema(InProcessAPIServer.configMapSchema()).strategy(new NoChecks()).build());
+                return new APIGroupInfo(group, List.of("v1"), Map.of("v1", Map.of(resource, storage)));
+            }
+        }, Map.of("service.id", serviceId));
+    }
+
+    private HttpResponse<String> discovery(String accept, String ifNoneMatch) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(server.base.resolve("/apis")).header("Accept", accept).GET();
+        if (ifNoneMatch != null) {
+            b.header("If-None-Match", ifNoneMatch);
+        }
+        return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
     void etagsAnswerNotModifiedAndChangeWhenAGroupComes() throws Exception {
         for (String path : List.of("/openapi/v2", "/openapi/v3", "/openapi/v3/api/v1")) {
             HttpResponse<String> first = get(path, null);
@@ -110,20 +157,7 @@ class OpenAPIHTTPTest {
         String rootEtag = get("/openapi/v3", null).headers().firstValue("ETag").orElseThrow();
         String v2Etag = get("/openapi/v2", null).headers().firstValue("ETag").orElseThrow();
 
-        server.api.addProvider(new RESTStorageProvider() {
-            @Override
-            public String groupName() {
-                return "late.example.com";
-            }
-
-            @Override
-            public APIGroupInfo newRESTStorage(RESTOptionsGetter getter) {
-                RESTStorage gadgets = getter.newStore(io.kubelix.api.registry.StoreSpec.builder(
-                        io.kubelix.api.schema.GroupResource.of("late.example.com", "gadgets"), "Gadget")
-                        .schema(InProcessAPIServer.configMapSchema()).strategy(new NoChecks()).build());
-                return new APIGroupInfo("late.example.com", List.of("v1"), Map.of("v1", Map.of("gadgets", gadgets)));
-            }
-        }, Map.of("service.id", 3L));
+        addGroup("late.example.com", "gadgets", "Gadget", 3L);
 
         HttpResponse<String> root = get("/openapi/v3", rootEtag);
         assertEquals(200, root.statusCode(), "the old ETag no longer matches");

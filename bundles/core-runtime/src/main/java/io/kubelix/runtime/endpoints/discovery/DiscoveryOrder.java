@@ -59,6 +59,17 @@ public final class DiscoveryOrder {
         });
     }
 
+    /** Orders from the same priorities are equal: a document built with one serves for the other. */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof DiscoveryOrder other && groups.equals(other.groups) && versions.equals(other.versions);
+    }
+
+    @Override
+    public int hashCode() {
+        return groups.hashCode() * 31 + versions.hashCode();
+    }
+
     /** A stable sort of a JSON array. */
     private static void sort(ArrayNode array, Comparator<JsonNode> order) {
         List<JsonNode> elements = new ArrayList<>();

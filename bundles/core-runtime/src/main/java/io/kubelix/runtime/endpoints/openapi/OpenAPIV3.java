@@ -113,8 +113,13 @@ public final class OpenAPIV3 {
     }
 
     public static String hash(ObjectNode doc) {
+        return hash(Codecs.toJson(doc));
+    }
+
+    /** {@link #hash(ObjectNode)} of a document already encoded as JSON. */
+    public static String hash(byte[] json) {
         try {
-            byte[] digest = MessageDigest.getInstance("SHA-512").digest(Codecs.toJson(doc));
+            byte[] digest = MessageDigest.getInstance("SHA-512").digest(json);
             return HexFormat.of().withUpperCase().formatHex(digest);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
