@@ -134,7 +134,9 @@ class ClientJavaIT extends KubectlSuite {
         assertEquals("http", app.getLivenessProbe().getHandler().getHttpGet().getPort().getStrVal());
         assertEquals(1, app.getLivenessProbe().getHandler().getHttpGet().getPort().getType());
         assertTrue(gotPod.object.getMetadata().getCreationTimestamp().getSeconds() > 1_600_000_000L);
-        assertEquals(List.of("settings"), list.object.getItemsList().stream().map(i -> i.getMetadata().getName()).toList());
+        // The namespace's kube-root-ca.crt is listed too, as in a cluster.
+        assertEquals(List.of("settings"), list.object.getItemsList().stream().map(i -> i.getMetadata().getName())
+                .filter(name -> !name.equals("kube-root-ca.crt")).toList());
         assertTrue(!list.object.getMetadata().getResourceVersion().isEmpty());
         assertEquals(List.of("web"), podList.object.getItemsList().stream().map(i -> i.getMetadata().getName()).toList());
         assertNotNull(missing.status);

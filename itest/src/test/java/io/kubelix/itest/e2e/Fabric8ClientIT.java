@@ -34,6 +34,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * that must come, bounded only so a broken server fails the test rather than hangs it.
  */
 class Fabric8ClientIT extends KubectlSuite {
+    /**
+     * The label of the test's own configmaps, which its watches and informers select: every
+     * namespace also holds the root CA publisher's kube-root-ca.crt, as in a cluster.
+     */
+    private static final String OWN = "fabric8-test";
+
     private static final long WAIT_SECONDS = 30;
 
     Fabric8ClientIT() {
@@ -47,7 +53,7 @@ class Fabric8ClientIT extends KubectlSuite {
             String ns = namespace(client, "watch-" + httpClient);
             BlockingQueue<String> events = new LinkedBlockingQueue<>();
             BlockingQueue<WatcherException> closed = new LinkedBlockingQueue<>();
-            try (Watch ignored = client.configMaps().inNamespace(ns).watch(new Watcher<>() {
+            try (Watch ignored = client.configMaps().inNamespace(ns).withLabel(OWN, "true").watch(new Watcher<>() {
                 @Override
                 public void eventReceived(Action action, ConfigMap cm) {
                     events.add(action + " " + cm.getMetadata().getName() + " " + cm.getData());
@@ -81,7 +87,7 @@ class Fabric8ClientIT extends KubectlSuite {
             String ns = namespace(client, "inform-" + httpClient);
             client.configMaps().inNamespace(ns).resource(configMap(ns, "before", "0")).create();
             BlockingQueue<String> events = new LinkedBlockingQueue<>();
-            SharedIndexInformer<ConfigMap> informer = client.configMaps().inNamespace(ns).inform(
+            SharedIndexInformer<ConfigMap> informer = client.configMaps().inNamespace(ns).withLabel(OWN, "true").inform(
                     new ResourceEventHandler<>() {
                         @Override
                         public void onAdd(ConfigMap cm) {
@@ -136,7 +142,7 @@ class Fabric8ClientIT extends KubectlSuite {
     }
 
     private static ConfigMap configMap(String ns, String name, String value) {
-        return new ConfigMapBuilder().withNewMetadata().withName(name).withNamespace(ns).endMetadata()
+        return new ConfigMapBuilder().withNewMetadata().withName(name).withNamespace(ns).addToLabels(OWN, "true").endMetadata()
                 .withData(Map.of("k", value)).build();
     }
 }

@@ -37,6 +37,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class KubectlApiMachineryIT extends KubectlSuite {
+    /** The root CA publisher's ConfigMap, in every namespace as in a cluster. */
+    private static final String ROOT_CA = "kube-root-ca.crt";
+
     KubectlApiMachineryIT() {
         super("apimachinery", null);
     }
@@ -176,19 +179,19 @@ class KubectlApiMachineryIT extends KubectlSuite {
             kubectl.ok("-n", ns, "create", "configmap", "c" + i, "--from-literal=i=" + i);
         }
         Result listed = kubectl.ok("-n", ns, "get", "configmaps", "--chunk-size=1", "-o", "json", "-v=6");
-        assertEquals(List.of("c1", "c2", "c3", "c4", "c5"), names(JSON.readTree(listed.stdout())));
-        // one request per item: the first with limit=1 alone, four more with the continue token
+        assertEquals(List.of("c1", "c2", "c3", "c4", "c5", ROOT_CA), names(JSON.readTree(listed.stdout())));
+        // one request per item: the first with limit=1 alone, five more with the continue token
         List<String> requests = listed.stderr().lines()
                 .filter(l -> l.contains("GET https://") && l.contains("/namespaces/" + ns + "/configmaps?")).toList();
-        assertEquals(5, requests.size(), listed::toString);
-        assertEquals(5, requests.stream().filter(l -> l.contains("limit=1")).count(), listed::toString);
-        assertEquals(4, requests.stream().filter(l -> l.contains("continue=")).count(), listed::toString);
+        assertEquals(6, requests.size(), listed::toString);
+        assertEquals(6, requests.stream().filter(l -> l.contains("limit=1")).count(), listed::toString);
+        assertEquals(5, requests.stream().filter(l -> l.contains("continue=")).count(), listed::toString);
 
         Result table = kubectl.ok("-n", ns, "get", "configmaps", "--chunk-size=2");
         List<String> lines = table.stdout().lines().toList();
         assertTrue(lines.get(0).startsWith("NAME"), table::toString);
         // one header, then every configmap once
-        assertEquals(List.of("c1", "c2", "c3", "c4", "c5"), lines.subList(1, lines.size()).stream()
+        assertEquals(List.of("c1", "c2", "c3", "c4", "c5", ROOT_CA), lines.subList(1, lines.size()).stream()
                 .map(l -> l.split("\\s+")[0]).toList(), table::toString);
     }
 
@@ -203,11 +206,11 @@ class KubectlApiMachineryIT extends KubectlSuite {
 
         assertEquals(List.of("s1"), selected(ns, "app=web"));
         assertEquals(List.of("s1"), selected(ns, "app==web"));
-        assertEquals(List.of("s2", "s3", "s4"), selected(ns, "app!=web"));
+        assertEquals(List.of(ROOT_CA, "s2", "s3", "s4"), selected(ns, "app!=web"));
         assertEquals(List.of("s1", "s2"), selected(ns, "app in (web,db)"));
-        assertEquals(List.of("s3", "s4"), selected(ns, "app notin (web,db)"));
+        assertEquals(List.of(ROOT_CA, "s3", "s4"), selected(ns, "app notin (web,db)"));
         assertEquals(List.of("s1", "s2"), selected(ns, "tier"));
-        assertEquals(List.of("s4"), selected(ns, "!app"));
+        assertEquals(List.of(ROOT_CA, "s4"), selected(ns, "!app"));
         assertEquals(List.of("s2"), selected(ns, "app in (web,db),tier=back"));
         assertEquals(List.of(), selected(ns, "app=none"));
 
@@ -223,8 +226,9 @@ class KubectlApiMachineryIT extends KubectlSuite {
         kubectl.ok("-n", ns, "create", "configmap", "x");
         kubectl.ok("-n", ns, "create", "configmap", "y");
         assertEquals(List.of("x"), names(getJson(ns, "configmaps", null, "--field-selector", "metadata.name=x")));
-        assertEquals(List.of("y"), names(getJson(ns, "configmaps", null, "--field-selector", "metadata.name!=x")));
-        assertEquals(List.of("x", "y"), names(getJson(ns, "configmaps", null, "--field-selector", "metadata.namespace=" + ns)));
+        assertEquals(List.of(ROOT_CA, "y"), names(getJson(ns, "configmaps", null, "--field-selector", "metadata.name!=x")));
+        assertEquals(List.of(ROOT_CA, "x", "y"), names(getJson(ns, "configmaps", null, "--field-selector",
+                "metadata.namespace=" + ns)));
 
         kubectl.ok("-n", ns, "create", "secret", "generic", "opaque", "--from-literal=k=v");
         kubectl.ok("-n", ns, "create", "secret", "docker-registry", "registry",
@@ -647,8 +651,14 @@ class KubectlApiMachineryIT extends KubectlSuite {
                 refused::toString);
     }
 
+    /**
+     * A new namespace, once the root CA publisher has given it kube-root-ca.crt, as every namespace
+     * of a cluster has: lists of configmaps show it, as kube-apiserver's do.
+     */
     private String namespace(String name) throws Exception {
         kubectl.ok("create", "namespace", name);
+        server.await("kube-root-ca.crt in " + name, POLL_TIMEOUT,
+                () -> kubectl.run("-n", name, "get", "configmap", ROOT_CA).exitCode(), code -> code == 0);
         return name;
     }
 

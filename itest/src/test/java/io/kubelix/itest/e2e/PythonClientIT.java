@@ -41,6 +41,9 @@ class PythonClientIT extends KubectlSuite {
     @Test
     void aWatchGetsEachEventBeforeTheNextIsWritten() throws Exception {
         kubectl.ok("create", "namespace", "py-watch");
+        // The namespace's kube-root-ca.crt is published first, so that the watch sees only the test's events.
+        server.await("kube-root-ca.crt in py-watch", POLL_TIMEOUT,
+                () -> kubectl.run("-n", "py-watch", "get", "configmap", "kube-root-ca.crt").exitCode(), code -> code == 0);
         BlockingQueue<String> lines = run("""
                 import sys
                 from kubernetes import client, config, watch
