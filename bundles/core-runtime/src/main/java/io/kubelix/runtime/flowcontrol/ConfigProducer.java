@@ -83,6 +83,12 @@ public final class ConfigProducer implements PostStartHook {
         try {
             ensure();
         } catch (RuntimeException e) {
+            if (!served.storageAvailable() || e instanceof io.kubelix.api.errors.StatusException s && s.code() == 503) {
+                // The storage plugin went away meanwhile (a stop, an update): the next pass tries again.
+                LOG.debug("priority and fairness: the storage went away while ensuring the bootstrap configuration: {}",
+                        e.toString());
+                return;
+            }
             LOG.warn("priority and fairness: cannot ensure the bootstrap configuration: {}", e.toString());
         }
     }
