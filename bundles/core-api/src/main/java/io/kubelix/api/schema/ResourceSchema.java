@@ -12,6 +12,8 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.WeakHashMap;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The OpenAPI v3 schema of a resource's objects: the definition of its kind and every definition
@@ -50,6 +52,15 @@ import java.util.Objects;
  */
 public record ResourceSchema(String name, Map<String, ObjectNode> definitions) {
     private static final String REF_PREFIX = "#/components/schemas/";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /**
+     * The {@code components.schemas} of each bundle's schema documents, read once: a group loads
+     * its kinds one at a time from the same document, and reading it again for each kind was a
+     * tenth of a server's start. Weak on the owner class, so the document of a plugin revision
+     * that was updated or removed goes with its class loader.
+     */
+    private static final Map<Class<?>, Map<String, ObjectNode>> DOCUMENTS =
+            Collections.synchronizedMap(new WeakHashMap<>());
 
     public ResourceSchema {
         Objects.requireNonNull(name, "name");
@@ -81,12 +92,16 @@ public record ResourceSchema(String name, Map<String, ObjectNode> definitions) {
      * @throws IllegalArgumentException when there is no definition {@code name}, or one it refers to is missing
      */
     public static ResourceSchema load(InputStream json, String name) throws IOException {
-        JsonNode doc = new ObjectMapper().readTree(json);
+        return of(schemas(json), name);
+    }
+
+    private static ObjectNode schemas(InputStream json) throws IOException {
+        JsonNode doc = JSON.readTree(json);
         JsonNode schemas = doc == null ? null : doc.path("components").path("schemas");
         if (schemas == null || !schemas.isObject()) {
             throw new IllegalArgumentException("not an OpenAPI v3 document with components.schemas");
         }
-        return of((ObjectNode) schemas, name);
+        return (ObjectNode) schemas;
     }
 
     /**
@@ -96,11 +111,20 @@ public record ResourceSchema(String name, Map<String, ObjectNode> definitions) {
      * @throws IllegalStateException when the resource is missing or cannot be read
      */
     public static ResourceSchema load(Class<?> owner, String resource, String name) {
+        ObjectNode schemas = DOCUMENTS.computeIfAbsent(owner, o -> new ConcurrentHashMap<>())
+                .computeIfAbsent(resource, r -> read(owner, r));
+        // Each schema gets its own copies of the definitions it needs, as a document read for it alone gave.
+        Map<String, ObjectNode> copies = new LinkedHashMap<>();
+        of(schemas, name).definitions().forEach((n, def) -> copies.put(n, def.deepCopy()));
+        return new ResourceSchema(name, copies);
+    }
+
+    private static ObjectNode read(Class<?> owner, String resource) {
         try (InputStream in = owner.getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IllegalStateException(resource + " is missing from the bundle of " + owner.getName());
             }
-            return load(in, name);
+            return schemas(in);
         } catch (IOException e) {
             throw new IllegalStateException("cannot read " + resource + ": " + e.getMessage(), e);
         }
