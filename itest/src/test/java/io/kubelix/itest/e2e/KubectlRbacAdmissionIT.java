@@ -46,7 +46,8 @@ class KubectlRbacAdmissionIT extends KubectlSuite {
         List<String> roles = kubectl.ok("get", "clusterroles").stdout().lines().toList();
         assertTrue(roles.get(0).matches("NAME\\s+CREATED AT"), roles::toString);
         for (String name : List.of("admin", "cluster-admin", "edit", "view", "system:basic-user", "system:discovery",
-                "system:public-info-viewer")) {
+                "system:public-info-viewer", "system:auth-delegator", "system:node-bootstrapper",
+                "system:certificates.k8s.io:kube-apiserver-client-approver")) {
             assertTrue(roles.stream().anyMatch(l -> l.matches(name + "\\s+" + TIMESTAMP)), name + " in " + roles);
         }
 

@@ -14,7 +14,8 @@ import java.util.List;
 /**
  * kube's bootstrap policy (plugin/pkg/auth/authorizer/rbac/bootstrappolicy): the default cluster
  * roles (cluster-admin, admin, edit, view, the aggregate-to roles, system:basic-user,
- * system:discovery, system:monitoring, system:public-info-viewer) and their bindings, and the
+ * system:discovery, system:monitoring, system:public-info-viewer, the roles kube gives its own
+ * components, extension servers (system:auth-delegator) and certificate approvers) and their bindings, and the
  * roles of the {@code kube-} namespaces with their bindings (kube's namespace policy:
  * {@code kube-system/extension-apiserver-authentication-reader}, which extension API servers are
  * bound to), from {@code bootstrap/policy.json}, each labelled {@code kubernetes.io/bootstrapping=rbac-defaults} and annotated
@@ -98,7 +99,10 @@ final class BootstrapPolicy {
         ObjectNode binding = object(mapper, kind, def);
         ObjectNode ref = binding.putObject("roleRef");
         ref.put("apiGroup", RbacValidation.GROUP).put("kind", roleKind).put("name", def.path("role").asText());
-        binding.set("subjects", def.path("subjects").deepCopy());
+        // kube's system:node binding has no subjects (the Node authorizer grants nodes their access).
+        if (def.has("subjects")) {
+            binding.set("subjects", def.get("subjects").deepCopy());
+        }
         return binding;
     }
 

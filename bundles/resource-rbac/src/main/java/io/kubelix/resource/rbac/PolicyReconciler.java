@@ -196,8 +196,10 @@ final class PolicyReconciler {
     static ObjectNode reconcileBinding(ObjectNode existing, ObjectNode expected) {
         ObjectNode out = existing.deepCopy();
         boolean changed = mergeMetadata(out, expected);
-        ArrayNode subjects = out.get("subjects") instanceof ArrayNode a ? a : out.putArray("subjects");
-        changed |= addMissing(subjects, expected.path("subjects"));
+        if (expected.path("subjects").size() > 0) {
+            ArrayNode subjects = out.get("subjects") instanceof ArrayNode a ? a : out.putArray("subjects");
+            changed |= addMissing(subjects, expected.path("subjects"));
+        }
         changed |= !out.path("roleRef").equals(expected.path("roleRef"));
         return changed ? out : null;
     }

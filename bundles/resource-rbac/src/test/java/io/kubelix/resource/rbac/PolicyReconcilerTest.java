@@ -45,6 +45,32 @@ class PolicyReconcilerTest {
     }
 
     @Test
+    void kubesRolesForComponentsAndCertificateApproversAreThere() {
+        assertTrue(reconciler.ensure());
+        // Extension API servers (metrics-server, sample-apiserver) bind system:auth-delegator to review tokens.
+        assertTrue(PolicyRules.covered(roles.objects.get("system:auth-delegator").path("rules"),
+                json("{'apiGroups':['authentication.k8s.io'],'resources':['tokenreviews'],'verbs':['create']}")));
+        // An approver of kube-apiserver-client CSRs needs `approve` on that signer and on no other.
+        JsonNode approver = roles.objects.get("system:certificates.k8s.io:kube-apiserver-client-approver").path("rules");
+        assertTrue(PolicyRules.covered(approver, json("{'apiGroups':['certificates.k8s.io'],'resources':['signers'],"
+                + "'resourceNames':['kubernetes.io/kube-apiserver-client'],'verbs':['approve']}")));
+        assertFalse(PolicyRules.covered(approver, json("{'apiGroups':['certificates.k8s.io'],'resources':['signers'],"
+                + "'resourceNames':['kubernetes.io/kubelet-serving'],'verbs':['approve']}")));
+        for (String name : List.of("system:node-bootstrapper", "system:node", "system:kube-scheduler",
+                "system:kube-controller-manager", "system:volume-scheduler", "system:service-account-issuer-discovery",
+                "system:certificates.k8s.io:certificatesigningrequests:nodeclient",
+                "system:certificates.k8s.io:legacy-unknown-approver")) {
+            assertTrue(roles.objects.containsKey(name), name);
+        }
+        assertEquals(List.of("system:kube-scheduler"),
+                bindings.objects.get("system:volume-scheduler").path("subjects").findValuesAsText("name"));
+        assertEquals(List.of("system:serviceaccounts"),
+                bindings.objects.get("system:service-account-issuer-discovery").path("subjects").findValuesAsText("name"));
+        // As kube's: the Node authorizer, not this binding, gives nodes their access.
+        assertFalse(bindings.objects.get("system:node").has("subjects"));
+    }
+
+    @Test
     void extensionServersMayReadTheAuthenticationConfigMapOfKubeSystem() {
         assertTrue(reconciler.ensure());
         ObjectNode reader = namespaceRoles.objects.get("extension-apiserver-authentication-reader");
@@ -124,11 +150,12 @@ class PolicyReconcilerTest {
         assertFalse(reconciler.ensure());
         reconciler.start();
         long deadline = System.nanoTime() + 10_000_000_000L;
-        while (bindings.objects.size() < 5 && System.nanoTime() < deadline) {
+        int expected = BootstrapPolicy.load(MAPPER).clusterRoleBindings().size();
+        while (bindings.objects.size() < expected && System.nanoTime() < deadline) {
             Thread.sleep(10);
         }
         reconciler.stop();
         executor.shutdownNow();
-        assertEquals(5, bindings.objects.size());
+        assertEquals(expected, bindings.objects.size());
     }
 }
