@@ -6,6 +6,7 @@ import io.kubelix.support.cel.CelCompileException;
 import io.kubelix.support.cel.CelEnvironment;
 import io.kubelix.support.cel.CelEvaluationError;
 import io.kubelix.support.cel.CelExpression;
+import io.kubelix.support.cel.CelValues;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -193,8 +194,8 @@ public final class ValidationRules {
                 continue;
             }
             Map<String, Object> vars = new HashMap<>();
-            vars.put("self", value);
-            vars.put("oldSelf", old);
+            vars.put("self", CelValues.fromJson(value, s));
+            vars.put("oldSelf", old == null ? null : CelValues.fromJson(old, s));
             boolean ok;
             try {
                 CelExpression.Result r = rule.rule().evaluate(vars, Math.min(CelEnvironment.PER_CALL_COST_LIMIT, budget[0]));

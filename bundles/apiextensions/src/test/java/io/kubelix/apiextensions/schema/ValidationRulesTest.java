@@ -94,4 +94,22 @@ class ValidationRulesTest {
         assertEquals(List.of("s.properties[tags].items.x-kubernetes-validations[0].rule: Invalid value: \"self == oldSelf\": "
                 + "oldSelf cannot be used on the uncorrelatable portion of the schema within s.properties[tags]"), errs);
     }
+
+    @Test
+    void rulesReachPropertiesWhoseNamesAreEscaped() throws Exception {
+        ValidationRules rules = ValidationRules.of(json("{'type':'object','properties':{'spec':{'type':'object',"
+                + "'properties':{'max-replicas':{'type':'integer'},'namespace':{'type':'string'}},"
+                + "'x-kubernetes-validations':[{'rule':'self.max__dash__replicas <= 10','message':'at most 10'},"
+                + "{'rule':'self.__namespace__ == oldSelf.__namespace__','message':'namespace is immutable'}]}}}"));
+        assertEquals(List.of(), ValidationRules.compileErrors(json("{'type':'object','properties':{'spec':{'type':'object',"
+                + "'properties':{'max-replicas':{'type':'integer'}},"
+                + "'x-kubernetes-validations':[{'rule':'self.max__dash__replicas <= 10'}]}}}"), "schema"));
+        assertEquals(List.of(), rules.validate(json("{'spec':{'max-replicas':5,'namespace':'a'}}"), null).errors());
+        assertEquals(List.of("spec: Invalid value: at most 10"),
+                rules.validate(json("{'spec':{'max-replicas':20,'namespace':'a'}}"), null).errors().stream()
+                        .map(FieldError::message).toList());
+        assertEquals(List.of("spec: Invalid value: namespace is immutable"),
+                rules.validate(json("{'spec':{'max-replicas':1,'namespace':'b'}}"),
+                        json("{'spec':{'max-replicas':1,'namespace':'a'}}")).errors().stream().map(FieldError::message).toList());
+    }
 }

@@ -52,6 +52,38 @@ public final class CelValues {
         return node.asText();
     }
 
+    /**
+     * The CEL value of a JSON node of an OpenAPI schema: as {@link #fromJson(JsonNode)}, but the
+     * properties the schema declares are named as {@link CelNames} escapes them, so a rule checked
+     * against the schema's types ({@code self.foo__dash__bar}) finds them at run time.
+     */
+    public static Object fromJson(JsonNode node, JsonNode schema) {
+        if (schema == null || !schema.isObject() || node == null) {
+            return fromJson(node);
+        }
+        if (node.isObject()) {
+            JsonNode properties = schema.path("properties");
+            JsonNode additional = schema.path("additionalProperties");
+            Map<String, Object> m = new LinkedHashMap<>();
+            for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> f = it.next();
+                JsonNode declared = properties.get(f.getKey());
+                if (declared != null) {
+                    m.put(CelNames.escape(f.getKey()).orElse(f.getKey()), fromJson(f.getValue(), declared));
+                } else {
+                    m.put(f.getKey(), fromJson(f.getValue(), additional.isObject() ? additional : null));
+                }
+            }
+            return m;
+        }
+        if (node.isArray()) {
+            List<Object> l = new ArrayList<>(node.size());
+            node.forEach(n -> l.add(fromJson(n, schema.get("items"))));
+            return l;
+        }
+        return fromJson(node);
+    }
+
     /** A binding as CEL takes it: JSON nodes are converted, Java values (already CEL's) pass. */
     static Object fromJava(Object v) {
         if (v instanceof JsonNode n) {

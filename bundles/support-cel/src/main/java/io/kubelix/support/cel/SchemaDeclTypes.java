@@ -15,8 +15,6 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * The CEL types of OpenAPI schemas, as kube's {@code SchemaDeclType} (apiserver/pkg/cel/common)
@@ -25,16 +23,11 @@ import java.util.regex.Pattern;
  * {@code int}, {@code number} {@code double}, {@code string} and {@code boolean} theirs,
  * {@code x-kubernetes-int-or-string} and untyped schemas {@code dyn}. As kube, the root of a resource
  * and an {@code x-kubernetes-embedded-resource} also have {@code apiVersion}, {@code kind} and a
- * {@code metadata} of only {@code name} and {@code generateName}; properties whose names are not
- * CEL identifiers are left out. Strings of the {@code date}, {@code date-time}, {@code duration} and
+ * {@code metadata} of only {@code name} and {@code generateName}; property names are escaped as kube
+ * escapes them ({@link CelNames}), and those that cannot be are left out. Strings of the {@code date}, {@code date-time}, {@code duration} and
  * {@code byte} formats are {@code dyn} here, since rules see them as strings at run time.
  */
 final class SchemaDeclTypes implements CelTypeProvider {
-    private static final Pattern IDENTIFIER = Pattern.compile("[_a-zA-Z][_a-zA-Z0-9]*");
-    /** CEL's reserved words, which kube escapes and which this does not declare. */
-    private static final Set<String> RESERVED = Set.of("true", "false", "null", "in", "as", "break", "const", "continue",
-            "else", "for", "function", "if", "import", "let", "loop", "package", "namespace", "return", "var", "void", "while");
-
     private final Map<String, CelType> structs = new LinkedHashMap<>();
 
     /** The type of {@code schema}, its object types named under {@code name}. */
@@ -62,9 +55,8 @@ final class SchemaDeclTypes implements CelTypeProvider {
                 }
                 for (Iterator<Map.Entry<String, JsonNode>> it = s.path("properties").fields(); it.hasNext(); ) {
                     Map.Entry<String, JsonNode> p = it.next();
-                    if (IDENTIFIER.matcher(p.getKey()).matches() && !RESERVED.contains(p.getKey())) {
-                        fields.put(p.getKey(), type(name + "." + p.getKey(), p.getValue(), false));
-                    }
+                    CelNames.escape(p.getKey()).ifPresent(field ->
+                            fields.put(field, type(name + "." + field, p.getValue(), false)));
                 }
                 if (root) {
                     String meta = name + ".metadata";

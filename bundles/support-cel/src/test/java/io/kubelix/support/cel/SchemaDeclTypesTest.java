@@ -47,4 +47,37 @@ class SchemaDeclTypesTest {
         CelExpression rule = env.compile("self.metadata.name == 'a' && has(self.spec)");
         assertEquals(true, rule.evaluate(Map.of("self", json("{'metadata':{'name':'a'},'spec':{}}")), 1000).value());
     }
+
+    @Test
+    void propertyNamesAreEscapedAsKubeEscapesThem() throws Exception {
+        JsonNode schema = json("{'type':'object','properties':{'max-replicas':{'type':'integer'},"
+                + "'namespace':{'type':'string'},'a.b/c':{'type':'string'},'x__y':{'type':'string'},"
+                + "'items':{'type':'array','items':{'type':'object','properties':{'port-name':{'type':'string'}}}},"
+                + "'labels':{'type':'object','additionalProperties':{'type':'string'}},'héllo':{'type':'string'}}}");
+        CelEnvironment env = CelEnvironment.builder().variable("self", schema, false).build();
+        CelExpression rule = env.compile("self.max__dash__replicas == 3 && self.__namespace__ == 'ns'"
+                + " && self.a__dot__b__slash__c == 'v' && self.x__underscores__y == 'u'"
+                + " && self.items.all(i, i.port__dash__name == 'http') && self.labels['app-name'] == 'web'");
+        JsonNode value = json("{'max-replicas':3,'namespace':'ns','a.b/c':'v','x__y':'u',"
+                + "'items':[{'port-name':'http'}],'labels':{'app-name':'web'}}");
+        assertEquals(true, rule.evaluate(Map.of("self", CelValues.fromJson(value, schema)), 10_000).value());
+
+        // the unescaped names are not fields of the type, and a name that cannot be escaped is no field at all
+        assertThrows(CelCompileException.class, () -> env.compile("self.namespace == 'ns'"));
+        assertThrows(CelCompileException.class, () -> env.compile("has(self.h__llo)"));
+    }
+
+    @Test
+    void celNamesFollowKubesEscapingRules() {
+        assertEquals("foo", CelNames.escape("foo").orElseThrow());
+        assertEquals("__in__", CelNames.escape("in").orElseThrow());
+        assertEquals("a__dash__b__dot__c__slash__d", CelNames.escape("a-b.c/d").orElseThrow());
+        assertEquals("__underscores___x", CelNames.escape("___x").orElseThrow());
+        assertEquals("_x", CelNames.escape("_x").orElseThrow());
+        assertEquals("__dash__x", CelNames.escape("-x").orElseThrow());
+        assertTrue(CelNames.escape("1x").isEmpty());
+        assertTrue(CelNames.escape("").isEmpty());
+        assertTrue(CelNames.escape("a b").isEmpty());
+        assertTrue(CelNames.escape("a:b").isEmpty());
+    }
 }
