@@ -83,10 +83,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>Start-up, in order: 1. prepare the data directory (CA, serving certificate, admin token);
  * 2. build the handler chain; 3. listen; 4. write {@code admin.kubeconfig}.
  */
-@Component(immediate = true, configurationPid = GenericAPIServer.PID, configurationPolicy = ConfigurationPolicy.OPTIONAL,
-        service = {})
+// etc/io.kubelix.services.cfg's service-cluster-ip-range names the kubernetes service's IP, which the certificate names.
+@Component(immediate = true, configurationPid = {GenericAPIServer.PID, GenericAPIServer.SERVICES_PID},
+        configurationPolicy = ConfigurationPolicy.OPTIONAL, service = {})
 public final class GenericAPIServer {
     public static final String PID = "io.kubelix.apiserver";
+    /** The service networks' configuration (resource-core's), where {@code service-cluster-ip-range} is set in etc/. */
+    public static final String SERVICES_PID = "io.kubelix.services";
     private static final Logger LOG = LoggerFactory.getLogger(GenericAPIServer.class);
     /** Eight full HTTP/2 DATA frames: written as three socket writes of three TLS records. */
     static final int HTTP2_WRITE_THRESHOLD = 128 * 1024;
@@ -705,15 +708,21 @@ public final class GenericAPIServer {
     }
 
     /**
-     * The names the serving certificate covers besides loopback: the bind address, kube's in-cluster
-     * names of the {@code kubernetes} service and its cluster IP (the first of
-     * {@code --service-cluster-ip-range}), as kube-apiserver's self-signed certificate has them, and
-     * the operator's own {@code --tls-san} names (k3s' flag).
+     * The names the serving certificate covers besides loopback: the bind address, the advertise
+     * address (so a client reaching this host by its address without SNI is served a certificate
+     * naming it), kube's in-cluster names of the {@code kubernetes} service and its cluster IP (the
+     * first of {@code --service-cluster-ip-range}), as kube-apiserver's self-signed certificate has
+     * them, and the operator's own {@code --tls-san} names (k3s' flag).
      */
     static List<String> servingHosts(InetAddress bind, Settings settings) {
         List<String> hosts = new ArrayList<>();
         if (!bind.isAnyLocalAddress()) {
             hosts.add(bind.getHostAddress());
+        }
+        InetAddress advertise = IP.parseIPSloppy(KubernetesServiceController.advertiseAddress(
+                settings.get("advertise-address", null), bind.getHostAddress())).toInetAddress();
+        if (!advertise.isLoopbackAddress() && !advertise.equals(bind)) {
+            hosts.add(advertise.getHostAddress());
         }
         hosts.addAll(List.of("kubernetes", "kubernetes.default", "kubernetes.default.svc",
                 "kubernetes.default.svc.cluster.local"));
