@@ -26,7 +26,11 @@ class TypedDecodingTest {
         assertRefused(pods, "{\"spec\":{\"priority\":\"abc\"}}",
                 prefix + "json: cannot unmarshal string into Go struct field PodSpec.spec.priority of type int32");
         assertRefused(pods, "{\"spec\":{\"terminationGracePeriodSeconds\":1e400}}",
-                prefix + "json: cannot unmarshal number 1E+400 into Go struct field PodSpec.spec.terminationGracePeriodSeconds of type int64");
+                prefix + "json: cannot unmarshal number 1e+400 into Go struct field PodSpec.spec.terminationGracePeriodSeconds of type int64");
+        assertRefused(pods, "{\"spec\":{\"activeDeadlineSeconds\":1000000.0}}",
+                prefix + "json: cannot unmarshal number 1e+06 into Go struct field PodSpec.spec.activeDeadlineSeconds of type int64");
+        assertRefused(pods, "{\"spec\":{\"activeDeadlineSeconds\":9223372036854775808}}",
+                prefix + "json: cannot unmarshal number 9223372036854775808 into Go struct field PodSpec.spec.activeDeadlineSeconds of type int64");
         assertRefused(pods, "{\"spec\":{\"activeDeadlineSeconds\":1.5}}",
                 prefix + "json: cannot unmarshal number 1.5 into Go struct field PodSpec.spec.activeDeadlineSeconds of type int64");
         assertRefused(pods, "{\"spec\":{\"priority\":2147483648}}",
