@@ -50,12 +50,22 @@ final class ConnectionTimeouts {
         this.readHeaderMillis = readHeaderMillis;
     }
 
-    /** The connection opened or finished its handshake: its (first) header is awaited from now. */
+    /** The connection opened: its handshake and first header are awaited from now. */
     synchronized void awaitHeader() {
         cancel();
         betweenRequests = false;
         Scheduler.Task task = scheduler.schedule(() -> expire(this), readHeaderMillis, TimeUnit.MILLISECONDS);
         deadline = task;
+    }
+
+    /**
+     * The handshake finished: the first header is awaited from now, unless a request has begun
+     * already (TLS 1.3 may report the handshake finished only as the first response is written).
+     */
+    synchronized void handshaken() {
+        if (deadline != null) {
+            awaitHeader();
+        }
     }
 
     /**

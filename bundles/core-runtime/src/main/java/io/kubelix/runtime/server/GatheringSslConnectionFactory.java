@@ -57,7 +57,7 @@ final class GatheringSslConnectionFactory extends SslConnectionFactory {
             addHandshakeListener(new SslHandshakeListener() {
                 @Override
                 public void handshakeSucceeded(Event event) {
-                    timeouts.awaitHeader();
+                    timeouts.handshaken();
                 }
             });
         }

@@ -37,13 +37,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * kube-apiserver's ReadHeaderTimeout and IdleTimeout on the server's HTTPS connector, scaled down
- * (a read-header deadline of 1 s, an idle timeout of 4 s) so that each is seen in seconds: a
+ * (a read-header deadline of 2 s, an idle timeout of 8 s) so that each is seen in seconds: a
  * keep-alive connection outlives the header deadline between requests, over HTTP/1.1 and HTTP/2,
  * while silent connections and half headers are closed at the deadline.
  */
 class ConnectionTimeoutsTest {
-    private static final Duration READ_HEADER = Duration.ofSeconds(1);
-    private static final Duration IDLE = Duration.ofSeconds(4);
+    private static final Duration READ_HEADER = Duration.ofSeconds(2);
+    private static final Duration IDLE = Duration.ofSeconds(8);
     private static final String GET = "GET /x HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
     @TempDir
     Path temp;
