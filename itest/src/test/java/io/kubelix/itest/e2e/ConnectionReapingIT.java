@@ -29,7 +29,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * counted through what the server itself reports ({@code /kubelix/watchcache}): HTTP/1.1 watches
  * whose clients vanished are released within seconds though no event comes, connections that send
  * nothing are closed after about 32 s (kube-apiserver's ReadHeaderTimeout) while requests keep
- * being served, and a bearer token of 64 KiB fits in the headers, as in kube-apiserver.
+ * being served and a keep-alive connection quiet as long still serves its next request (its
+ * IdleTimeout is 90 s), and a bearer token of 64 KiB fits in the headers, as in kube-apiserver.
  */
 class ConnectionReapingIT {
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
@@ -89,6 +90,9 @@ class ConnectionReapingIT {
     @Test
     void silentConnectionsAreClosedWithin40SecondsWhileRequestsAreServed() throws Exception {
         List<Socket> silent = new ArrayList<>();
+        SSLSocket keptAlive = (SSLSocket) api.ssl.getSocketFactory().createSocket("127.0.0.1", server.port());
+        keptAlive.setSoTimeout(30_000);
+        assertEquals("ok", healthz(keptAlive));
         long started = System.nanoTime();
         for (int i = 0; i < 100; i++) {
             Socket s = new Socket("127.0.0.1", server.port());
@@ -110,6 +114,19 @@ class ConnectionReapingIT {
         for (Socket s : silent) {
             s.close();
         }
+        try (keptAlive) {
+            assertEquals("ok", healthz(keptAlive), "a keep-alive connection quiet for " + seconds + " s is served");
+        }
+    }
+
+    /** GET /healthz on an HTTP/1.1 connection that stays open; the body of its 200. */
+    private static String healthz(SSLSocket s) throws IOException {
+        s.getOutputStream().write(("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + api.token
+                + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        String head = readHead(s.getInputStream());
+        assertTrue(head.startsWith("HTTP/1.1 200"), head);
+        int length = Integer.parseInt(head.replaceAll("(?is).*content-length: *(\\d+).*", "$1"));
+        return new String(s.getInputStream().readNBytes(length), StandardCharsets.UTF_8);
     }
 
     @Test

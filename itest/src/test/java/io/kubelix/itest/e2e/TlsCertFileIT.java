@@ -19,10 +19,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * kube-apiserver's {@code --tls-cert-file} and {@code --tls-private-key-file}: the server serves the
  * operator's certificate instead of the one it issues itself, kubectl works through it, and a renewed
  * pair written over the files is served to new connections without a restart; a
- * {@code --tls-sni-cert-key} certificate is served to clients asking for its name.
+ * {@code --tls-sni-cert-key} certificate is served to clients asking for its name. The certificate
+ * the data directory issues beside them names {@code --advertise-address} and the first IP of the
+ * {@code service-cluster-ip-range} that {@code etc/io.kubelix.services.cfg} sets.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TlsCertFileIT {
+    private static final String SERVICE_RANGE = "10.55.0.0/24";
+    private static final String ADVERTISE_ADDRESS = "192.0.2.10";
     private Path work;
     private TestPki pki;
     private KubelixServer server;
@@ -38,8 +42,12 @@ class TlsCertFileIT {
         Files.copy(pki.dir().resolve("operator-serving.crt"), served.resolve("tls.crt"));
         Files.copy(pki.dir().resolve("operator-serving.key"), served.resolve("tls.key"));
         pki.server("sni-serving", "DNS:sni.example.com");
-        server = KubelixServer.start(Path.of(System.getProperty("kubelix.itest.distribution")), work,
-                KubectlSuite.READY_TIMEOUT, "--tls-cert-file", served.resolve("tls.crt").toString(),
+        Path distribution = work.resolve("distribution");
+        KubelixServer.copyTree(Path.of(System.getProperty("kubelix.itest.distribution")), distribution);
+        Files.writeString(distribution.resolve("etc").resolve("io.kubelix.services.cfg"),
+                "service-cluster-ip-range=" + SERVICE_RANGE + "\n");
+        server = KubelixServer.start(distribution, work, KubectlSuite.READY_TIMEOUT,
+                "--advertise-address", ADVERTISE_ADDRESS, "--tls-cert-file", served.resolve("tls.crt").toString(),
                 "--tls-private-key-file", served.resolve("tls.key").toString(), "--tls-sni-cert-key",
                 pki.dir().resolve("sni-serving.crt") + "," + pki.dir().resolve("sni-serving.key"));
     }
@@ -73,6 +81,21 @@ class TlsCertFileIT {
     @Test
     void aClientAskingForAnSniNameIsServedThatCertificate() throws Exception {
         server.kubectl(work).ok("--tls-server-name=sni.example.com", "get", "namespaces");
+    }
+
+    @Test
+    void theIssuedCertificateNamesTheAdvertiseAddressAndTheServiceIpOfTheEtcConfiguration() throws Exception {
+        X509Certificate issued;
+        try (var in = Files.newInputStream(server.dataDir().resolve("pki").resolve("apiserver.crt"))) {
+            issued = (X509Certificate) java.security.cert.CertificateFactory.getInstance("X.509")
+                    .generateCertificate(in);
+        }
+        java.util.List<String> names = issued.getSubjectAlternativeNames().stream()
+                .map(name -> name.get(1).toString()).toList();
+        assertTrue(names.contains(ADVERTISE_ADDRESS), "the advertise address is named: " + names);
+        assertTrue(names.contains("10.55.0.1"), "the kubernetes service's IP in the etc/ range is named: " + names);
+        assertEquals("10.55.0.1", server.kubectl(work).ok("get", "service", "kubernetes", "-o",
+                "jsonpath={.spec.clusterIP}").stdout().trim());
     }
 
     private java.math.BigInteger serial(String file) throws Exception {

@@ -4,6 +4,7 @@ import org.eclipse.jetty.io.ByteBufferPool;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.io.RetainableByteBuffer;
 import org.eclipse.jetty.io.ssl.SslConnection;
+import org.eclipse.jetty.io.ssl.SslHandshakeListener;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
@@ -20,6 +21,9 @@ import java.nio.ByteBuffer;
  * each of which on loopback also wakes the reader. Here the connection's buffers hold
  * {@value #RECORDS} records and a wrap encrypts records while another fits, so the same LIST takes a
  * third of the writes. Nothing else changes: the records, their order and their sizes are the same.
+ *
+ * <p>Each connection also keeps kube-apiserver's read-header deadline ({@link ConnectionTimeouts}):
+ * it sees the connection open, its handshake end and the application bytes read.
  */
 final class GatheringSslConnectionFactory extends SslConnectionFactory {
     /**
@@ -28,19 +32,71 @@ final class GatheringSslConnectionFactory extends SslConnectionFactory {
      */
     static final int RECORDS = 3;
 
-    GatheringSslConnectionFactory(SslContextFactory.Server tls, String nextProtocol) {
+    private final long readHeaderMillis;
+
+    /** @param readHeaderMillis how long a connection has for its handshake and for each request's header */
+    GatheringSslConnectionFactory(SslContextFactory.Server tls, String nextProtocol, long readHeaderMillis) {
         super(tls, nextProtocol);
+        this.readHeaderMillis = readHeaderMillis;
     }
 
     @Override
     protected SslConnection newSslConnection(Connector connector, EndPoint endPoint, SSLEngine engine) {
-        return new SslConnection(new Larger(connector.getByteBufferPool()), connector.getExecutor(),
-                getSslContextFactory(), endPoint, engine, isDirectBuffersForEncryption(), isDirectBuffersForDecryption()) {
-            @Override
-            protected SSLEngineResult wrap(SSLEngine sslEngine, ByteBuffer[] input, ByteBuffer output) throws SSLException {
-                return wrapRecords(sslEngine, input, output);
-            }
-        };
+        ConnectionTimeouts timeouts = new ConnectionTimeouts(connector.getScheduler(), endPoint, readHeaderMillis);
+        return new TimedSslConnection(new Larger(connector.getByteBufferPool()), connector, endPoint, engine, timeouts);
+    }
+
+    private final class TimedSslConnection extends SslConnection implements ConnectionTimeouts.Timed {
+        private final ConnectionTimeouts timeouts;
+
+        TimedSslConnection(ByteBufferPool pool, Connector connector, EndPoint endPoint, SSLEngine engine,
+                           ConnectionTimeouts timeouts) {
+            super(pool, connector.getExecutor(), getSslContextFactory(), endPoint, engine, isDirectBuffersForEncryption(),
+                    isDirectBuffersForDecryption());
+            this.timeouts = timeouts;
+            addHandshakeListener(new SslHandshakeListener() {
+                @Override
+                public void handshakeSucceeded(Event event) {
+                    timeouts.handshaken();
+                }
+            });
+        }
+
+        @Override
+        public ConnectionTimeouts timeouts() {
+            return timeouts;
+        }
+
+        @Override
+        public void onOpen() {
+            timeouts.awaitHeader();
+            super.onOpen();
+        }
+
+        @Override
+        public void onClose(Throwable cause) {
+            timeouts.closed();
+            super.onClose(cause);
+        }
+
+        @Override
+        protected SslEndPoint newSslEndPoint() {
+            return new SslEndPoint() {
+                @Override
+                public int fill(ByteBuffer buffer) throws java.io.IOException {
+                    int filled = super.fill(buffer);
+                    if (filled > 0) {
+                        timeouts.bytesRead(getConnection());
+                    }
+                    return filled;
+                }
+            };
+        }
+
+        @Override
+        protected SSLEngineResult wrap(SSLEngine sslEngine, ByteBuffer[] input, ByteBuffer output) throws SSLException {
+            return wrapRecords(sslEngine, input, output);
+        }
     }
 
     /**

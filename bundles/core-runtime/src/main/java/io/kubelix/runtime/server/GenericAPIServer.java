@@ -67,10 +67,9 @@ import javax.net.ssl.SSLContext;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.security.Provider;
-import java.util.ArrayList;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -84,17 +83,18 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>Start-up, in order: 1. prepare the data directory (CA, serving certificate, admin token);
  * 2. build the handler chain; 3. listen; 4. write {@code admin.kubeconfig}.
  */
-@Component(immediate = true, configurationPid = GenericAPIServer.PID, configurationPolicy = ConfigurationPolicy.OPTIONAL,
-        service = {})
+// etc/io.kubelix.services.cfg's service-cluster-ip-range names the kubernetes service's IP, which the certificate names.
+@Component(immediate = true, configurationPid = {GenericAPIServer.PID, GenericAPIServer.SERVICES_PID},
+        configurationPolicy = ConfigurationPolicy.OPTIONAL, service = {})
 public final class GenericAPIServer {
     public static final String PID = "io.kubelix.apiserver";
+    /** The service networks' configuration (resource-core's), where {@code service-cluster-ip-range} is set in etc/. */
+    public static final String SERVICES_PID = "io.kubelix.services";
     private static final Logger LOG = LoggerFactory.getLogger(GenericAPIServer.class);
     /** Eight full HTTP/2 DATA frames: written as three socket writes of three TLS records. */
     static final int HTTP2_WRITE_THRESHOLD = 128 * 1024;
     /** The largest request header block served (Go's http.DefaultMaxHeaderBytes, 1 MiB). */
     static final int MAX_HEADER_BYTES = 1 << 20;
-    /** How long a connection may be quiet outside a watch: kube-apiserver's ReadHeaderTimeout, 32 s. */
-    static final long IDLE_TIMEOUT_MILLIS = 32_000;
 
     private final RankedServices<Authenticator> authenticators;
     private final AuthorizationModes authorizers;
@@ -574,6 +574,14 @@ public final class GenericAPIServer {
     static ServerConnector httpsConnector(Server server, ServingCertificates serving, TlsProvider.Choice provider,
                                                   TlsOptions options,
                                                   int maxStreams) {
+        return httpsConnector(server, serving, provider, options, maxStreams, ConnectionTimeouts.READ_HEADER_TIMEOUT,
+                ConnectionTimeouts.IDLE_TIMEOUT);
+    }
+
+    /** The connector with kube-apiserver's read-header and idle timeouts as given (shorter ones in tests). */
+    static ServerConnector httpsConnector(Server server, ServingCertificates serving, TlsProvider.Choice provider,
+                                          TlsOptions options, int maxStreams, Duration readHeaderTimeout,
+                                          Duration idleTimeout) {
         HttpConfiguration http = new HttpConfiguration();
         // Go's http.DefaultMaxHeaderBytes, which kube-apiserver serves with: large OIDC tokens and
         // impersonation headers fit (Jetty's default is 8 KiB, and more was a 431).
@@ -583,6 +591,7 @@ public final class GenericAPIServer {
         SecureRequestCustomizer secure = new SecureRequestCustomizer();
         secure.setSniHostCheck(false);
         http.addCustomizer(secure);
+        http.addCustomizer(new ConnectionTimeouts.Customizer());
 
         SslContextFactory.Server tls = new SslContextFactory.Server();
         serve(tls, provider, serving);
@@ -611,15 +620,16 @@ public final class GenericAPIServer {
         http2.setMaxConcurrentStreams(maxStreams);
         ALPNServerConnectionFactory alpn = new ALPNServerConnectionFactory();
         alpn.setDefaultProtocol(http1.getProtocol());
-        SslConnectionFactory ssl = new GatheringSslConnectionFactory(tls, alpn.getProtocol());
+        SslConnectionFactory ssl = new GatheringSslConnectionFactory(tls, alpn.getProtocol(), readHeaderTimeout.toMillis());
         // Encrypted bytes go to the socket from direct buffers: a heap buffer would be copied into a
         // temporary direct one by every write (a large LIST or a busy watch connection writes a lot).
         ssl.setDirectBuffersForEncryption(true);
         ssl.setDirectBuffersForDecryption(true);
         ServerConnector connector = new ServerConnector(server, ssl, alpn, http2, http1);
-        // A connection that sends nothing, half a handshake or half a header is closed after kube's
-        // ReadHeaderTimeout; a watch makes its own connection's timeout as long as the watch lasts.
-        connector.setIdleTimeout(IDLE_TIMEOUT_MILLIS);
+        // A keep-alive connection waits for its next request as long as kube-apiserver's IdleTimeout
+        // lets it; one that sends nothing, half a handshake or half a header is closed at the
+        // ConnectionTimeouts' deadline first. A watch makes its connection's timeout as long as it lasts.
+        connector.setIdleTimeout(idleTimeout.toMillis());
         return connector;
     }
 
@@ -698,15 +708,21 @@ public final class GenericAPIServer {
     }
 
     /**
-     * The names the serving certificate covers besides loopback: the bind address, kube's in-cluster
-     * names of the {@code kubernetes} service and its cluster IP (the first of
-     * {@code --service-cluster-ip-range}), as kube-apiserver's self-signed certificate has them, and
-     * the operator's own {@code --tls-san} names (k3s' flag).
+     * The names the serving certificate covers besides loopback: the bind address, the advertise
+     * address (so a client reaching this host by its address without SNI is served a certificate
+     * naming it), kube's in-cluster names of the {@code kubernetes} service and its cluster IP (the
+     * first of {@code --service-cluster-ip-range}), as kube-apiserver's self-signed certificate has
+     * them, and the operator's own {@code --tls-san} names (k3s' flag).
      */
     static List<String> servingHosts(InetAddress bind, Settings settings) {
         List<String> hosts = new ArrayList<>();
         if (!bind.isAnyLocalAddress()) {
             hosts.add(bind.getHostAddress());
+        }
+        InetAddress advertise = IP.parseIPSloppy(KubernetesServiceController.advertiseAddress(
+                settings.get("advertise-address", null), bind.getHostAddress())).toInetAddress();
+        if (!advertise.isLoopbackAddress() && !advertise.equals(bind)) {
+            hosts.add(advertise.getHostAddress());
         }
         hosts.addAll(List.of("kubernetes", "kubernetes.default", "kubernetes.default.svc",
                 "kubernetes.default.svc.cluster.local"));

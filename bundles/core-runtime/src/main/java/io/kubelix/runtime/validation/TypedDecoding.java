@@ -153,10 +153,10 @@ final class TypedDecoding {
         }
     }
 
-    /** Go's UnmarshalTypeError: a number is named with its text when it cannot become the integer asked for. */
+    /** Go's UnmarshalTypeError: a number is named with its value when it cannot become the integer asked for. */
     private static String typeError(JsonNode node, String struct, String path, String goType) {
         String value = node.isNumber() && (goType.startsWith("int") || goType.startsWith("uint"))
-                ? "number " + node.asText() : jsonType(node);
+                ? "number " + GoNumbers.format(node) : jsonType(node);
         return "json: cannot unmarshal " + value + " into Go struct field " + struct + "." + path + " of type " + goType;
     }
 
@@ -183,7 +183,7 @@ final class TypedDecoding {
         if (node.isIntegralNumber() && node.canConvertToInt()) {
             return null;
         }
-        return "json: cannot unmarshal " + (node.isNumber() ? "number " + node.asText() : jsonType(node))
+        return "json: cannot unmarshal " + (node.isNumber() ? "number " + GoNumbers.format(node) : jsonType(node))
                 + " into Go value of type int32";
     }
 

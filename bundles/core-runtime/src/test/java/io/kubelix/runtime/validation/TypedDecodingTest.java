@@ -26,7 +26,11 @@ class TypedDecodingTest {
         assertRefused(pods, "{\"spec\":{\"priority\":\"abc\"}}",
                 prefix + "json: cannot unmarshal string into Go struct field PodSpec.spec.priority of type int32");
         assertRefused(pods, "{\"spec\":{\"terminationGracePeriodSeconds\":1e400}}",
-                prefix + "json: cannot unmarshal number 1E+400 into Go struct field PodSpec.spec.terminationGracePeriodSeconds of type int64");
+                prefix + "json: cannot unmarshal number 1e+400 into Go struct field PodSpec.spec.terminationGracePeriodSeconds of type int64");
+        assertRefused(pods, "{\"spec\":{\"activeDeadlineSeconds\":1000000.0}}",
+                prefix + "json: cannot unmarshal number 1e+06 into Go struct field PodSpec.spec.activeDeadlineSeconds of type int64");
+        assertRefused(pods, "{\"spec\":{\"activeDeadlineSeconds\":9223372036854775808}}",
+                prefix + "json: cannot unmarshal number 9223372036854775808 into Go struct field PodSpec.spec.activeDeadlineSeconds of type int64");
         assertRefused(pods, "{\"spec\":{\"activeDeadlineSeconds\":1.5}}",
                 prefix + "json: cannot unmarshal number 1.5 into Go struct field PodSpec.spec.activeDeadlineSeconds of type int64");
         assertRefused(pods, "{\"spec\":{\"priority\":2147483648}}",
@@ -46,6 +50,37 @@ class TypedDecodingTest {
                 prefix + "json: cannot unmarshal number 1.5 into Go value of type int32");
         assertRefused(pods, "{\"metadata\":{\"creationTimestamp\":\"yesterday\"}}",
                 prefix + "parsing time \"yesterday\" as \"2006-01-02T15:04:05Z07:00\": cannot parse \"yesterday\" as \"2006\"");
+    }
+
+    /** What the kinds' strategies once checked one by one, which kube answers while decoding. */
+    @Test
+    void wronglyTypedFieldsOfOtherKindsAreRefusedAsKubeRefusesThem() {
+        String quantity = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+        assertRefused(new TypedDecoding(builtin("io.k8s.api.apps.v1.Deployment"), "Deployment", "v1"),
+                "{\"spec\":{\"replicas\":\"two\"}}", "Deployment in version \"v1\" cannot be handled as a Deployment: "
+                        + "json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32");
+        assertRefused(new TypedDecoding(builtin("io.k8s.api.batch.v1.Job"), "Job", "v1"),
+                "{\"spec\":{\"parallelism\":\"two\"}}", "Job in version \"v1\" cannot be handled as a Job: "
+                        + "json: cannot unmarshal string into Go struct field JobSpec.spec.parallelism of type int32");
+        assertRefused(new TypedDecoding(builtin("io.k8s.api.storage.v1.CSIDriver"), "CSIDriver", "v1"),
+                "{\"spec\":[]}", "CSIDriver in version \"v1\" cannot be handled as a CSIDriver: "
+                        + "json: cannot unmarshal array into Go struct field CSIDriver.spec of type v1.CSIDriverSpec");
+        assertRefused(new TypedDecoding(builtin("io.k8s.api.core.v1.Node"), "Node", "v1"),
+                "{\"spec\":\"x\"}", "Node in version \"v1\" cannot be handled as a Node: "
+                        + "json: cannot unmarshal string into Go struct field Node.spec of type v1.NodeSpec");
+        assertRefused(new TypedDecoding(builtin("io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler"),
+                        "HorizontalPodAutoscaler", "v2"),
+                "{\"spec\":{\"metrics\":[{\"type\":\"Pods\",\"pods\":{\"target\":{\"averageValue\":\"5foo\"}}}]}}",
+                "HorizontalPodAutoscaler in version \"v2\" cannot be handled as a HorizontalPodAutoscaler: " + quantity);
+        assertRefused(new TypedDecoding(builtin("io.k8s.api.core.v1.PersistentVolume"), "PersistentVolume", "v1"),
+                "{\"spec\":{\"capacity\":{\"storage\":\"lots\"}}}",
+                "PersistentVolume in version \"v1\" cannot be handled as a PersistentVolume: " + quantity);
+        assertRefused(new TypedDecoding(builtin("io.k8s.api.core.v1.ResourceQuota"), "ResourceQuota", "v1"),
+                "{\"status\":{\"used\":{\"pods\":\"many\"}}}",
+                "ResourceQuota in version \"v1\" cannot be handled as a ResourceQuota: " + quantity);
+        assertRefused(new TypedDecoding(builtin("io.k8s.api.core.v1.LimitRange"), "LimitRange", "v1"),
+                "{\"spec\":{\"limits\":[{\"max\":{\"cpu\":\"fast\"}}]}}",
+                "LimitRange in version \"v1\" cannot be handled as a LimitRange: " + quantity);
     }
 
     @Test

@@ -3,7 +3,6 @@ package io.kubelix.resource.apps;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.errors.FieldError;
-import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.registry.RESTCreateStrategy;
 import io.kubelix.api.registry.RESTUpdateStrategy;
 import io.kubelix.api.registry.StatusStrategies;
@@ -11,7 +10,6 @@ import io.kubelix.api.request.RequestContext;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -24,9 +22,6 @@ import java.util.function.Function;
  * object is validated as kube validates that kind.
  */
 final class WorkloadStrategy implements RESTCreateStrategy, RESTUpdateStrategy {
-    /** The integer fields of a workload's spec, which kube refuses to decode from anything else. */
-    private static final String[] INT_FIELDS = {"replicas", "minReadySeconds", "revisionHistoryLimit", "progressDeadlineSeconds"};
-
     private final String kind;
     private final Consumer<ObjectNode> specDefaults;
     /** The status fields kube's serialization writes for a zero status (those without omitempty). */
@@ -103,30 +98,11 @@ final class WorkloadStrategy implements RESTCreateStrategy, RESTUpdateStrategy {
     }
 
     /**
-     * The object's spec, created when missing (Go's zero value). A spec, or an integer field of
-     * it, of another JSON type is a 400, as kube's decoder answers.
+     * The object's spec, created when missing (Go's zero value). The server's typed decoding has
+     * already refused a body whose spec, or a field of it, has another JSON type.
      */
-    private ObjectNode spec(ObjectNode obj) {
-        JsonNode spec = obj.get("spec");
-        if (spec == null || spec.isNull()) {
-            return obj.putObject("spec");
-        }
-        if (!(spec instanceof ObjectNode s)) {
-            throw undecodable(spec, kind + ".spec", "v1." + kind + "Spec");
-        }
-        for (String f : INT_FIELDS) {
-            JsonNode v = s.get(f);
-            if (v != null && !v.isNull() && !(v.isIntegralNumber() && v.canConvertToInt())) {
-                throw undecodable(v, kind + "Spec.spec." + f, "int32");
-            }
-        }
-        return s;
-    }
-
-    private StatusException undecodable(JsonNode value, String goField, String goType) {
-        String jsonType = value.isNumber() ? "number" : value.getNodeType().name().toLowerCase(Locale.ROOT);
-        return StatusException.badRequest(kind + " in version \"v1\" cannot be handled as a " + kind + ": json: cannot "
-                + "unmarshal " + jsonType + " into Go struct field " + goField + " of type " + goType);
+    private static ObjectNode spec(ObjectNode obj) {
+        return obj.get("spec") instanceof ObjectNode s ? s : obj.putObject("spec");
     }
 
     private static List<FieldError> concat(List<FieldError> a, List<FieldError> b) {

@@ -3,7 +3,6 @@ package io.kubelix.resource.apps;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.errors.FieldError;
-import io.kubelix.api.errors.StatusException;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -13,7 +12,6 @@ import static io.kubelix.resource.apps.Fixtures.create;
 import static io.kubelix.resource.apps.Fixtures.json;
 import static io.kubelix.resource.apps.Fixtures.workload;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class DeploymentStrategyTest {
@@ -154,18 +152,6 @@ class DeploymentStrategyTest {
         ((ObjectNode) rsAnnotated.path("metadata")).putObject("annotations").put("team", "a");
         WorkloadStrategy.replicaSet().prepareForUpdate(CTX, rsAnnotated, rs);
         assertEquals(4, rsAnnotated.path("metadata").path("generation").asInt());
-    }
-
-    @Test
-    void aSpecOfTheWrongTypeIsABadRequest() {
-        ObjectNode d = workload("Deployment", "web");
-        ((ObjectNode) d.path("spec")).put("replicas", "two");
-
-        StatusException e = assertThrows(StatusException.class, () -> strategy.prepareForCreate(CTX, d));
-
-        assertEquals(400, e.code());
-        assertEquals("Deployment in version \"v1\" cannot be handled as a Deployment: json: cannot unmarshal string into "
-                + "Go struct field DeploymentSpec.spec.replicas of type int32", e.getMessage());
     }
 
     @Test

@@ -18,7 +18,7 @@ final class CronJobStrategy implements RESTCreateStrategy, RESTUpdateStrategy {
     @Override
     public void prepareForCreate(RequestContext ctx, ObjectNode obj) {
         obj.putObject("status");
-        BatchSpecs.spec(obj, "CronJob").ifPresent(BatchDefaults::cronJob);
+        BatchDefaults.cronJob(BatchSpecs.spec(obj));
     }
 
     @Override
@@ -29,7 +29,7 @@ final class CronJobStrategy implements RESTCreateStrategy, RESTUpdateStrategy {
     @Override
     public void prepareForUpdate(RequestContext ctx, ObjectNode obj, ObjectNode old) {
         StatusStrategies.resetStatus(obj, old);
-        BatchSpecs.spec(obj, "CronJob").ifPresent(BatchDefaults::cronJob);
+        BatchDefaults.cronJob(BatchSpecs.spec(obj));
     }
 
     @Override

@@ -26,7 +26,7 @@ final class JobStrategy implements RESTCreateStrategy, RESTUpdateStrategy {
     @Override
     public void prepareForCreate(RequestContext ctx, ObjectNode obj) {
         obj.putObject("status");
-        BatchSpecs.spec(obj, "Job").ifPresent(BatchDefaults::job);
+        BatchDefaults.job(BatchSpecs.spec(obj));
     }
 
     /**
@@ -45,7 +45,7 @@ final class JobStrategy implements RESTCreateStrategy, RESTUpdateStrategy {
     @Override
     public void prepareForUpdate(RequestContext ctx, ObjectNode obj, ObjectNode old) {
         StatusStrategies.resetStatus(obj, old);
-        BatchSpecs.spec(obj, "Job").ifPresent(BatchDefaults::job);
+        BatchDefaults.job(BatchSpecs.spec(obj));
         defaultLabels(obj);
     }
 

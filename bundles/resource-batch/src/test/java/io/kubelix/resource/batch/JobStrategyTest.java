@@ -2,7 +2,6 @@ package io.kubelix.resource.batch;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kubelix.api.errors.StatusException;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -14,7 +13,6 @@ import static io.kubelix.resource.batch.Fixtures.job;
 import static io.kubelix.resource.batch.Fixtures.json;
 import static io.kubelix.resource.batch.Fixtures.update;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class JobStrategyTest {
@@ -112,14 +110,6 @@ class JobStrategyTest {
         ObjectNode k = job("pi");
         ((ObjectNode) k.path("spec")).put("completionMode", "Indexed").put("parallelism", 2);
         assertEquals(List.of("spec.completions: Required value: when completion mode is Indexed"), create(strategy, k));
-    }
-
-    @Test
-    void aNonIntegerCountIsABadRequest() {
-        ObjectNode j = job("pi");
-        ((ObjectNode) j.path("spec")).put("parallelism", "two");
-        StatusException e = assertThrows(StatusException.class, () -> strategy.prepareForCreate(CTX, j));
-        assertEquals(400, e.code());
     }
 
     @Test

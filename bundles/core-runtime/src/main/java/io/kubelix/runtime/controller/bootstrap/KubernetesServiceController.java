@@ -57,7 +57,8 @@ import java.util.function.UnaryOperator;
  * what was deleted; the served resources changing (a plugin came) runs a pass at once. The hook
  * completes after the first pass; the EndpointSlice is kept only while endpointslices are served.
  */
-@Component(service = {PostStartHook.class, KubernetesServiceController.class}, configurationPid = GenericAPIServer.PID,
+@Component(service = {PostStartHook.class, KubernetesServiceController.class},
+        configurationPid = {GenericAPIServer.PID, GenericAPIServer.SERVICES_PID},
         configurationPolicy = ConfigurationPolicy.OPTIONAL)
 public final class KubernetesServiceController implements PostStartHook {
     static final GroupVersionResource SERVICES = new GroupVersionResource("", "v1", "services");
@@ -258,7 +259,7 @@ public final class KubernetesServiceController implements PostStartHook {
                     }
                     return;
                 }
-                // The range in use is not --service-cluster-ip-range's (etc/io.kubelix.services.cfg sets another).
+                // The range in use is not this server's (a server sharing the storage allocates from another).
                 LOG.warn("bootstrap-controller: the kubernetes service cannot have cluster IP {} ({}); the "
                         + "allocator chooses one", clusterIP, e.getMessage());
                 create(SERVICES, desired.service(null), desired::serviceUpdate);
@@ -359,7 +360,7 @@ public final class KubernetesServiceController implements PostStartHook {
      * this host's first interface that is up and not loopback stands in (kube's ChooseHostInterface),
      * or loopback when there is none.
      */
-    static String advertiseAddress(String advertise, String bind) {
+    public static String advertiseAddress(String advertise, String bind) {
         if (advertise != null) {
             IP a = literal(advertise, "advertise-address");
             if (a.isUnspecified()) {

@@ -1,7 +1,6 @@
 package io.kubelix.resource.core.common;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.kubelix.api.errors.StatusException;
 import io.kubelix.support.quantity.InvalidQuantityException;
 import io.kubelix.support.quantity.Quantity;
 
@@ -10,7 +9,7 @@ import java.math.BigDecimal;
 /**
  * resource.Quantity values in objects ({@code 10Gi}, {@code 500m}, {@code 1e3}, {@code 2}), read
  * with kube's grammar ({@link Quantity}) to compare and validate amounts. A value that is no
- * quantity is a 400, as kube's decoder answers it.
+ * quantity never gets here: the server's typed decoding answers it with kube's 400.
  */
 public final class Quantities {
     private Quantities() {
@@ -31,26 +30,6 @@ public final class Quantities {
     /** What kube's UnmarshalJSON parses: a string's content, else the JSON text itself. */
     private static String json(JsonNode value) {
         return value.isTextual() ? value.asText() : value.toString();
-    }
-
-    /** The quantity, or a 400 naming the kind and kube's parse error when {@code value} is not one. */
-    static BigDecimal require(JsonNode value, String kind) {
-        String problem = Quantity.ERR_FORMAT_WRONG;
-        if (value != null && !value.isNull()) {
-            try {
-                return Quantity.parseJson(json(value)).value();
-            } catch (InvalidQuantityException e) {
-                problem = e.getMessage();
-            }
-        }
-        throw StatusException.badRequest(kind + " in version \"v1\" cannot be handled as a " + kind + ": " + problem);
-    }
-
-    /** Checks every value of a resource list (such as {@code spec.hard}) is a quantity. */
-    public static void requireAll(JsonNode list, String kind) {
-        if (list != null && list.isObject()) {
-            list.fields().forEachRemaining(e -> require(e.getValue(), kind));
-        }
     }
 
     /** The text of a quantity for messages and printers. */

@@ -40,7 +40,7 @@ public final class NodeStrategy implements RESTCreateStrategy, RESTUpdateStrateg
     }
 
     private static ObjectNode spec(ObjectNode obj) {
-        return Specs.spec(obj, "Node");
+        return Specs.spec(obj);
     }
 
     /** {@code nodes/status} (kube's nodeStatusStrategy): only the status changes, and the node is validated as on update. */

@@ -94,7 +94,7 @@ final class PodStrategy implements RESTCreateStrategy, RESTUpdateStrategy, RESTD
     }
 
     static ObjectNode spec(ObjectNode obj) {
-        return Specs.spec(obj, "Pod");
+        return Specs.spec(obj);
     }
 
     /** kube answers a delete of {@code pods} with the deleted object (ReturnDeletedObject). */

@@ -33,24 +33,6 @@ final class LimitRangeStrategy implements RESTCreateStrategy, RESTUpdateStrategy
     private static final String[] AMOUNTS = {"max", "min", "default", "defaultRequest", "maxLimitRequestRatio"};
 
     @Override
-    public void prepareForCreate(RequestContext ctx, ObjectNode obj) {
-        requireQuantities(obj);
-    }
-
-    @Override
-    public void prepareForUpdate(RequestContext ctx, ObjectNode obj, ObjectNode old) {
-        requireQuantities(obj);
-    }
-
-    private static void requireQuantities(ObjectNode obj) {
-        for (JsonNode limit : obj.path("spec").path("limits")) {
-            for (String amounts : AMOUNTS) {
-                Quantities.requireAll(limit.path(amounts), KIND);
-            }
-        }
-    }
-
-    @Override
     public List<FieldError> validate(RequestContext ctx, ObjectNode obj) {
         List<FieldError> errs = new ArrayList<>();
         JsonNode limits = obj.path("spec").path("limits");

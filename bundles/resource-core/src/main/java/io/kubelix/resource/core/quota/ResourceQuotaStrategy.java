@@ -41,13 +41,11 @@ final class ResourceQuotaStrategy implements RESTCreateStrategy, RESTUpdateStrat
     @Override
     public void prepareForCreate(RequestContext ctx, ObjectNode obj) {
         obj.remove("status");
-        Quantities.requireAll(obj.path("spec").path("hard"), KIND);
     }
 
     @Override
     public void prepareForUpdate(RequestContext ctx, ObjectNode obj, ObjectNode old) {
         StatusStrategies.resetStatus(obj, old);
-        Quantities.requireAll(obj.path("spec").path("hard"), KIND);
     }
 
     @Override
@@ -85,8 +83,6 @@ final class ResourceQuotaStrategy implements RESTCreateStrategy, RESTUpdateStrat
             @Override
             public void prepareForUpdate(RequestContext ctx, ObjectNode obj, ObjectNode old) {
                 StatusStrategies.keepOnlyStatus(obj, old);
-                Quantities.requireAll(obj.path("status").path("hard"), KIND);
-                Quantities.requireAll(obj.path("status").path("used"), KIND);
             }
 
             @Override

@@ -45,7 +45,7 @@ public final class ReplicationControllerStrategy implements RESTCreateStrategy, 
     }
 
     static void setDefaults(ObjectNode rc) {
-        ObjectNode spec = Specs.spec(rc, "ReplicationController");
+        ObjectNode spec = Specs.spec(rc);
         if (spec.get("template") instanceof ObjectNode template) {
             JsonNode labels = template.path("metadata").get("labels");
             if (labels instanceof ObjectNode l) {

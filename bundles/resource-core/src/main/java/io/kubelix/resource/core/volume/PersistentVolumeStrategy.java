@@ -8,7 +8,6 @@ import io.kubelix.api.registry.RESTUpdateStrategy;
 import io.kubelix.api.registry.StatusStrategies;
 import io.kubelix.api.request.RequestContext;
 import io.kubelix.resource.core.common.Nodes;
-import io.kubelix.resource.core.common.Quantities;
 
 import java.util.List;
 
@@ -16,7 +15,7 @@ import java.util.List;
  * kube's persistentvolumeStrategy and persistentvolumeclaimStrategy, one instance per kind: the
  * defaults (reclaim policy Retain for volumes, volume mode Filesystem, status phase Pending), a
  * status reset on create and kept on update (the {@code status} subresource writes it), and the
- * validation of {@link VolumeValidation}. Quantities that are not quantities are a 400.
+ * validation of {@link VolumeValidation}.
  */
 final class PersistentVolumeStrategy implements RESTCreateStrategy, RESTUpdateStrategy {
     private final boolean claim;
@@ -69,14 +68,8 @@ final class PersistentVolumeStrategy implements RESTCreateStrategy, RESTUpdateSt
     private void defaults(ObjectNode obj) {
         JsonNode specNode = obj.get("spec");
         ObjectNode spec = specNode instanceof ObjectNode s ? s : obj.putObject("spec");
-        if (claim) {
-            Quantities.requireAll(spec.path("resources").path("requests"), kind());
-            Quantities.requireAll(spec.path("resources").path("limits"), kind());
-        } else {
-            Quantities.requireAll(spec.path("capacity"), kind());
-            if (Nodes.text(spec, "persistentVolumeReclaimPolicy").isEmpty()) {
-                spec.put("persistentVolumeReclaimPolicy", "Retain");
-            }
+        if (!claim && Nodes.text(spec, "persistentVolumeReclaimPolicy").isEmpty()) {
+            spec.put("persistentVolumeReclaimPolicy", "Retain");
         }
         if (Nodes.text(spec, "volumeMode").isEmpty()) {
             spec.put("volumeMode", "Filesystem");
@@ -93,7 +86,6 @@ final class PersistentVolumeStrategy implements RESTCreateStrategy, RESTUpdateSt
             public void prepareForUpdate(RequestContext ctx, ObjectNode obj, ObjectNode old) {
                 StatusStrategies.keepOnlyStatus(obj, old);
                 if (obj.get("status") instanceof ObjectNode status) {
-                    Quantities.requireAll(status.path("capacity"), kind());
                     if (!claim && !Nodes.text(status, "phase").equals(old.path("status").path("phase").asText(""))) {
                         status.put("lastPhaseTransitionTime", now());
                     }
