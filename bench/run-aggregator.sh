@@ -6,7 +6,9 @@
 # service, creates a widget, and runs the proxy-get scenario on it, through the aggregator and direct.
 # BASELINE=<a distribution directory> (such as an older build's distribution/target/kubelix) starts a
 # second aggregating server from it, set up the same way, which proxy-get reads in the same rotation.
-# usage: [BASELINE=dir] bench/run-aggregator.sh <distribution/target> <work dir> [proxy-get flags...]
+# SCENARIO=watch-fanout runs the watch-fanout scenario on the extension's widgets instead, first directly
+# from the extension server and then through the aggregating server.
+# usage: [BASELINE=dir] [SCENARIO=watch-fanout] bench/run-aggregator.sh <distribution/target> <work dir> [scenario flags...]
 set -euo pipefail
 dists=$1 work=$2
 shift 2
@@ -76,6 +78,20 @@ kind: Widget
 metadata: {name: bench, namespace: default}
 spec: {size: 3}
 YAML
+
+if [ "${SCENARIO:-proxy-get}" = watch-fanout ]; then
+  ext create namespace bench-fanout >/dev/null
+  widgets=(--group-version /apis/sample.kubelix.io/v1 --resource widgets --kind Widget --namespace bench-fanout)
+  echo "## directly from the extension server"
+  java ${BENCH_JAVA_OPTS:-} -jar "$here/target/kubelix-bench.jar" watch-fanout "${widgets[@]}" \
+    --server "https://127.0.0.1:$ext_port" --ca "$work/extension/data/pki/ca.crt" --token "$(cat "$work/extension/token")" \
+    --server-pid "$(cat "$work/extension/pid")" "$@"
+  echo "## through the aggregating server (server CPU: the aggregating server's)"
+  java ${BENCH_JAVA_OPTS:-} -jar "$here/target/kubelix-bench.jar" watch-fanout "${widgets[@]}" \
+    --server "https://127.0.0.1:$agg_port" --ca "$work/aggregator/data/pki/ca.crt" --token "$(cat "$work/aggregator/token")" \
+    --server-pid "$(cat "$work/aggregator/pid")" "$@"
+  exit 0
+fi
 
 java ${BENCH_JAVA_OPTS:-} -jar "$here/target/kubelix-bench.jar" proxy-get \
   --server "https://127.0.0.1:$agg_port" --ca "$work/aggregator/data/pki/ca.crt" --token "$(cat "$work/aggregator/token")" \
