@@ -14,6 +14,7 @@ public final class Main {
               writes         --count 2000 --in-flight 8 --rounds 3 --bytes 1024 [--etcd-metrics URL --etcd-pid PID] [--server-pid PID]
               authz          --roles 1000 --seconds 10 --rounds 3 --in-flight 16 [--user-token T --user NAME]
               proxy-get      --path P --direct-server URL --direct-ca FILE --direct-token T --warmup 2000 --rounds 5000
+                             [--baseline-server URL --baseline-ca FILE --baseline-token T]
 
             connection:
               --server https://host:port   --ca FILE | --insecure   --token T | --kubeconfig FILE

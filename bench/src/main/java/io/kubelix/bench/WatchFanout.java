@@ -4,8 +4,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.HdrHistogram.Histogram;
 
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -14,6 +16,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * watch-fanout: N watches on one namespace's configmaps, then U merge-patches at R per second,
  * each carrying its send time. Every watcher must see every update once, in resourceVersion order.
+ * {@code --group-version /apis/G/V --resource R --kind K} watches and patches another namespaced
+ * resource instead (such as an extension server's, through an aggregator), whose objects carry the
+ * send time in an annotation.
  */
 final class WatchFanout {
     private final Kube kube;
@@ -25,6 +30,11 @@ final class WatchFanout {
     private final int drainSeconds;
     private final int warmupUpdates;
     private final ServerProbe probe;
+    private final String groupVersion;
+    private final String resource;
+    private final String kind;
+    /** Why updates failed (a status and body, or an exception), and how often. */
+    private final Map<String, Integer> failures = new ConcurrentHashMap<>();
 
     WatchFanout(Kube kube, Options o) {
         this.kube = kube;
@@ -36,18 +46,48 @@ final class WatchFanout {
         this.drainSeconds = o.integer("drain-seconds", 30);
         this.warmupUpdates = o.integer("warmup-updates", 2000);
         this.probe = new ServerProbe(o.get("server-pid"));
+        this.groupVersion = o.get("group-version", "/api/v1");
+        this.resource = o.get("resource", "configmaps");
+        this.kind = o.get("kind", "ConfigMap");
+    }
+
+    private boolean configMaps() {
+        return resource.equals("configmaps") && groupVersion.equals("/api/v1");
+    }
+
+    private String collection() {
+        return groupVersion + "/namespaces/" + ns + "/" + resource;
+    }
+
+    /** An object to update: a configmap's send time is data, another kind's an annotation. */
+    private ObjectNode newObject(String name) {
+        if (configMaps()) {
+            return Kube.configMap(name, "sent", "0");
+        }
+        ObjectNode o = Kube.JSON.createObjectNode().put("apiVersion", groupVersion.replaceFirst("^/apis?/", ""))
+                .put("kind", kind);
+        o.putObject("metadata").put("name", name).putObject("annotations").put("sent", "0");
+        return o;
+    }
+
+    private ObjectNode patch(long sent, int seq) {
+        ObjectNode patch = Kube.JSON.createObjectNode();
+        ObjectNode fields = configMaps() ? patch.putObject("data") : patch.putObject("metadata").putObject("annotations");
+        fields.put("sent", Long.toString(sent)).put("seq", Integer.toString(seq));
+        return patch;
     }
 
     void run() throws Exception {
-        System.out.printf("watch-fanout: %d watchers on %s/configmaps, %d updates at %.0f/s over %d configmaps"
-                + " (after %d warm-up updates at the same rate)%n", watchers, ns, updates, rate, objects, warmupUpdates);
-        // 1. A namespace with a few configmaps to update.
+        System.out.printf("watch-fanout: %d watchers on %s, %d updates at %.0f/s over %d %s"
+                + " (after %d warm-up updates at the same rate)%n", watchers, collection(), updates, rate, objects, resource,
+                warmupUpdates);
+        // 1. A namespace with a few objects to update.
         kube.ensureNamespace(ns);
-        kube.deleteConfigMaps(ns);
+        kube.call("DELETE", collection(), null);
         for (int i = 0; i < objects; i++) {
-            kube.call("POST", Kube.configMapsPath(ns), Kube.configMap("fanout-" + i, "sent", "0"));
+            kube.call("POST", collection(), newObject("fanout-" + i));
         }
-        String rv = kube.call("GET", Kube.configMapsPath(ns), null).path("metadata").path("resourceVersion").asText();
+        String rv = kube.call("GET", collection(), null).path("metadata").path("resourceVersion").asText();
 
         String procBefore = probe.procStatus();
 
@@ -56,7 +96,7 @@ final class WatchFanout {
         List<Watcher> ws = new ArrayList<>();
         for (int i = 0; i < watchers; i++) {
             Watcher w = new Watcher();
-            kube.watch(i, Kube.configMapsPath(ns)
+            kube.watch(i, collection()
                     + "?watch=true&resourceVersion=" + rv + "&timeoutSeconds=3600", w);
             ws.add(w);
             if (i % 200 == 199) {
@@ -123,6 +163,7 @@ final class WatchFanout {
                 serverCpu < 0 ? "n/a" : String.format("%.1f", serverCpu), clientCpu, ServerProbe.loadAverage());
         System.out.printf("server process before the watches: %s; after the run: %s%n", procBefore, probe.procStatus());
         System.out.printf("updates: %d acknowledged, %d failed, %.1f/s achieved%n", expected.size(), failedWrites[0], achieved);
+        failures.forEach((why, n) -> System.out.printf("  failed %d times: %s%n", n, why));
         System.out.println(Stats.header());
         System.out.println(Stats.row("update (PATCH) latency", writeLatency));
         System.out.println(Stats.row("event delivery latency (all watchers)", all));
@@ -144,14 +185,14 @@ final class WatchFanout {
             pacer.awaitTick(i);
             long sent = Stats.nowMicros();
             int seq = first + i;
-            ObjectNode patch = Kube.JSON.createObjectNode();
-            patch.putObject("data").put("sent", Long.toString(sent)).put("seq", Integer.toString(seq));
-            pending.add(kube.send("PATCH", Kube.configMapsPath(ns) + "/fanout-" + (seq % objects),
-                    "application/merge-patch+json", Kube.JSON.writeValueAsBytes(patch)).thenAccept(r -> {
+            pending.add(kube.send("PATCH", collection() + "/fanout-" + (seq % objects),
+                    "application/merge-patch+json", Kube.JSON.writeValueAsBytes(patch(sent, seq))).thenAccept(r -> {
                 synchronized (writeLatency) {
                     writeLatency.recordValue(Math.max(0, Stats.nowMicros() - sent));
                     if (r.statusCode() != 200) {
                         failedWrites[0]++;
+                        failures.merge("HTTP " + r.statusCode() + " " + new String(r.body(), StandardCharsets.UTF_8).strip(),
+                                1, Integer::sum);
                         return;
                     }
                 }
@@ -159,6 +200,7 @@ final class WatchFanout {
             }).exceptionally(t -> {
                 synchronized (writeLatency) {
                     failedWrites[0]++;
+                    failures.merge(t.toString(), 1, Integer::sum);
                 }
                 return null;
             }));

@@ -42,6 +42,7 @@ public final class APIAggregator implements DelegationTarget, DiscoverySource {
 
     private final ObjectMapper json = new ObjectMapper();
     private final SharedIndexInformer apiServices;
+    private final ProxyTransports transports;
     private final APIServiceProxy proxy;
     private final RemoteDiscovery discovery;
 
@@ -52,6 +53,7 @@ public final class APIAggregator implements DelegationTarget, DiscoverySource {
         this.apiServices = informers.forResource(API_SERVICES);
         ServiceResolver services = ServiceResolver.forRouting(context.getProperty("kubelix.enable-aggregator-routing"),
                 informers);
+        this.transports = transports;
         this.proxy = new APIServiceProxy(apiServices, services, transports);
         this.discovery = new RemoteDiscovery(json, informers, apiServices, services, transports);
     }
@@ -59,6 +61,7 @@ public final class APIAggregator implements DelegationTarget, DiscoverySource {
     @Deactivate
     void deactivate() {
         discovery.stop();
+        transports.clear();
     }
 
     @Override

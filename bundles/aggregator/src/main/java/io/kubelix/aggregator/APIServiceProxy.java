@@ -11,18 +11,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.ConnectException;
+import java.net.SocketTimeoutException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.Locale;
-import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * kube-aggregator's proxyHandler: a request for a group and version whose APIService names a
@@ -34,7 +29,6 @@ import java.util.Map;
  */
 final class APIServiceProxy {
     private static final Logger LOG = LoggerFactory.getLogger(APIServiceProxy.class);
-    private static final int BUFFER = 16 * 1024;
 
     private final SharedIndexInformer apiServices;
     private final ServiceResolver services;
@@ -51,7 +45,11 @@ final class APIServiceProxy {
      * (no APIService, a local one, or not a path of a group version).
      */
     ObjectNode remoteAPIServiceFor(String path) {
-        String[] parts = path.replaceAll("^/+", "").split("/", 4);
+        int from = 0;
+        while (from < path.length() && path.charAt(from) == '/') {
+            from++;
+        }
+        String[] parts = path.substring(from).split("/", 4);
         if (parts.length < 3 || !parts[0].equals("apis") || parts[1].isEmpty() || parts[2].isEmpty()) {
             return null;
         }
@@ -84,28 +82,67 @@ final class APIServiceProxy {
             return;
         }
         ProxyTransports.Key tls = ProxyTransports.Key.of(apiService);
-        URI target = URI.create(base + request.rawPath() + (request.rawQuery() == null ? "" : "?" + request.rawQuery()));
         if (UpgradeAwareProxy.isUpgradeRequest(request)) {
-            proxyUpgrade(target, tls, request, user, response);
+            proxyUpgrade(base, tls, request, user, response);
             return;
         }
-        HttpClient client;
         try {
-            client = transports.client(tls);
+            roundTrip(base, tls, request, user, response);
         } catch (IllegalArgumentException e) {
             error(response, 500, e.getMessage());
-            return;
         }
-        HttpResponse<InputStream> upstream;
+    }
+
+    private void proxyUpgrade(URI base, ProxyTransports.Key tls, APIRequest request, UserInfo user, APIResponse response) {
         try {
-            upstream = client.send(newRequest(target, request, user), HttpResponse.BodyHandlers.ofInputStream());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            error(response, 503, "context canceled");
-            return;
+            // kube sends the service's DNS name as the TLS server name, unless the server is not verified.
+            UpgradeAwareProxy.proxy(base, transports.sslContext(tls), tls.insecure() ? "" : tls.serverName(),
+                    request, user, response);
+        } catch (IllegalArgumentException e) {
+            error(response, 500, e.getMessage());
         } catch (IOException e) {
-            LOG.info("proxying {} {} to {} failed: {}", request.method(), request.rawPath(), target, e.toString());
-            error(response, 503, describe(e, target));
+            LOG.info("proxying the upgrade {} {} to {} failed: {}", request.method(), request.rawPath(), base, e.toString());
+            error(response, 503, describe(e, base));
+        }
+    }
+
+    /**
+     * Sends the request on a kept-alive connection and relays the answer as it arrives. A
+     * connection the extension server closed while it was idle is replaced once, when the request
+     * has no body to send again (Go's transport retries such a request too).
+     */
+    private void roundTrip(URI base, ProxyTransports.Key tls, APIRequest request, UserInfo user, APIResponse response) {
+        String host = base.getHost();
+        int port = base.getPort();
+        long length = bodyLength(request);
+        String head = RequestHead.of(base, request, user, false, length);
+        BackendConnection backend = null;
+        ResponseHead answer = null;
+        IOException failure = null;
+        for (int attempt = 0; answer == null && attempt < 2; attempt++) {
+            backend = null;
+            try {
+                backend = attempt == 0 ? transports.connection(tls, host, port) : transports.newConnection(tls, host, port);
+                backend.writeHead(head);
+                if (length != 0) {
+                    backend.writeBody(request.body(), length);
+                } else {
+                    backend.output().flush();
+                }
+                answer = ResponseHead.read(backend.input());
+            } catch (IOException e) {
+                failure = e;
+                if (backend != null) {
+                    backend.close();
+                }
+                if (backend == null || !backend.reused() || length != 0) {
+                    break;
+                }
+            }
+        }
+        if (answer == null) {
+            LOG.info("proxying {} {} to {} failed: {}", request.method(), request.rawPath(), base, failure.toString());
+            error(response, 503, describe(failure, base));
             return;
         }
         RequestInfo info = request.requestInfo();
@@ -113,82 +150,64 @@ final class APIServiceProxy {
             // A watch may be quiet for as long as it lasts.
             response.longRunning();
         }
-        InputStream body = upstream.body();
         // A client that goes away (an HTTP/2 stream reset, a closed connection) ends the relay at once,
-        // even while the extension server has nothing to send.
-        request.addFailureListener(failure -> closeQuietly(body));
-        relay(upstream, response);
-    }
-
-    private void proxyUpgrade(URI target, ProxyTransports.Key tls, APIRequest request, UserInfo user, APIResponse response) {
-        try {
-            // kube sends the service's DNS name as the TLS server name, unless the server is not verified.
-            UpgradeAwareProxy.proxy(target, transports.sslContext(tls), tls.insecure() ? "" : tls.serverName(),
-                    request, user, response);
-        } catch (IllegalArgumentException e) {
-            error(response, 500, e.getMessage());
-        } catch (IOException e) {
-            LOG.info("proxying the upgrade {} {} to {} failed: {}", request.method(), request.rawPath(), target, e.toString());
-            error(response, 503, describe(e, target));
-        }
-    }
-
-    private static void closeQuietly(InputStream in) {
-        try {
-            in.close();
-        } catch (IOException e) {
-            LOG.debug("closing a proxied response: {}", e.toString());
-        }
-    }
-
-    private static HttpRequest newRequest(URI target, APIRequest request, UserInfo user) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(target);
-        for (Map.Entry<String, List<String>> h : request.headers().entrySet()) {
-            if (!AuthProxyHeaders.dropped(h.getKey())) {
-                h.getValue().forEach(value -> b.header(h.getKey(), value));
+        // even while the extension server has nothing to send; whichever comes first, the end of the
+        // exchange or the client's failure, decides what becomes of the connection.
+        AtomicBoolean ended = new AtomicBoolean();
+        BackendConnection connection = backend;
+        request.addFailureListener(f -> {
+            if (ended.compareAndSet(false, true)) {
+                connection.close();
+            }
+        });
+        boolean reusable = relay(answer, connection, request.method().equals("HEAD"), response);
+        if (ended.compareAndSet(false, true)) {
+            if (reusable) {
+                transports.release(tls, host, port, connection);
+            } else {
+                connection.close();
             }
         }
-        AuthProxyHeaders.set(b, user);
+    }
+
+    /** The length of the body to send: 0 for none, -1 for one of unknown length (sent chunked). */
+    private static long bodyLength(APIRequest request) {
         // The body is streamed as it arrives, as kube's proxy does: the extension server applies its own limits.
         long length = request.contentLength();
-        String method = request.method();
-        boolean unknownLengthBody = length < 0 && (request.headers().containsKey("Transfer-Encoding")
-                || method.equals("POST") || method.equals("PUT") || method.equals("PATCH"));
-        if (length == 0 || length < 0 && !unknownLengthBody) {
-            b.method(method, HttpRequest.BodyPublishers.noBody());
-        } else {
-            HttpRequest.BodyPublisher stream = HttpRequest.BodyPublishers.ofInputStream(request::body);
-            b.method(method, length > 0 ? HttpRequest.BodyPublishers.fromPublisher(stream, length) : stream);
+        if (length >= 0) {
+            return length;
         }
-        return b.build();
+        String method = request.method();
+        boolean unknownLengthBody = request.headers().containsKey("Transfer-Encoding")
+                || method.equals("POST") || method.equals("PUT") || method.equals("PATCH");
+        return unknownLengthBody ? -1 : 0;
     }
 
-    /** Writes the upstream status and headers, then its body as it arrives, flushing every read. */
-    private static void relay(HttpResponse<InputStream> upstream, APIResponse response) {
-        response.setStatus(upstream.statusCode());
-        for (Map.Entry<String, List<String>> h : upstream.headers().map().entrySet()) {
-            String name = h.getKey();
-            if (name.startsWith(":") || AuthProxyHeaders.HopByHop.is(name.toLowerCase(Locale.ROOT))) {
-                continue;
-            }
-            for (String value : h.getValue()) {
-                response.addHeader(name, value);
+    /**
+     * Writes the answer's status and headers, then its body as it arrives.
+     *
+     * @return whether the connection may carry another exchange
+     */
+    private static boolean relay(ResponseHead answer, BackendConnection backend, boolean head, APIResponse response) {
+        response.setStatus(answer.status());
+        for (String[] h : answer.headers()) {
+            if (!AuthProxyHeaders.HopByHop.is(h[0].toLowerCase(Locale.ROOT))) {
+                response.addHeader(h[0], h[1]);
             }
         }
-        OutputStream out = response.body();
-        try (InputStream in = upstream.body()) {
-            byte[] buffer = new byte[BUFFER];
-            for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
-                out.write(buffer, 0, n);
-                out.flush();
-            }
-        } catch (IOException e) {
+        int status = answer.status();
+        boolean bodyless = head || status / 100 == 1 || status == 204 || status == 304;
+        boolean reusable;
+        try {
+            reusable = backend.relayBody(answer, bodyless, response.body());
+        } catch (IOException | NumberFormatException e) {
             // The client went away (a watch ended) or the extension server did: the response ends here.
             LOG.debug("proxied response ended early: {}", e.toString());
             response.fail(e);
-            return;
+            return false;
         }
         response.complete();
+        return reusable;
     }
 
     /** An error as Go's http.Error writes it: plain text and a newline. */
@@ -206,7 +225,7 @@ final class APIServiceProxy {
 
     /** A failed round trip as Go's transport words the common ones. */
     static String describe(IOException e, URI target) {
-        if (e instanceof HttpTimeoutException) {
+        if (e instanceof HttpTimeoutException || e instanceof SocketTimeoutException) {
             return "context deadline exceeded";
         }
         if (e instanceof ConnectException) {

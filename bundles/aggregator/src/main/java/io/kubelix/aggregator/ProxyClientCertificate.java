@@ -1,24 +1,17 @@
 package io.kubelix.aggregator;
 
 import io.kubelix.support.flags.ReloadingFile;
-import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
-import org.bouncycastle.openssl.PEMKeyPair;
-import org.bouncycastle.openssl.PEMParser;
-import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
+import io.kubelix.support.webhook.x509.ClientCertificate;
 
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.X509ExtendedKeyManager;
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.io.StringReader;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.Principal;
 import java.security.PrivateKey;
-import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.List;
@@ -57,13 +50,7 @@ final class ProxyClientCertificate {
 
     static List<X509Certificate> parseCertificates(String pem) {
         try {
-            List<X509Certificate> certs = CertificateFactory.getInstance("X.509")
-                    .generateCertificates(new ByteArrayInputStream(pem.getBytes(StandardCharsets.US_ASCII))).stream()
-                    .map(X509Certificate.class::cast).toList();
-            if (certs.isEmpty()) {
-                throw new IllegalArgumentException("no PEM certificate");
-            }
-            return certs;
+            return ClientCertificate.certificates(pem.getBytes(StandardCharsets.US_ASCII));
         } catch (GeneralSecurityException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         }
@@ -71,18 +58,9 @@ final class ProxyClientCertificate {
 
     /** A PKCS#8 ({@code PRIVATE KEY}), PKCS#1 ({@code RSA PRIVATE KEY}) or SEC 1 ({@code EC PRIVATE KEY}) key. */
     static PrivateKey parseKey(String pem) {
-        try (PEMParser parser = new PEMParser(new StringReader(pem))) {
-            JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
-            for (Object o = parser.readObject(); o != null; o = parser.readObject()) {
-                if (o instanceof PrivateKeyInfo info) {
-                    return converter.getPrivateKey(info);
-                }
-                if (o instanceof PEMKeyPair pair) {
-                    return converter.getKeyPair(pair).getPrivate();
-                }
-            }
-            throw new IllegalArgumentException("no PEM private key");
-        } catch (IOException e) {
+        try {
+            return ClientCertificate.privateKey(pem.getBytes(StandardCharsets.US_ASCII));
+        } catch (GeneralSecurityException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         }
     }

@@ -5,20 +5,10 @@ import io.kubelix.api.request.UserInfo;
 import io.kubelix.api.server.APIRequest;
 import io.kubelix.api.server.APIResponse;
 import io.kubelix.api.server.UpgradedConnection;
-import org.bouncycastle.asn1.x500.X500Name;
-import org.bouncycastle.asn1.x509.Extension;
-import org.bouncycastle.asn1.x509.GeneralName;
-import org.bouncycastle.asn1.x509.GeneralNames;
-import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
-import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
-import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
-import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLServerSocket;
 import javax.net.ssl.SSLSocket;
 import java.io.ByteArrayOutputStream;
@@ -27,19 +17,9 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PipedInputStream;
 import java.io.PipedOutputStream;
-import java.io.StringWriter;
-import java.math.BigInteger;
-import java.net.InetAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.security.KeyPair;
-import java.security.KeyPairGenerator;
-import java.security.KeyStore;
-import java.security.cert.X509Certificate;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
-import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -56,7 +36,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * 101 reaches the client, then bytes flow both ways; a refused upgrade is an ordinary response.
  */
 class UpgradeAwareProxyTest {
-    private static final String SERVER_NAME = "api.ns.svc";
+    private static final String SERVER_NAME = TlsBackend.SERVER_NAME;
     private static final UserInfo ALICE = new UserInfo("alice", "", List.of("devs"), Map.of());
 
     private final CompletableFuture<String> backendSaw = new CompletableFuture<>();
@@ -65,26 +45,9 @@ class UpgradeAwareProxyTest {
 
     @BeforeEach
     void startBackend() throws Exception {
-        KeyPair keys = KeyPairGenerator.getInstance("EC").generateKeyPair();
-        X500Name name = new X500Name("CN=" + SERVER_NAME);
-        Instant now = Instant.now();
-        X509Certificate cert = new JcaX509CertificateConverter().getCertificate(new JcaX509v3CertificateBuilder(name,
-                BigInteger.ONE, Date.from(now.minusSeconds(60)), Date.from(now.plusSeconds(3600)), name, keys.getPublic())
-                .addExtension(Extension.subjectAlternativeName, false, new GeneralNames(new GeneralName(GeneralName.dNSName, SERVER_NAME)))
-                .build(new JcaContentSignerBuilder("SHA256withECDSA").build(keys.getPrivate())));
-        KeyStore store = KeyStore.getInstance("PKCS12");
-        store.load(null, null);
-        store.setKeyEntry("backend", keys.getPrivate(), new char[0], new X509Certificate[] {cert});
-        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-        kmf.init(store, new char[0]);
-        SSLContext tls = SSLContext.getInstance("TLS");
-        tls.init(kmf.getKeyManagers(), null, null);
-        backend = (SSLServerSocket) tls.getServerSocketFactory().createServerSocket(0, 1, InetAddress.getLoopbackAddress());
-        StringWriter pem = new StringWriter();
-        try (JcaPEMWriter writer = new JcaPEMWriter(pem)) {
-            writer.writeObject(cert);
-        }
-        caBundle = Base64.getEncoder().encodeToString(pem.toString().getBytes(StandardCharsets.US_ASCII));
+        TlsBackend started = TlsBackend.start();
+        backend = started.socket();
+        caBundle = started.caBundle();
     }
 
     @AfterEach

@@ -59,6 +59,20 @@ final class TestPki {
                 "-days", "1", "-extfile", "server-ext.cnf", "-out", file + ".crt");
     }
 
+    /**
+     * A kubeconfig, {@code <file>.kubeconfig}, for a server on loopback at {@code port} verified
+     * with {@code serverCa}, that authenticates with {@code <file>.crt} and {@code <file>.key}.
+     */
+    Path kubeconfig(String file, int port, Path serverCa) throws Exception {
+        Path kubeconfig = dir.resolve(file + ".kubeconfig");
+        Files.writeString(kubeconfig, "apiVersion: v1\nkind: Config\nclusters:\n- name: kubelix\n  cluster:\n"
+                + "    server: https://127.0.0.1:" + port + "\n    certificate-authority: " + serverCa + "\n"
+                + "users:\n- name: " + file + "\n  user:\n    client-certificate: " + dir.resolve(file + ".crt")
+                + "\n    client-key: " + dir.resolve(file + ".key") + "\ncontexts:\n- name: " + file + "\n  context:\n"
+                + "    cluster: kubelix\n    user: " + file + "\ncurrent-context: " + file + "\n");
+        return kubeconfig;
+    }
+
     /** TLS that presents {@code <file>.crt} as its certificate (a server's, or a client's). */
     SSLContext serverContext(String file) throws Exception {
         SSLContext ssl = SSLContext.getInstance("TLS");

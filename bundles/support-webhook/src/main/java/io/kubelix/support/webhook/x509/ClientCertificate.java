@@ -16,6 +16,8 @@ import java.security.KeyStore;
 import java.security.PrivateKey;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
+import java.util.List;
 
 /**
  * The client certificate a webhook client presents, from a kubeconfig user's PEM
@@ -34,11 +36,7 @@ public final class ClientCertificate {
      * @throws GeneralSecurityException when the certificate or the key cannot be read, saying which
      */
     public static KeyManager[] keyManagers(byte[] certPem, byte[] keyPem) throws GeneralSecurityException {
-        Certificate[] chain = CertificateFactory.getInstance("X.509")
-                .generateCertificates(new ByteArrayInputStream(certPem)).toArray(Certificate[]::new);
-        if (chain.length == 0) {
-            throw new GeneralSecurityException("the client certificate holds no PEM certificate");
-        }
+        Certificate[] chain = certificates(certPem).toArray(Certificate[]::new);
         KeyStore keys = KeyStore.getInstance("PKCS12");
         try {
             keys.load(null, null);
@@ -49,6 +47,20 @@ public final class ClientCertificate {
         KeyManagerFactory factory = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
         factory.init(keys, new char[0]);
         return factory.getKeyManagers();
+    }
+
+    /**
+     * The certificates of a PEM text, the client's own first and then those chaining it to a CA.
+     *
+     * @throws GeneralSecurityException when there is none or one cannot be read
+     */
+    public static List<X509Certificate> certificates(byte[] pem) throws GeneralSecurityException {
+        List<X509Certificate> chain = CertificateFactory.getInstance("X.509")
+                .generateCertificates(new ByteArrayInputStream(pem)).stream().map(X509Certificate.class::cast).toList();
+        if (chain.isEmpty()) {
+            throw new GeneralSecurityException("the client certificate holds no PEM certificate");
+        }
+        return chain;
     }
 
     /** The first private key of a PEM text, as a JDK key (also the CSR signer's CA key). */
