@@ -32,7 +32,7 @@ class ResourceQuotaAdmissionTest {
                 quota = changed;
             }
         }
-    });
+    }, ResourceQuotaConfiguration.DEFAULT);
 
     private static ObjectNode quota(String hard, String used) {
         return Json.obj("{'metadata':{'name':'q','namespace':'team'},'spec':{'hard':" + hard + "}"
