@@ -28,7 +28,7 @@ import java.util.stream.Collectors;
 
 /**
  * The ResourceQuota admission plugin (plugin/pkg/admission/resourcequota): a create (or a claim's
- * update, charged what it adds) in a namespace whose quotas limit what the object uses (its count, a pod's cpu and memory, a claim's storage:
+ * update, or a pod's resize through {@code pods/resize}, charged what it adds) in a namespace whose quotas limit what the object uses (its count, a pod's cpu and memory, a claim's storage:
  * see {@link QuotaEvaluator}), within the quota's scopes, is refused with kube's 403
  * ({@code exceeded quota: q, requested: requests.cpu=500m, used: requests.cpu=1, limited:
  * requests.cpu=1}) when it would pass a quota's {@code hard}, and otherwise recorded in each
@@ -93,12 +93,15 @@ public final class ResourceQuotaAdmission implements ValidatingAdmissionPlugin {
 
     @Override
     public void validate(AdmissionAttributes a) {
-        if (a.namespace() == null || a.namespace().isEmpty() || !a.subresource().isEmpty() || a.object() == null) {
+        if (a.namespace() == null || a.namespace().isEmpty() || a.object() == null) {
             return;
         }
-        // kube's evaluators handle creates, and of updates only a claim's (a resize is charged what it adds).
+        // kube's evaluators handle creates, and of updates a claim's and a pod's through pods/resize, each
+        // charged what it adds; no other subresource.
         boolean update = a.operation() == Operation.UPDATE;
-        if (update && !(a.resource().group().isEmpty() && a.resource().resource().equals("persistentvolumeclaims"))) {
+        boolean podResize = update && a.subresource().equals("resize") && isCore(a, "pods");
+        if (!a.subresource().isEmpty() && !podResize
+                || update && !podResize && !isCore(a, "persistentvolumeclaims")) {
             return;
         }
         List<ObjectNode> quotas = quotasIn.apply(a.namespace());
@@ -150,6 +153,10 @@ public final class ResourceQuotaAdmission implements ValidatingAdmissionPlugin {
             status.update(a.namespace(), quota.path("metadata").path("name").asText(),
                     current -> charge(current, evaluator, usage, a), a.dryRun());
         }
+    }
+
+    private static boolean isCore(AdmissionAttributes a, String resource) {
+        return a.resource().group().isEmpty() && a.resource().resource().equals(resource);
     }
 
     /** kube's restrictedResources: the resources of the quota's {@code hard} that the evaluator tracks. */
