@@ -21,13 +21,37 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * a new pod; ServiceAccount's default account and projected token volume; DefaultStorageClass and
  * DefaultIngressClass; the root CA publisher's {@code kube-root-ca.crt}; a cpu quota; a LimitRange's
  * maximum; Priority and DefaultTolerationSeconds; StorageObjectInUseProtection and
- * TaintNodesByCondition. The methods run in order on one server.
+ * TaintNodesByCondition; PersistentVolumeClaimResize; the limitedResources of ResourceQuota's admission
+ * configuration; Priority's single global default. The methods run in order on one server.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class KubectlAdmissionPluginsIT extends KubectlSuite {
 
     KubectlAdmissionPluginsIT() {
         super("admission-plugins", "resourcequotas");
+    }
+
+    /** ResourceQuota's configuration: claims of the gold class and cluster-services pods need a covering quota. */
+    @Override
+    String[] flags() throws Exception {
+        write("quota-config.yaml", """
+                apiVersion: resourcequota.admission.k8s.io/v1beta1
+                kind: Configuration
+                limitedResources:
+                - resource: persistentvolumeclaims
+                  matchContains: [gold.storageclass.storage.k8s.io/requests.storage]
+                - resource: pods
+                  matchScopes:
+                  - {scopeName: PriorityClass, operator: In, values: [cluster-services]}
+                """);
+        Path admission = write("admission.yaml", """
+                apiVersion: apiserver.config.k8s.io/v1
+                kind: AdmissionConfiguration
+                plugins:
+                - name: ResourceQuota
+                  path: quota-config.yaml
+                """);
+        return new String[] {"--admission-control-config-file", admission.toString()};
     }
 
     @Test
@@ -293,5 +317,96 @@ class KubectlAdmissionPluginsIT extends KubectlSuite {
         assertEquals(1, taints.size(), fresh::toString);
         assertEquals("node.kubernetes.io/not-ready", taints.path(0).path("key").asText(), fresh::toString);
         assertEquals("NoSchedule", taints.path(0).path("effect").asText(), fresh::toString);
+    }
+
+    @Test
+    @Order(10)
+    void aBoundClaimGrowsOnlyWhenItsStorageClassAllowsExpansion() throws Exception {
+        kubectl.ok("create", "namespace", "resize");
+        kubectl.ok("apply", "-f", write("resize-classes.yaml", """
+                apiVersion: storage.k8s.io/v1
+                kind: StorageClass
+                metadata: {name: fixed}
+                provisioner: example.com/disk
+                ---
+                apiVersion: storage.k8s.io/v1
+                kind: StorageClass
+                metadata: {name: elastic}
+                provisioner: example.com/disk
+                allowVolumeExpansion: true
+                """).toString());
+        for (String claim : new String[] {"fixed", "elastic"}) {
+            kubectl.ok("create", "-f", write("resize-" + claim + ".yaml", "apiVersion: v1\nkind: PersistentVolumeClaim\n"
+                    + "metadata: {name: " + claim + ", namespace: resize}\nspec:\n  storageClassName: " + claim + "\n"
+                    + "  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1Gi}}\n").toString());
+            kubectl.ok("patch", "pvc", claim, "-n", "resize", "--subresource=status", "-p",
+                    "{\"status\":{\"phase\":\"Bound\",\"capacity\":{\"storage\":\"1Gi\"}}}");
+        }
+        String grow = "{\"spec\":{\"resources\":{\"requests\":{\"storage\":\"2Gi\"}}}}";
+
+        Result fixed = kubectl.run("patch", "pvc", "fixed", "-n", "resize", "-p", grow);
+        assertEquals("Error from server (Forbidden): persistentvolumeclaims \"fixed\" is forbidden: only dynamically "
+                + "provisioned pvc can be resized and the storageclass that provisions the pvc must support resize",
+                fixed.stderr().trim(), fixed::toString);
+        await("the elastic claim's growth", () -> kubectl.run("patch", "pvc", "elastic", "-n", "resize", "-p", grow),
+                r -> r.exitCode() == 0);
+        assertEquals("2Gi", kubectl.ok("get", "pvc", "elastic", "-n", "resize", "-o",
+                "jsonpath={.spec.resources.requests.storage}").stdout());
+        Result shrink = kubectl.run("patch", "pvc", "elastic", "-n", "resize", "-p",
+                "{\"spec\":{\"resources\":{\"requests\":{\"storage\":\"512Mi\"}}}}");
+        assertTrue(shrink.stderr().contains("spec.resources.requests.storage: Forbidden: field can not be less than "
+                + "status.capacity"), shrink::toString);
+    }
+
+    @Test
+    @Order(11)
+    void limitedResourcesNeedACoveringQuota() throws Exception {
+        kubectl.ok("create", "namespace", "limited");
+        kubectl.ok("create", "priorityclass", "cluster-services", "--value=100");
+        Path claim = write("gold-claim.yaml", "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: data, "
+                + "namespace: limited}\nspec:\n  storageClassName: gold\n  accessModes: [ReadWriteOnce]\n"
+                + "  resources: {requests: {storage: 1Gi}}\n");
+        Result uncovered = kubectl.run("create", "-f", claim.toString());
+        assertEquals("Error from server (Forbidden): error when creating \"" + claim + "\": persistentvolumeclaims \"data\" "
+                + "is forbidden: insufficient quota to consume: gold.storageclass.storage.k8s.io/requests.storage",
+                uncovered.stderr().trim(), uncovered::toString);
+        String overrides = "--overrides={\"spec\":{\"priorityClassName\":\"cluster-services\"}}";
+        Result scoped = await("the priority class", () -> kubectl.run("run", "critical", "-n", "limited", "--image=nginx",
+                overrides), r -> !r.stderr().contains("no PriorityClass"));
+        assertTrue(scoped.stderr().contains("insufficient quota to match these scopes: [{PriorityClass In "
+                + "[cluster-services]}]"), scoped::toString);
+
+        kubectl.ok("apply", "-f", write("covering-quotas.yaml", """
+                apiVersion: v1
+                kind: ResourceQuota
+                metadata: {name: gold, namespace: limited}
+                spec:
+                  hard: {gold.storageclass.storage.k8s.io/requests.storage: 10Gi}
+                ---
+                apiVersion: v1
+                kind: ResourceQuota
+                metadata: {name: critical, namespace: limited}
+                spec:
+                  hard: {pods: "10"}
+                  scopeSelector:
+                    matchExpressions:
+                    - {scopeName: PriorityClass, operator: In, values: [cluster-services]}
+                """).toString());
+        await("the covered claim", () -> kubectl.run("create", "-f", claim.toString()), r -> r.exitCode() == 0);
+        await("the covered pod", () -> kubectl.run("run", "critical", "-n", "limited", "--image=nginx", overrides),
+                r -> r.exitCode() == 0);
+    }
+
+    @Test
+    @Order(12)
+    void onlyOnePriorityClassIsTheGlobalDefault() throws Exception {
+        kubectl.ok("create", "priorityclass", "low", "--value=10", "--global-default");
+        // The plugin reads the classes from an informer: a dry run shows when it has seen the first default.
+        await("the first default in the informer", () -> kubectl.run("create", "priorityclass", "second", "--value=20",
+                "--global-default", "--dry-run=server"), r -> r.exitCode() != 0);
+        Result second = kubectl.run("create", "priorityclass", "second", "--value=20", "--global-default");
+        assertTrue(second.stderr().contains("priorityclasses.scheduling.k8s.io \"second\" is forbidden: PriorityClass low "
+                + "is already marked as default. Only one default can exist"), second::toString);
+        kubectl.ok("delete", "priorityclass", "low");
     }
 }

@@ -9,6 +9,7 @@ import io.kubelix.api.admission.ValidatingAdmissionPlugin;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.informer.SharedInformerFactory;
 import io.kubelix.api.schema.GroupVersionResource;
+import io.kubelix.support.admission.config.AdmissionConfigurationFile;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import org.osgi.framework.BundleContext;
@@ -18,7 +19,6 @@ import org.osgi.service.component.annotations.Reference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -65,7 +65,7 @@ public final class PodSecurityAdmission implements ValidatingAdmissionPlugin {
 
     @Activate
     public PodSecurityAdmission(@Reference SharedInformerFactory informers, BundleContext context) {
-        this(configuration(context.getProperty("kubelix.admission-control-config-file")),
+        this(configuration(context.getProperty(AdmissionConfigurationFile.PROPERTY)),
                 name -> informers.forResource(NAMESPACES).lister().get(name),
                 namespace -> informers.forResource(PODS).lister().byNamespace(namespace).list());
     }
@@ -81,8 +81,7 @@ public final class PodSecurityAdmission implements ValidatingAdmissionPlugin {
         if (admissionConfigFile == null || admissionConfigFile.isBlank()) {
             return PodSecurityConfiguration.DEFAULT;
         }
-        PodSecurityConfiguration c = PodSecurityConfiguration.read(Path.of(admissionConfigFile),
-                new ObjectMapper(new YAMLFactory()));
+        PodSecurityConfiguration c = PodSecurityConfiguration.read(admissionConfigFile, new ObjectMapper(new YAMLFactory()));
         LOG.info("PodSecurity: defaults enforce={}, audit={}, warn={}; exempt users {}, namespaces {}, runtime classes {}"
                         + " (from {})", c.defaults().enforce(), c.defaults().audit(), c.defaults().warn(), c.usernames(),
                 c.namespaces(), c.runtimeClasses(), admissionConfigFile);

@@ -3,9 +3,8 @@ package io.kubelix.admission.podsecurity;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.kubelix.admission.podsecurity.LevelVersion.Level;
+import io.kubelix.support.admission.config.AdmissionConfigurationFile;
 
-import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -34,42 +33,14 @@ record PodSecurityConfiguration(NamespacePolicy defaults, Set<String> usernames,
             Set.of(), Set.of());
 
     /**
-     * The configuration {@code admissionConfigFile} gives the PodSecurity plugin; the default when it
-     * names no configuration for it.
+     * The configuration {@code admissionConfigFile} gives the PodSecurity plugin; the default when no
+     * file is given or it names no configuration for it.
      *
      * @throws IllegalArgumentException when a file cannot be read or the configuration is not valid
      */
-    static PodSecurityConfiguration read(Path admissionConfigFile, ObjectMapper yaml) {
-        JsonNode admission = readTree(admissionConfigFile, yaml);
-        if (!"AdmissionConfiguration".equals(admission.path("kind").asText())) {
-            throw new IllegalArgumentException(admissionConfigFile + ": not an AdmissionConfiguration");
-        }
-        for (JsonNode plugin : admission.path("plugins")) {
-            if (!PLUGIN.equals(plugin.path("name").asText())) {
-                continue;
-            }
-            if (plugin.hasNonNull("configuration")) {
-                return of(plugin.path("configuration"));
-            }
-            if (plugin.hasNonNull("path")) {
-                Path path = Path.of(plugin.path("path").asText());
-                Path dir = admissionConfigFile.toAbsolutePath().getParent();
-                return of(readTree(path.isAbsolute() || dir == null ? path : dir.resolve(path), yaml));
-            }
-        }
-        return DEFAULT;
-    }
-
-    private static JsonNode readTree(Path file, ObjectMapper yaml) {
-        try {
-            JsonNode tree = yaml.readTree(file.toFile());
-            if (tree == null || !tree.isObject()) {
-                throw new IllegalArgumentException(file + ": not an object");
-            }
-            return tree;
-        } catch (IOException e) {
-            throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
-        }
+    static PodSecurityConfiguration read(String admissionConfigFile, ObjectMapper yaml) {
+        return AdmissionConfigurationFile.pluginConfiguration(admissionConfigFile, PLUGIN, yaml)
+                .map(PodSecurityConfiguration::of).orElse(DEFAULT);
     }
 
     /** A {@code PodSecurityConfiguration} object: its defaults (privileged and latest when unset) and exemptions. */

@@ -276,7 +276,7 @@ class PodSecurityAdmissionTest {
                 """);
         com.fasterxml.jackson.databind.ObjectMapper yaml = new com.fasterxml.jackson.databind.ObjectMapper(
                 new com.fasterxml.jackson.dataformat.yaml.YAMLFactory());
-        PodSecurityConfiguration c = PodSecurityConfiguration.read(dir.resolve("admission.yaml"), yaml);
+        PodSecurityConfiguration c = PodSecurityConfiguration.read(dir.resolve("admission.yaml").toString(), yaml);
         assertEquals("restricted:v1.30", c.defaults().enforce().toString());
         assertEquals("baseline:latest", c.defaults().warn().toString());
         assertEquals("privileged:latest", c.defaults().audit().toString());
@@ -289,7 +289,7 @@ class PodSecurityAdmissionTest {
                 exemptions: {usernames: [a, a]}
                 """);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> PodSecurityConfiguration.read(dir.resolve("admission.yaml"), yaml));
+                () -> PodSecurityConfiguration.read(dir.resolve("admission.yaml").toString(), yaml));
         assertEquals("invalid PodSecurityConfiguration: defaults.enforce: Invalid value: \"strict\": must be one of "
                 + "privileged, baseline, restricted, exemptions.usernames[1]: Duplicate value: \"a\"", e.getMessage());
     }

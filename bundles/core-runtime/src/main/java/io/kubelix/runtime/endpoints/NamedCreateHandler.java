@@ -32,7 +32,7 @@ final class NamedCreateHandler {
         ObjectNode body = s.bodyObject(s.decodeValidatedBody());
         io.kubelix.runtime.audit.AuditContext.logRequestObject(s.request, body);
         boolean dryRun = s.dryRun();
-        CreateOptions options = new CreateOptions(dryRun, ResourceHandlers.fieldManager(s));
+        CreateOptions options = new CreateOptions(dryRun, ResourceHandlers.fieldManager(s), s.fieldValidationParam());
         AdmissionAttributes attributes = new AdmissionAttributes(Operation.CREATE, s.kind(),
                 GroupVersionResource.of(s.groupVersion, s.info.resource()), s.info.subresource(), s.ctx.namespace(),
                 s.info.name(), body, null, dryRun, s.ctx, AdmissionOptions.of(options), null);

@@ -242,6 +242,12 @@ final class RequestScope {
         return FieldValidation.decodeApply(body(), validationTarget(), directive);
     }
 
+    /** The {@code fieldValidation} parameter as given, or null: what admission sees in the write's options. */
+    String fieldValidationParam() {
+        String v = param("fieldValidation");
+        return v == null || v.isEmpty() ? null : v;
+    }
+
     /** The {@code fieldValidation} parameter's directive (422 on the verb's options when unknown). */
     private FieldValidation.Directive fieldValidation() {
         return FieldValidation.directive(param("fieldValidation"), info.verb());

@@ -128,7 +128,7 @@ final class ResourceHandlers {
         if (fields != null) {
             body = fields.update(null, body, manager);
         }
-        ObjectNode created = creater.create(s.ctx, body, new CreateOptions(s.dryRun(), manager));
+        ObjectNode created = creater.create(s.ctx, body, new CreateOptions(s.dryRun(), manager, s.fieldValidationParam()));
         writeObject(s, response, callback, 201, created);
     }
 
@@ -151,7 +151,7 @@ final class ResourceHandlers {
             public Preconditions preconditions() {
                 return preconditions;
             }
-        }, new UpdateOptions(s.dryRun(), manager));
+        }, new UpdateOptions(s.dryRun(), manager, s.fieldValidationParam()));
         writeObject(s, response, callback, result.created() ? 201 : 200, result.object());
     }
 
@@ -197,7 +197,7 @@ final class ResourceHandlers {
                 throw StatusException.badRequest("a patch may not change an object's apiVersion or kind");
             }
             return fields == null ? typed(s, patched) : fields.update(old, typed(s, patched), manager);
-        }, new UpdateOptions(s.dryRun(), manager));
+        }, new UpdateOptions(s.dryRun(), manager, s.fieldValidationParam()));
         warnings.get().forEach(s.ctx::addWarning);
         writeObject(s, response, callback, 200, result.object());
     }
@@ -240,7 +240,8 @@ final class ResourceHandlers {
             warnings.set(patch.checkPatched(obj));
             ((ObjectNode) obj.get("metadata")).put("name", name);
             try {
-                ObjectNode created = creater.create(s.ctx, typed(s, obj), new CreateOptions(s.dryRun(), manager));
+                ObjectNode created = creater.create(s.ctx, typed(s, obj), new CreateOptions(s.dryRun(), manager,
+                        s.fieldValidationParam()));
                 warnings.get().forEach(s.ctx::addWarning);
                 writeObject(s, response, callback, 201, created);
                 return;
@@ -258,7 +259,7 @@ final class ResourceHandlers {
             ObjectNode applied = fields.apply(old, config, manager, force);
             warnings.set(patch.checkPatched(applied));
             return typed(s, applied);
-        }, new UpdateOptions(s.dryRun(), manager));
+        }, new UpdateOptions(s.dryRun(), manager, s.fieldValidationParam()));
         warnings.get().forEach(s.ctx::addWarning);
         writeObject(s, response, callback, result.created() ? 201 : 200, result.object());
     }

@@ -18,17 +18,21 @@ public final class AdmissionOptions {
     }
 
     public static ObjectNode of(CreateOptions options) {
-        ObjectNode o = typed("CreateOptions", options.dryRun());
-        if (options.fieldManager() != null && !options.fieldManager().isEmpty()) {
-            o.put("fieldManager", options.fieldManager());
-        }
-        return o;
+        return written("CreateOptions", options.dryRun(), options.fieldManager(), options.fieldValidation());
     }
 
+    /** An update's or a patch's options: kube hands a patch to admission as UpdateOptions too. */
     public static ObjectNode of(UpdateOptions options) {
-        ObjectNode o = typed("UpdateOptions", options.dryRun());
-        if (options.fieldManager() != null && !options.fieldManager().isEmpty()) {
-            o.put("fieldManager", options.fieldManager());
+        return written("UpdateOptions", options.dryRun(), options.fieldManager(), options.fieldValidation());
+    }
+
+    private static ObjectNode written(String kind, boolean dryRun, String fieldManager, String fieldValidation) {
+        ObjectNode o = typed(kind, dryRun);
+        if (fieldManager != null && !fieldManager.isEmpty()) {
+            o.put("fieldManager", fieldManager);
+        }
+        if (fieldValidation != null && !fieldValidation.isEmpty()) {
+            o.put("fieldValidation", fieldValidation);
         }
         return o;
     }

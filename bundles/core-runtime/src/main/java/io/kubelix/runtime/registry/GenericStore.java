@@ -401,7 +401,8 @@ public final class GenericStore implements StandardStorage {
     private ObjectNode createdByUpdate(RequestContext ctx, String name, UpdatedObjectInfo objInfo, UpdateOptions options) {
         boolean dryRun = options.dryRun();
         // As kube's update handler admits a create through PUT or PATCH: with the update's options as CreateOptions.
-        ObjectNode admissionOptions = AdmissionOptions.of(new CreateOptions(dryRun, options.fieldManager()));
+        ObjectNode admissionOptions = AdmissionOptions.of(new CreateOptions(dryRun, options.fieldManager(),
+                options.fieldValidation()));
         ObjectNode obj = objInfo.updatedObject(ctx, null).deepCopy();
         ObjectMeta meta = Unstructured.wrap(obj).metadata();
         checkName(meta, name);

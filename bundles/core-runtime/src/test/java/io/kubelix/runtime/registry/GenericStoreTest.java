@@ -622,17 +622,18 @@ class GenericStoreTest {
         admission.addValidating(TestAdmissionPlugins.validating("Record", a -> options.add(a.operation() + " "
                 + a.options())), Map.of());
 
-        store.create(DEFAULT, configMap("a"), new CreateOptions(true, "kubectl-create"));
+        store.create(DEFAULT, configMap("a"), new CreateOptions(true, "kubectl-create", "Strict"));
         store.create(DEFAULT, configMap("b"), CreateOptions.DEFAULT);
         ObjectNode b = store.get(DEFAULT, "b", "");
-        store.update(DEFAULT, "b", (ctx, old) -> b, new UpdateOptions(false, "kubectl-edit"));
+        store.update(DEFAULT, "b", (ctx, old) -> b, new UpdateOptions(false, "kubectl-edit", "Warn"));
         store.delete(DEFAULT, "b", new DeleteOptions(false, 0L, null, "Background"));
 
         assertEquals(List.of(
                 "CREATE {\"kind\":\"CreateOptions\",\"apiVersion\":\"meta.k8s.io/v1\",\"dryRun\":[\"All\"],"
-                        + "\"fieldManager\":\"kubectl-create\"}",
+                        + "\"fieldManager\":\"kubectl-create\",\"fieldValidation\":\"Strict\"}",
                 "CREATE {\"kind\":\"CreateOptions\",\"apiVersion\":\"meta.k8s.io/v1\"}",
-                "UPDATE {\"kind\":\"UpdateOptions\",\"apiVersion\":\"meta.k8s.io/v1\",\"fieldManager\":\"kubectl-edit\"}",
+                "UPDATE {\"kind\":\"UpdateOptions\",\"apiVersion\":\"meta.k8s.io/v1\",\"fieldManager\":\"kubectl-edit\","
+                        + "\"fieldValidation\":\"Warn\"}",
                 "DELETE {\"kind\":\"DeleteOptions\",\"apiVersion\":\"meta.k8s.io/v1\",\"gracePeriodSeconds\":0,"
                         + "\"propagationPolicy\":\"Background\"}"), options);
     }

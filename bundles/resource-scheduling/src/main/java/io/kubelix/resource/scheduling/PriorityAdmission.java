@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.admission.AdmissionAttributes;
 import io.kubelix.api.admission.MutatingAdmissionPlugin;
 import io.kubelix.api.admission.Operation;
+import io.kubelix.api.admission.ValidatingAdmissionPlugin;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.informer.GenericLister;
 import io.kubelix.api.informer.SharedIndexInformer;
@@ -25,10 +26,13 @@ import java.util.function.Supplier;
  * default class (whose name it then gets; the lowest when several are), or {@code 0} and
  * {@code PreemptLowerPriority} when there is none. A class that does not exist, or a priority or
  * policy in the pod that differs from the class's, is kube's 403. An update that leaves them out
- * keeps the pod's. Classes are read from the server's informer.
+ * keeps the pod's. It also validates PriorityClasses, as kube's: a class may become the global default
+ * only while no other class is one (on create, while no class at all is), else kube's 403
+ * ({@code PriorityClass low is already marked as default. Only one default can exist}). Classes are read
+ * from the server's informer.
  */
-@Component(service = MutatingAdmissionPlugin.class)
-public final class PriorityAdmission implements MutatingAdmissionPlugin {
+@Component(service = {MutatingAdmissionPlugin.class, ValidatingAdmissionPlugin.class})
+public final class PriorityAdmission implements MutatingAdmissionPlugin, ValidatingAdmissionPlugin {
     static final String PLUGIN_NAME = "Priority";
     static final GroupVersionResource PRIORITY_CLASSES = new GroupVersionResource(
             SchedulingRESTStorageProvider.GROUP, SchedulingRESTStorageProvider.VERSION, "priorityclasses");
@@ -90,8 +94,7 @@ public final class PriorityAdmission implements MutatingAdmissionPlugin {
         String className = spec.path("priorityClassName").asText("");
         ObjectNode pc;
         if (className.isEmpty()) {
-            pc = lister.list().stream().filter(c -> c.path("globalDefault").asBoolean(false))
-                    .min(Comparator.comparingLong(c -> c.path("value").asLong())).orElse(null);
+            pc = defaultClass(lister);
             if (pc != null) {
                 spec.put("priorityClassName", pc.path("metadata").path("name").asText());
             }
@@ -116,6 +119,34 @@ public final class PriorityAdmission implements MutatingAdmissionPlugin {
             }
             spec.put("preemptionPolicy", policy);
         }
+    }
+
+    /** kube's validatePriorityClass: a second global default is refused. */
+    @Override
+    public void validate(AdmissionAttributes a) {
+        if (!SchedulingRESTStorageProvider.GROUP.equals(a.resource().group())
+                || !PRIORITY_CLASSES.resource().equals(a.resource().resource()) || !a.subresource().isEmpty()
+                || a.object() == null || !a.object().path("globalDefault").asBoolean(false)) {
+            return;
+        }
+        GenericLister lister = classes.get();
+        if (lister == null) {
+            throw forbidden(a, "not yet ready to handle request");
+        }
+        ObjectNode current = defaultClass(lister);
+        if (current == null) {
+            return;
+        }
+        String name = current.path("metadata").path("name").asText();
+        if (a.operation() == Operation.CREATE || !name.equals(a.name())) {
+            throw forbidden(a, "PriorityClass " + name + " is already marked as default. Only one default can exist");
+        }
+    }
+
+    /** kube's getDefaultPriorityClass: the global default class, the lowest when several are. */
+    private static ObjectNode defaultClass(GenericLister lister) {
+        return lister.list().stream().filter(c -> c.path("globalDefault").asBoolean(false))
+                .min(Comparator.comparingLong(c -> c.path("value").asLong())).orElse(null);
     }
 
     private static boolean unset(JsonNode spec, String field) {

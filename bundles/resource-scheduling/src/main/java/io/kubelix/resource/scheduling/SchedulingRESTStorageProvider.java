@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The scheduling.k8s.io group's RESTStorageProvider: {@code /apis/scheduling.k8s.io/v1}
@@ -51,9 +50,7 @@ public final class SchedulingRESTStorageProvider implements RESTStorageProvider,
 
     @Override
     public APIGroupInfo newRESTStorage(RESTOptionsGetter getter) {
-        AtomicReference<StandardStorage> self = new AtomicReference<>();
-        StandardStorage priorityClasses = getter.newStore(priorityClassSpec(new PriorityClassStrategy(self::get)));
-        self.set(priorityClasses);
+        StandardStorage priorityClasses = getter.newStore(priorityClassSpec(new PriorityClassStrategy()));
         if (!this.priorityClasses.complete(priorityClasses)) {
             this.priorityClasses = CompletableFuture.completedFuture(priorityClasses);
         }

@@ -107,4 +107,31 @@ class PriorityAdmissionTest {
                 "p", pod, old, false, RequestContext.system("team")));
         assertEquals("{\"containers\":[],\"priority\":5,\"preemptionPolicy\":\"Never\"}", pod.path("spec").toString());
     }
+
+    private void validateClass(Operation operation, String name, long value, boolean globalDefault) {
+        GroupVersionResource gvr = new GroupVersionResource("scheduling.k8s.io", "v1", "priorityclasses");
+        ObjectNode pc = json("{'metadata':{'name':'" + name + "'},'value':" + value + ",'globalDefault':" + globalDefault + "}");
+        plugin.validate(new AdmissionAttributes(operation, new GroupVersionKind("scheduling.k8s.io", "v1", "PriorityClass"),
+                gvr, "", "", name, pc, operation == Operation.UPDATE ? classes.get(name) : null, false,
+                RequestContext.system("")));
+    }
+
+    @Test
+    void onlyOneClassMayBeTheGlobalDefault() {
+        validateClass(Operation.CREATE, "first", 10, true);
+        priorityClass("first", 10, true, "PreemptLowerPriority");
+        priorityClass("other", 5, false, "PreemptLowerPriority");
+
+        StatusException refused = assertThrows(StatusException.class, () -> validateClass(Operation.CREATE, "second", 10, true));
+        assertEquals(403, refused.code());
+        assertEquals("priorityclasses.scheduling.k8s.io \"second\" is forbidden: PriorityClass first is already marked as "
+                + "default. Only one default can exist", refused.getMessage());
+        assertThrows(StatusException.class, () -> validateClass(Operation.UPDATE, "other", 5, true),
+                "another class may not become the default");
+        assertThrows(StatusException.class, () -> validateClass(Operation.CREATE, "first", 10, true),
+                "on create even a class of the same name counts");
+
+        validateClass(Operation.UPDATE, "first", 10, true);
+        validateClass(Operation.CREATE, "third", 1, false);
+    }
 }

@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 class PriorityClassStrategyTest {
     private static final RequestContext CTX = RequestContext.system("");
     private static final ObjectMapper MAPPER = new ObjectMapper();
-    private final PriorityClassStrategy strategy = new PriorityClassStrategy(null);
+    private final PriorityClassStrategy strategy = new PriorityClassStrategy();
 
     /** What {@code kubectl create priorityclass NAME --value=V} sends. */
     private static ObjectNode priorityClass(String name, long value) {

@@ -1,11 +1,9 @@
 package io.kubelix.resource.scheduling;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.registry.RESTOptionsGetter;
 import io.kubelix.api.registry.StandardStorage;
-import io.kubelix.api.request.RequestContext;
 import io.kubelix.api.storage.ListResult;
 import org.junit.jupiter.api.Test;
 
@@ -23,7 +21,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SystemPriorityClassesTest {
-    private static final RequestContext CTX = RequestContext.system("");
 
     /** Priority classes by name, with create and list as the generic Store answers them. */
     private static final class Classes {
@@ -88,27 +85,5 @@ class SystemPriorityClassesTest {
         classes.stored.clear();
         classes.unavailable = true;
         assertThrows(IllegalStateException.class, provider::run, "run again later while storage is unreachable");
-    }
-
-    @Test
-    void onlyOneClassMayBeTheGlobalDefault() {
-        Classes classes = new Classes();
-        StandardStorage store = classes.store();
-        PriorityClassStrategy strategy = new PriorityClassStrategy(() -> store);
-        ObjectNode first = new ObjectMapper().createObjectNode().put("value", 10).put("globalDefault", true);
-        first.putObject("metadata").put("name", "first");
-        strategy.prepareForCreate(CTX, first);
-        assertEquals(List.of(), strategy.validate(CTX, first));
-        classes.stored.put("first", first);
-
-        ObjectNode second = first.deepCopy();
-        ((ObjectNode) second.path("metadata")).put("name", "second");
-        StatusException refused = assertThrows(StatusException.class, () -> strategy.validate(CTX, second));
-        assertEquals(403, refused.code());
-        assertEquals("priorityclasses.scheduling.k8s.io \"second\" is forbidden: PriorityClass first is already marked as "
-                + "default. Only one default can exist", refused.getMessage());
-
-        ObjectNode described = first.deepCopy().put("description", "still the default");
-        assertEquals(List.of(), strategy.validateUpdate(CTX, described, first), "the default itself may be updated");
     }
 }

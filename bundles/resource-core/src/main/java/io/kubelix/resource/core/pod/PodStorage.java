@@ -15,7 +15,7 @@ import io.kubelix.resource.core.common.Nodes;
 import java.util.Map;
 
 /**
- * {@code pods} with {@code pods/status}, {@code pods/binding} and {@code pods/eviction}, as kube's
+ * {@code pods} with {@code pods/status}, {@code pods/resize}, {@code pods/binding} and {@code pods/eviction}, as kube's
  * pod storage (pkg/registry/core/pod/storage) serves them: short name {@code po}, category
  * {@code all}, the field selectors of kube's PodToSelectableFields with {@code spec.nodeName}
  * indexed by the watch cache, as kubelets watch their node's pods.
@@ -32,6 +32,7 @@ public final class PodStorage {
         v1.put("pods", pods);
         StatusStorage status = getter.newStatusStore(pods, new PodStatusStrategy());
         v1.put("pods/status", status);
+        v1.put("pods/resize", getter.newStatusStore(pods, new PodResizeStrategy()));
         v1.put("pods/binding", new PodBindingREST(getter.newStatusStore(pods, PodBindingREST.updateStrategy())));
         v1.put("pods/eviction", new PodEvictionREST(pods, status));
     }

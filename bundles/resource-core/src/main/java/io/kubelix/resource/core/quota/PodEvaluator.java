@@ -54,6 +54,11 @@ final class PodEvaluator implements QuotaEvaluator {
     }
 
     @Override
+    public List<QuotaScopes.Selector> matchingScopes(ObjectNode pod, List<QuotaScopes.Selector> selectors) {
+        return selectors.stream().filter(s -> s.matches(pod)).toList();
+    }
+
+    @Override
     public Map<String, Quantity> usage(ObjectNode pod) {
         Map<String, Quantity> usage = new TreeMap<>();
         usage.put("count/pods", ResourceLists.ONE);

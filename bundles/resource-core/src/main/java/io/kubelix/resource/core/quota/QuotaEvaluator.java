@@ -25,6 +25,11 @@ interface QuotaEvaluator {
         return scopes.isEmpty();
     }
 
+    /** kube's MatchingScopes: those of {@code selectors} the object lies within; only a pod can lie within any. */
+    default List<QuotaScopes.Selector> matchingScopes(ObjectNode obj, List<QuotaScopes.Selector> selectors) {
+        return List.of();
+    }
+
     /** kube's Usage: what the object consumes of each resource it is charged for. */
     Map<String, Quantity> usage(ObjectNode obj);
 

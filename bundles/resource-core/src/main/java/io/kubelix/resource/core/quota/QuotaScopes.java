@@ -20,6 +20,12 @@ final class QuotaScopes {
     /** One scope and how the pod's value must relate to it ({@code In}, {@code NotIn}, {@code Exists}, {@code DoesNotExist}). */
     record Selector(String scopeName, String operator, List<String> values) {
 
+        /** As kube's errors print a requirement (Go's {@code %v}): {@code {PriorityClass In [gold silver]}}. */
+        @Override
+        public String toString() {
+            return "{" + scopeName + " " + operator + " [" + String.join(" ", values) + "]}";
+        }
+
         boolean matches(ObjectNode pod) {
             JsonNode spec = pod.path("spec");
             return switch (scopeName) {
@@ -53,11 +59,17 @@ final class QuotaScopes {
             selectors.add(new Selector(scope.asText(), "Exists", List.of()));
         }
         for (JsonNode e : quota.path("spec").path("scopeSelector").path("matchExpressions")) {
-            List<String> values = new ArrayList<>();
-            e.path("values").forEach(v -> values.add(v.asText()));
-            selectors.add(new Selector(e.path("scopeName").asText(), e.path("operator").asText(), values));
+            selectors.add(selector(e));
         }
         return selectors;
+    }
+
+    /** A {@code ScopedResourceSelectorRequirement}. */
+    static Selector selector(JsonNode requirement) {
+        List<String> values = new ArrayList<>();
+        requirement.path("values").forEach(v -> values.add(v.asText()));
+        return new Selector(requirement.path("scopeName").asText(), requirement.path("operator").asText(),
+                List.copyOf(values));
     }
 
     /** kube's isTerminating: a pod with an active deadline. */

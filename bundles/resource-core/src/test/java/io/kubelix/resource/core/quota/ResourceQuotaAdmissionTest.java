@@ -32,7 +32,7 @@ class ResourceQuotaAdmissionTest {
                 quota = changed;
             }
         }
-    });
+    }, ResourceQuotaConfiguration.DEFAULT);
 
     private static ObjectNode quota(String hard, String used) {
         return Json.obj("{'metadata':{'name':'q','namespace':'team'},'spec':{'hard':" + hard + "}"
@@ -201,5 +201,28 @@ class ResourceQuotaAdmissionTest {
                 "team", "c", Json.obj("{'metadata':{'name':'c'}}"), Json.obj("{}"), false, RequestContext.system("team"),
                 null, null));
         assertEquals(List.of(false), writes, "other kinds' updates are not charged");
+    }
+
+    @Test
+    void aPodsResizeIsChargedWhatItAdds() {
+        GroupVersionResource pods = new GroupVersionResource("", "v1", "pods");
+        quota = quota("{'requests.cpu':'1','pods':'5'}", "{'requests.cpu':'600m','pods':'1'}");
+        ObjectNode old = Json.obj("{'metadata':{'name':'p'},'spec':{'containers':[{'name':'c','resources':"
+                + "{'requests':{'cpu':'500m'}}}]},'status':{'phase':'Running'}}");
+        ObjectNode grown = old.deepCopy();
+        ((ObjectNode) grown.path("spec").path("containers").get(0).path("resources").path("requests")).put("cpu", "1");
+        AdmissionAttributes resize = new AdmissionAttributes(Operation.UPDATE, new GroupVersionKind("", "v1", "Pod"), pods,
+                "resize", "team", "p", grown, old, false, RequestContext.system("team"), null, null);
+
+        StatusException e = assertThrows(StatusException.class, () -> plugin.validate(resize));
+        assertEquals("pods \"p\" is forbidden: exceeded quota: q, requested: requests.cpu=500m, used: "
+                + "requests.cpu=600m, limited: requests.cpu=1", e.getMessage());
+
+        ((ObjectNode) grown.path("spec").path("containers").get(0).path("resources").path("requests")).put("cpu", "800m");
+        plugin.validate(resize);
+        assertEquals("{\"requests.cpu\":\"900m\",\"pods\":\"1\"}", quota.path("status").path("used").toString());
+        plugin.validate(new AdmissionAttributes(Operation.UPDATE, new GroupVersionKind("", "v1", "Pod"), pods, "status",
+                "team", "p", grown, old, false, RequestContext.system("team"), null, null));
+        assertEquals(List.of(false), writes, "other subresources are not charged");
     }
 }
