@@ -3,6 +3,7 @@ package io.kubelix.admission.policy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.admission.AdmissionAttributes;
+import io.kubelix.api.admission.EquivalentResourceMapper;
 import io.kubelix.api.admission.Operation;
 import io.kubelix.api.admission.ValidatingAdmissionPlugin;
 import io.kubelix.api.errors.StatusCause;
@@ -16,6 +17,7 @@ import io.kubelix.api.authz.AuthorizationChain;
 import io.kubelix.support.admission.AdmissionAuthorizer;
 import io.kubelix.support.admission.AdmissionMatcher;
 import io.kubelix.support.admission.AdmissionRequests;
+import io.kubelix.support.admission.VersionedAttributes;
 import io.kubelix.support.cel.CelValues;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -35,7 +37,9 @@ import java.util.Map;
  * for each of its bindings that matches too, with the binding's params, in CEL; a failed validation
  * is acted on as the binding's {@code validationActions} say (Deny refuses the request with kube's
  * message, Warn adds a warning the client prints, Audit is logged). Policies, bindings and params
- * are read through the server's informers, so a change applies within a second.
+ * are read through the server's informers, so a change applies within a second. A policy whose
+ * {@code matchConstraints} match the request through an equivalent resource
+ * ({@code matchPolicy: Equivalent}) sees the objects converted to that resource's version.
  */
 @Component(service = ValidatingAdmissionPlugin.class)
 public final class ValidatingAdmissionPolicyPlugin implements ValidatingAdmissionPlugin {
@@ -53,6 +57,8 @@ public final class ValidatingAdmissionPolicyPlugin implements ValidatingAdmissio
     private final SharedIndexInformer namespaces;
     private final AdmissionMatcher matcher;
     private final PolicyParams params;
+    /** Finds and converts equivalent resources. */
+    private final EquivalentResourceMapper equivalents;
     /** Answers the expressions' {@code authorizer} checks. */
     private final AuthorizationChain authorization;
     private volatile Snapshot snapshot = new Snapshot("", List.of());
@@ -71,12 +77,14 @@ public final class ValidatingAdmissionPolicyPlugin implements ValidatingAdmissio
 
     @Activate
     public ValidatingAdmissionPolicyPlugin(@Reference SharedInformerFactory informers,
-                                           @Reference AuthorizationChain authorization) {
+                                           @Reference AuthorizationChain authorization,
+                                           @Reference EquivalentResourceMapper equivalents) {
         this.authorization = authorization;
+        this.equivalents = equivalents;
         this.policies = informers.forResource(POLICIES);
         this.bindings = informers.forResource(BINDINGS);
         this.namespaces = informers.forResource(NAMESPACES);
-        this.matcher = new AdmissionMatcher(name -> namespaces.lister().get(name).orElse(null));
+        this.matcher = new AdmissionMatcher(name -> namespaces.lister().get(name).orElse(null), equivalents);
         this.params = new PolicyParams(informers);
     }
 
@@ -100,15 +108,16 @@ public final class ValidatingAdmissionPolicyPlugin implements ValidatingAdmissio
             return;
         }
         List<Denial> denials = new ArrayList<>();
-        Map<String, Object> base = null;
+        // what the expressions see, per version policies matched the request as, converted once
+        Map<AdmissionMatcher.Match, Map<String, Object>> versions = new HashMap<>();
         for (Hook hook : hooks) {
             CompiledPolicy policy = hook.policy();
-            if (!matcher.matchesResources(policy.spec().path("matchConstraints"), a)) {
+            AdmissionMatcher.Match match = matcher.matchResources(policy.spec().path("matchConstraints"), a);
+            if (match == null) {
                 continue;
             }
-            if (base == null) {
-                base = bindings(a);
-            }
+            Map<String, Object> base = versions.computeIfAbsent(match,
+                    m -> bindings(VersionedAttributes.of(a, m, equivalents)));
             for (ObjectNode binding : hook.bindings()) {
                 String bindingName = binding.path("metadata").path("name").asText();
                 JsonNode bindingSpec = binding.path("spec");
@@ -175,11 +184,12 @@ public final class ValidatingAdmissionPolicyPlugin implements ValidatingAdmissio
     }
 
     /** What every expression of this request sees, converted once: CEL reads these values as they are. */
-    private Map<String, Object> bindings(AdmissionAttributes a) {
+    private Map<String, Object> bindings(VersionedAttributes v) {
+        AdmissionAttributes a = v.attributes();
         Map<String, Object> vars = new HashMap<>();
-        vars.put("object", CelValues.fromJson(a.object()));
-        vars.put("oldObject", CelValues.fromJson(a.oldObject()));
-        vars.put("request", CelValues.fromJson(AdmissionRequests.withoutObjects(a)));
+        vars.put("object", CelValues.fromJson(v.object()));
+        vars.put("oldObject", CelValues.fromJson(v.oldObject()));
+        vars.put("request", CelValues.fromJson(AdmissionRequests.withoutObjects(a, v.match())));
         String namespace = a.namespace();
         ObjectNode ns = namespace == null || namespace.isEmpty() || AdmissionMatcher.isNamespace(a) ? null
                 : namespaces.lister().get(namespace).map(ValidatingAdmissionPolicyPlugin::namespaceObject).orElse(null);
