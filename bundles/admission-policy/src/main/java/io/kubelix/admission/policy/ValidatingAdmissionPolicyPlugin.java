@@ -118,6 +118,7 @@ public final class ValidatingAdmissionPolicyPlugin implements ValidatingAdmissio
             }
             Map<String, Object> base = versions.computeIfAbsent(match,
                     m -> bindings(VersionedAttributes.of(a, m, equivalents)));
+            AuditAnnotations annotations = new AuditAnnotations();
             for (ObjectNode binding : hook.bindings()) {
                 String bindingName = binding.path("metadata").path("name").asText();
                 JsonNode bindingSpec = binding.path("spec");
@@ -136,9 +137,10 @@ public final class ValidatingAdmissionPolicyPlugin implements ValidatingAdmissio
                     continue;
                 }
                 for (ObjectNode param : paramObjects) {
-                    evaluate(policy, bindingName, bindingSpec, param, base, a, denials);
+                    evaluate(policy, bindingName, bindingSpec, param, base, a, denials, annotations);
                 }
             }
+            annotations.publish(policy.name(), a);
         }
         if (!denials.isEmpty()) {
             throw denied(a, denials);
@@ -146,7 +148,8 @@ public final class ValidatingAdmissionPolicyPlugin implements ValidatingAdmissio
     }
 
     private void evaluate(CompiledPolicy policy, String bindingName, JsonNode bindingSpec, ObjectNode param,
-                          Map<String, Object> base, AdmissionAttributes a, List<Denial> denials) {
+                          Map<String, Object> base, AdmissionAttributes a, List<Denial> denials,
+                          AuditAnnotations annotations) {
         Map<String, Object> vars = new HashMap<>(base);
         vars.put("params", CelValues.fromJson(param));
         try {
@@ -155,29 +158,43 @@ public final class ValidatingAdmissionPolicyPlugin implements ValidatingAdmissio
             }
         } catch (CompiledPolicy.PolicyException e) {
             if (!policy.failOpen()) {
-                act(policy, bindingName, bindingSpec, new CompiledPolicy.Decision(CompiledPolicy.Outcome.ERROR,
+                act(policy, bindingName, bindingSpec, 0, new CompiledPolicy.Decision(CompiledPolicy.Outcome.ERROR,
                         e.getMessage(), ""), a, denials);
             }
             return;
         }
         Map<String, String> variableErrors = policy.bindVariables(vars);
-        for (CompiledPolicy.Decision d : policy.validate(vars, variableErrors)) {
-            if (d.outcome() != CompiledPolicy.Outcome.ADMIT) {
-                act(policy, bindingName, bindingSpec, d, a, denials);
+        List<CompiledPolicy.Decision> decisions = policy.validate(vars, variableErrors);
+        for (int i = 0; i < decisions.size(); i++) {
+            if (decisions.get(i).outcome() != CompiledPolicy.Outcome.ADMIT) {
+                act(policy, bindingName, bindingSpec, i, decisions.get(i), a, denials);
+            }
+        }
+        for (CompiledPolicy.AuditResult r : policy.auditAnnotations(vars, variableErrors)) {
+            if (r.error() != null) {
+                // an annotation that cannot be made denies, whatever the binding's actions, as kube's dispatcher does
+                denials.add(new Denial(policy.name(), bindingName, r.error(), ""));
+            } else {
+                annotations.add(r.key(), r.value());
             }
         }
     }
 
-    /** A failed validation (or an error under failurePolicy Fail) as the binding's actions say. */
-    private static void act(CompiledPolicy policy, String bindingName, JsonNode bindingSpec,
+    /** A failed validation (or an error under failurePolicy Fail), the {@code index}th, as the binding's actions say. */
+    private static void act(CompiledPolicy policy, String bindingName, JsonNode bindingSpec, int index,
                             CompiledPolicy.Decision d, AdmissionAttributes a, List<Denial> denials) {
         for (JsonNode action : bindingSpec.path("validationActions")) {
             switch (action.asText()) {
                 case "Deny" -> denials.add(new Denial(policy.name(), bindingName, d.message(), d.reason()));
                 case "Warn" -> a.context().addWarning("Validation failed for ValidatingAdmissionPolicy '"
                         + policy.name() + "' with binding '" + bindingName + "': " + d.message());
-                case "Audit" -> LOG.info("validation failed for ValidatingAdmissionPolicy '{}' with binding '{}' ({} {} {}): {}",
-                        policy.name(), bindingName, a.operation(), a.resource(), a.name(), d.message());
+                case "Audit" -> {
+                    LOG.info("validation failed for ValidatingAdmissionPolicy '{}' with binding '{}' ({} {} {}): {}",
+                            policy.name(), bindingName, a.operation(), a.resource(), a.name(), d.message());
+                    a.context().addAuditAnnotation(AuditAnnotations.VALIDATION_FAILURE,
+                            AuditAnnotations.validationFailure(d.message(), policy.name(), bindingName, index,
+                                    bindingSpec.path("validationActions")));
+                }
                 default -> LOG.warn("binding '{}' has an unknown validation action '{}'", bindingName, action.asText());
             }
         }
