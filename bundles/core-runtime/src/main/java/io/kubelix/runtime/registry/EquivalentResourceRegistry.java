@@ -10,6 +10,8 @@ import io.kubelix.api.registry.StoreSpec;
 import io.kubelix.api.schema.GroupVersion;
 import io.kubelix.api.schema.GroupVersionKind;
 import io.kubelix.api.schema.GroupVersionResource;
+import io.kubelix.api.schema.ResourceSchema;
+import io.kubelix.api.schema.SchemaResolver;
 import io.kubelix.runtime.controller.ServedResources;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -27,10 +29,11 @@ import java.util.Map;
  * {@code ResourcePrefix}), so every served version of a resource, events at {@code v1} and
  * {@code events.k8s.io/v1}, and the versions of a CRD are one another's equivalents. Objects are
  * converted through that storage: the source's conversion to the stored shape, then the target's
- * from it. The index is rebuilt after the served resources change.
+ * from it. The index is rebuilt after the served resources change. It also resolves the kinds and
+ * schemas served, for type checkers.
  */
-@Component(service = EquivalentResourceMapper.class)
-public final class EquivalentResourceRegistry implements EquivalentResourceMapper {
+@Component(service = {EquivalentResourceMapper.class, SchemaResolver.class})
+public final class EquivalentResourceRegistry implements EquivalentResourceMapper, SchemaResolver {
     private final ServedResources served;
     private final Runnable unregister;
     /** Each served resource's equivalents, itself included; null after a change until asked again. */
@@ -66,6 +69,25 @@ public final class EquivalentResourceRegistry implements EquivalentResourceMappe
             return p.groupVersionKind(new GroupVersion(resource.group(), resource.version()));
         }
         return new GroupVersionKind(resource.group(), resource.version(), storage.kind());
+    }
+
+    @Override
+    public GroupVersionKind kindFor(GroupVersionResource resource) {
+        return kindFor(resource, "");
+    }
+
+    @Override
+    public ResourceSchema resolveSchema(GroupVersionKind kind) {
+        for (GroupVersionResource r : served.resources()) {
+            if (!r.group().equals(kind.group()) || !r.version().equals(kind.version())) {
+                continue;
+            }
+            RESTStorage storage = served.storage(r);
+            if (storage != null && storage.kind().equals(kind.kind()) && storage.schema() != null) {
+                return storage.schema();
+            }
+        }
+        return null;
     }
 
     @Override
