@@ -269,9 +269,10 @@ class KubectlAdmissionPolicyIT extends KubectlSuite {
                 """);
         Result refused = await("the v2 policy's denial", () -> kubectl.run("create", "-f", greedy.toString()),
                 r -> r.exitCode() != 0);
-        assertTrue(refused.stderr().contains("horizontalpodautoscalers.autoscaling \"greedy\" is forbidden: "
-                + "ValidatingAdmissionPolicy 'cpu-target' with binding 'cpu-target' denied request: utilization targets "
-                + "above 80 are not allowed (the v1 request seen as v2)"), refused::toString);
+        // a 422 (the validation's reason, Invalid), which kubectl words as an invalid object
+        assertEquals("The horizontalpodautoscalers \"greedy\" is invalid: : ValidatingAdmissionPolicy 'cpu-target' with "
+                + "binding 'cpu-target' denied request: utilization targets above 80 are not allowed (the v1 request "
+                + "seen as v2)", refused.stderr().trim(), refused::toString);
         kubectl.ok("create", "-f", write("modest-v1.yaml", """
                 apiVersion: autoscaling/v1
                 kind: HorizontalPodAutoscaler

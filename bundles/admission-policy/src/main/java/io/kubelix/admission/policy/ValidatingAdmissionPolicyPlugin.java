@@ -36,7 +36,8 @@ import java.util.Map;
  * {@code ValidatingAdmissionPolicy} whose {@code matchConstraints} match the request is evaluated
  * for each of its bindings that matches too, with the binding's params, in CEL; a failed validation
  * is acted on as the binding's {@code validationActions} say (Deny refuses the request with kube's
- * message, Warn adds a warning the client prints, Audit is logged). Policies, bindings and params
+ * message, Warn adds a warning the client prints, Audit is logged and annotates the request's audit
+ * events); the policy's {@code auditAnnotations} go to those events too. Policies, bindings and params
  * are read through the server's informers, so a change applies within a second. A policy whose
  * {@code matchConstraints} match the request through an equivalent resource
  * ({@code matchPolicy: Equivalent}) sees the objects converted to that resource's version.
