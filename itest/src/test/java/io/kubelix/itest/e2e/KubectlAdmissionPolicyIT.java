@@ -1,5 +1,6 @@
 package io.kubelix.itest.e2e;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.kubelix.itest.e2e.Kubectl.Result;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -16,14 +17,33 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * ValidatingAdmissionPolicy in the default distribution, driven by the real kubectl: a policy
  * with params read from a ConfigMap refuses what its binding denies with kube's message, a
  * binding that warns lets the write through with kubectl's warning, a missing param is refused
- * when the binding says so, and removing a binding lifts its policy at once. The methods run in
- * order on one server.
+ * when the binding says so, removing a binding lifts its policy at once, a policy on
+ * {@code autoscaling/v2} judges an {@code autoscaling/v1} request in v2's shape
+ * ({@code matchPolicy: Equivalent}), audit annotations reach the audit log, and a misspelt field is
+ * a type-checking warning in the policy's status. The methods run in order on one server.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class KubectlAdmissionPolicyIT extends KubectlSuite {
 
+    private Path auditLog;
+
     KubectlAdmissionPolicyIT() {
         super("admission-policy", "validatingadmissionpolicies,validatingadmissionpolicybindings");
+    }
+
+    /** The audit log of every write at Metadata level, where admission's audit annotations appear. */
+    @Override
+    String[] flags() throws Exception {
+        Path policy = write("audit-policy.yaml", """
+                apiVersion: audit.k8s.io/v1
+                kind: Policy
+                omitStages: [RequestReceived]
+                rules:
+                - level: Metadata
+                  verbs: [create]
+                """);
+        auditLog = work.resolve("audit.log");
+        return new String[] {"--audit-policy-file", policy.toString(), "--audit-log-path", auditLog.toString()};
     }
 
     @Test
@@ -207,5 +227,124 @@ class KubectlAdmissionPolicyIT extends KubectlSuite {
         assertTrue(refused.stderr().contains("ValidatingAdmissionPolicy 'max-keys' with binding 'max-keys-vap' denied "
                 + "request: failed to configure binding: no params found for policy binding with `Deny` "
                 + "parameterNotFoundAction"), refused::toString);
+    }
+
+    @Test
+    @Order(6)
+    void aPolicyOnOneVersionJudgesARequestThroughAnotherInItsShape() throws Exception {
+        kubectl.ok("create", "namespace", "scaling");
+        kubectl.ok("apply", "-f", write("cpu-target.yaml", """
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: ValidatingAdmissionPolicy
+                metadata: {name: cpu-target}
+                spec:
+                  matchConstraints:
+                    resourceRules:
+                    - apiGroups: [autoscaling]
+                      apiVersions: [v2]
+                      operations: [CREATE]
+                      resources: [horizontalpodautoscalers]
+                  validations:
+                  - expression: "object.spec.metrics.all(m, m.resource.target.averageUtilization <= 80)"
+                    messageExpression: "'utilization targets above 80 are not allowed (the ' + request.requestKind.version + ' request seen as ' + request.kind.version + ')'"
+                ---
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: ValidatingAdmissionPolicyBinding
+                metadata: {name: cpu-target}
+                spec:
+                  policyName: cpu-target
+                  validationActions: [Deny]
+                  matchResources:
+                    namespaceSelector:
+                      matchLabels: {kubernetes.io/metadata.name: scaling}
+                """).toString());
+        Path greedy = write("greedy-v1.yaml", """
+                apiVersion: autoscaling/v1
+                kind: HorizontalPodAutoscaler
+                metadata: {name: greedy, namespace: scaling}
+                spec:
+                  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+                  maxReplicas: 3
+                  targetCPUUtilizationPercentage: 95
+                """);
+        Result refused = await("the v2 policy's denial", () -> kubectl.run("create", "-f", greedy.toString()),
+                r -> r.exitCode() != 0);
+        // a 422 (the validation's reason, Invalid), which kubectl words as an invalid object
+        assertEquals("The horizontalpodautoscalers \"greedy\" is invalid: : ValidatingAdmissionPolicy 'cpu-target' with "
+                + "binding 'cpu-target' denied request: utilization targets above 80 are not allowed (the v1 request "
+                + "seen as v2)", refused.stderr().trim(), refused::toString);
+        kubectl.ok("create", "-f", write("modest-v1.yaml", """
+                apiVersion: autoscaling/v1
+                kind: HorizontalPodAutoscaler
+                metadata: {name: modest, namespace: scaling}
+                spec:
+                  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+                  maxReplicas: 3
+                  targetCPUUtilizationPercentage: 60
+                """).toString());
+    }
+
+    @Test
+    @Order(7)
+    void auditAnnotationsReachTheAuditLogAndMisspeltFieldsAreTypeCheckingWarnings() throws Exception {
+        kubectl.ok("create", "namespace", "audited");
+        kubectl.ok("apply", "-f", write("key-count.yaml", """
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: ValidatingAdmissionPolicy
+                metadata: {name: key-count}
+                spec:
+                  matchConstraints:
+                    resourceRules:
+                    - apiGroups: [""]
+                      apiVersions: [v1]
+                      operations: [CREATE]
+                      resources: [configmaps]
+                  validations:
+                  - expression: "!has(object.dat)"
+                  auditAnnotations:
+                  - key: keys
+                    valueExpression: "'configmap has ' + string(has(object.data) ? object.data.size() : 0) + ' keys'"
+                ---
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: ValidatingAdmissionPolicyBinding
+                metadata: {name: key-count}
+                spec:
+                  policyName: key-count
+                  validationActions: [Audit]
+                  matchResources:
+                    namespaceSelector:
+                      matchLabels: {kubernetes.io/metadata.name: audited}
+                """).toString());
+
+        // status.typeChecking: configmaps have no field dat
+        String warning = await("the type checker's warning", () -> kubectl.ok("get", "validatingadmissionpolicy",
+                "key-count", "-o", "jsonpath={.status.typeChecking.expressionWarnings[0].warning}").stdout(),
+                w -> !w.isEmpty());
+        assertTrue(warning.startsWith("/v1, Kind=ConfigMap: ERROR: <input>:1:") && warning.contains("undefined field 'dat'"),
+                warning);
+        assertEquals("spec.validations[0].expression", kubectl.ok("get", "validatingadmissionpolicy", "key-count", "-o",
+                "jsonpath={.status.typeChecking.expressionWarnings[0].fieldRef}").stdout());
+
+        JsonNode annotations = await("the policy's audit annotation", () -> {
+            String name = "counted-" + System.nanoTime();
+            kubectl.ok("create", "configmap", name, "-n", "audited", "--from-literal=a=1", "--from-literal=b=2");
+            Thread.sleep(200);
+            return createEvent(name).path("annotations");
+        }, a -> a.has("key-count/keys"));
+        assertEquals("configmap has 2 keys", annotations.path("key-count/keys").asText(), annotations::toString);
+    }
+
+    /** The audit event of the create of configmap {@code name}, or a missing node. */
+    private JsonNode createEvent(String name) throws Exception {
+        if (!java.nio.file.Files.exists(auditLog)) {
+            return JSON.missingNode();
+        }
+        for (String line : java.nio.file.Files.readAllLines(auditLog)) {
+            JsonNode e = JSON.readTree(line);
+            if (e.path("verb").asText().equals("create") && e.path("objectRef").path("name").asText().equals(name)) {
+                return e;
+            }
+        }
+        return JSON.missingNode();
     }
 }

@@ -21,7 +21,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * webhooks this test serves over HTTPS with a CA of its own: a mutating webhook's label on the
  * created object, a validating webhook's denial as kubectl prints it, a webhook reached through a
  * service, {@code failurePolicy} both ways with the webhook's server stopped, namespace and object
- * selectors, a dry run sent to the webhooks as one, reinvocation, and the plugins switched off
+ * selectors, a dry run sent to the webhooks as one, reinvocation, a webhook on {@code autoscaling/v2}
+ * called for an {@code autoscaling/v1} request with the object converted ({@code matchPolicy: Equivalent})
+ * and not with {@code Exact}, and the plugins switched off
  * ({@code --disable-admission-plugins}) or refused by name ({@code --enable-admission-plugins}), and
  * the plugin taken out of {@code plugins/} (no more calls) and put back (calls again). The methods run in order on one server.
  */
@@ -47,6 +49,8 @@ class KubectlAdmissionWebhookIT extends KubectlSuite {
                 ? AdmissionWebhookServer.label(r, "first-saw-second", "true")
                 : AdmissionWebhookServer.label(r, "first", "true"));
         webhook.handle("/reinvoke-second", r -> AdmissionWebhookServer.label(r, "second", "true"));
+        webhook.handle("/hpa", AdmissionWebhookServer::allow);
+        webhook.handle("/hpa-exact", AdmissionWebhookServer::allow);
     }
 
     @AfterAll
@@ -297,7 +301,7 @@ class KubectlAdmissionWebhookIT extends KubectlSuite {
     }
 
     @Test
-    @Order(7)
+    @Order(8)
     void admissionPluginsAreSwitchedWithKubesFlags() throws Exception {
         Path distribution = Path.of(KubelixServer.property("kubelix.itest.distribution"));
         AssertionError unknown = org.junit.jupiter.api.Assertions.assertThrows(AssertionError.class,
@@ -340,7 +344,7 @@ class KubectlAdmissionWebhookIT extends KubectlSuite {
     }
 
     @Test
-    @Order(8)
+    @Order(9)
     void removingThePluginStopsTheCallsAndPuttingItBackRestoresThem() throws Exception {
         Path aside = server.takePluginOut("admission-webhook", work.resolve("aside"));
         await("no webhook called once the plugin is out", () -> createdLabels("out-" + System.nanoTime()),
@@ -364,6 +368,55 @@ class KubectlAdmissionWebhookIT extends KubectlSuite {
                 """);
         Result denied = kubectl.run("create", "-f", again.toString());
         assertTrue(denied.stderr().contains("admission webhook \"deny.kubelix.io\" denied the request"), denied::toString);
+    }
+
+    @Test
+    @Order(7)
+    void aWebhookOnOneVersionSeesARequestThroughAnotherConverted() throws Exception {
+        apply("hpa-webhooks.yaml", """
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: ValidatingWebhookConfiguration
+                metadata: {name: hpa-v2}
+                webhooks:
+                - name: equivalent.kubelix.io
+                  clientConfig: {url: "https://127.0.0.1:%1$d/hpa", caBundle: %2$s}
+                  rules: [{operations: [CREATE], apiGroups: [autoscaling], apiVersions: [v2], resources: [horizontalpodautoscalers]}]
+                  sideEffects: None
+                  admissionReviewVersions: [v1]
+                - name: exact.kubelix.io
+                  clientConfig: {url: "https://127.0.0.1:%1$d/hpa-exact", caBundle: %2$s}
+                  rules: [{operations: [CREATE], apiGroups: [autoscaling], apiVersions: [v2], resources: [horizontalpodautoscalers]}]
+                  matchPolicy: Exact
+                  sideEffects: None
+                  admissionReviewVersions: [v1]
+                """.formatted(webhook.port(), webhook.caBundle()));
+        // matchPolicy: Equivalent (the default): an autoscaling/v1 HorizontalPodAutoscaler reaches the v2 webhook as v2
+        await("the equivalent webhook", () -> {
+            kubectl.ok("create", "-f", manifest("hpa-v1.yaml", """
+                    apiVersion: autoscaling/v1
+                    kind: HorizontalPodAutoscaler
+                    metadata: {name: web-%d}
+                    spec:
+                      scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+                      minReplicas: 1
+                      maxReplicas: 3
+                      targetCPUUtilizationPercentage: 70
+                    """.formatted(System.nanoTime())).toString());
+            return webhook.reviews("/hpa");
+        }, reviews -> !reviews.isEmpty());
+        JsonNode review = webhook.reviews("/hpa").get(0).path("request");
+        assertEquals("{\"group\":\"autoscaling\",\"version\":\"v2\",\"kind\":\"HorizontalPodAutoscaler\"}",
+                review.path("kind").toString(), review::toString);
+        assertEquals("{\"group\":\"autoscaling\",\"version\":\"v2\",\"resource\":\"horizontalpodautoscalers\"}",
+                review.path("resource").toString());
+        assertEquals("{\"group\":\"autoscaling\",\"version\":\"v1\",\"kind\":\"HorizontalPodAutoscaler\"}",
+                review.path("requestKind").toString());
+        assertEquals("v1", review.path("requestResource").path("version").asText());
+        assertEquals("autoscaling/v2", review.path("object").path("apiVersion").asText());
+        assertEquals(70, review.path("object").path("spec").path("metrics").path(0).path("resource").path("target")
+                .path("averageUtilization").asInt(), review::toString);
+        assertEquals(List.of(), webhook.reviews("/hpa-exact"), "matchPolicy: Exact sees only v2 requests");
+        kubectl.ok("delete", "validatingwebhookconfiguration", "hpa-v2");
     }
 
     /** The labels of a configmap created now, as stored. */

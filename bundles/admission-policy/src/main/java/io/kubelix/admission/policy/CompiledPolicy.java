@@ -20,6 +20,8 @@ import java.util.Map;
 final class CompiledPolicy {
     /** kube's limit on a message built by messageExpression (celconfig.MaxEvaluatedMessageExpressionSizeBytes). */
     private static final int MAX_MESSAGE_BYTES = 5 * 1024;
+    /** kube's limit on an audit annotation's value; a longer one is cut. */
+    private static final int MAX_AUDIT_ANNOTATION_VALUE_LENGTH = 10 * 1024;
 
     /** What one validation came to. */
     enum Outcome { ADMIT, DENY, ERROR }
@@ -34,6 +36,17 @@ final class CompiledPolicy {
     private record Variable(String name, Compiled expression) {
     }
 
+    private record AuditAnnotation(String key, Compiled valueExpression) {
+    }
+
+    /**
+     * An audit annotation's outcome: a value to publish, or an error (kube's
+     * {@code AuditAnnotationActionError}) that denies the request. One left out (an empty string,
+     * null, or an error under {@code failurePolicy: Ignore}) has no result.
+     */
+    record AuditResult(String key, String value, String error) {
+    }
+
     private final String name;
     private final String resourceVersion;
     private final JsonNode spec;
@@ -41,6 +54,7 @@ final class CompiledPolicy {
     private final MatchConditions matchConditions;
     private final List<Variable> variables = new ArrayList<>();
     private final List<Validation> validations = new ArrayList<>();
+    private final List<AuditAnnotation> auditAnnotations = new ArrayList<>();
 
     CompiledPolicy(ObjectNode policy) {
         this.name = policy.path("metadata").path("name").asText();
@@ -55,6 +69,10 @@ final class CompiledPolicy {
             String messageExpression = v.path("messageExpression").asText("");
             validations.add(new Validation(Compiled.of(v.path("expression").asText()), v.path("message").asText(""),
                     messageExpression.isEmpty() ? null : Compiled.of(messageExpression), v.path("reason").asText("")));
+        }
+        for (JsonNode a : spec.path("auditAnnotations")) {
+            auditAnnotations.add(new AuditAnnotation(a.path("key").asText(),
+                    Compiled.of(a.path("valueExpression").asText().strip())));
         }
     }
 
@@ -143,6 +161,77 @@ final class CompiledPolicy {
                     + "' resulted in error: no such overload", "");
         }
         return new Decision(Outcome.DENY, message(v, bindings), v.reason().isEmpty() ? "Invalid" : v.reason());
+    }
+
+    /**
+     * kube's audit annotation evaluation: a non-empty string (trimmed, cut at 10 KiB) is published,
+     * an empty one or null left out; an error is left out under {@code failurePolicy: Ignore} and
+     * otherwise denies, as does a value of another type whatever the failure policy.
+     */
+    List<AuditResult> auditAnnotations(Map<String, Object> bindings, Map<String, String> variableErrors) {
+        List<AuditResult> results = new ArrayList<>();
+        for (AuditAnnotation a : auditAnnotations) {
+            String source = a.valueExpression().source();
+            String failedVariable = failedVariable(source, variableErrors);
+            Object value;
+            try {
+                if (failedVariable != null) {
+                    throw new PolicyException("expression '" + source + "' resulted in error: "
+                            + variableErrors.get(failedVariable));
+                }
+                value = evaluate(a.valueExpression(), bindings);
+            } catch (PolicyException e) {
+                if (!failOpen) {
+                    results.add(new AuditResult(a.key(), null, e.getMessage()));
+                }
+                continue;
+            }
+            if (value instanceof String str) {
+                String trimmed = str.strip();
+                if (!trimmed.isEmpty()) {
+                    results.add(new AuditResult(a.key(), trimmed.length() > MAX_AUDIT_ANNOTATION_VALUE_LENGTH
+                            ? trimmed.substring(0, MAX_AUDIT_ANNOTATION_VALUE_LENGTH) : trimmed, null));
+                }
+            } else if (value != null) {
+                results.add(new AuditResult(a.key(), null, "valueExpression '" + source
+                        + "' resulted in unsupported return type: " + celType(value)
+                        + ". Return type must be either string or null."));
+            }
+        }
+        return results;
+    }
+
+    /** The CEL type name of a result, as cel-go prints it. */
+    static String celType(Object value) {
+        if (value instanceof Boolean) {
+            return "bool";
+        }
+        if (value instanceof Long) {
+            return "int";
+        }
+        if (value instanceof Double) {
+            return "double";
+        }
+        if (value instanceof Map<?, ?>) {
+            return "map";
+        }
+        if (value instanceof List<?>) {
+            return "list";
+        }
+        if (value instanceof byte[] || value.getClass().getSimpleName().contains("ByteString")) {
+            return "bytes";
+        }
+        String name = value.getClass().getSimpleName();
+        if (name.contains("UnsignedLong")) {
+            return "uint";
+        }
+        if (name.equals("Duration") || name.equals("Timestamp")) {
+            return "google.protobuf." + name;
+        }
+        if (value instanceof java.time.Instant) {
+            return "google.protobuf.Timestamp";
+        }
+        return name;
     }
 
     /** messageExpression's string if it gives a usable one, else message, else the failed expression. */

@@ -3,6 +3,7 @@ package io.kubelix.admission.policy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.admission.AdmissionAttributes;
+import io.kubelix.api.admission.EquivalentResourceMapper;
 import io.kubelix.api.admission.Operation;
 import io.kubelix.api.admission.ValidatingAdmissionPlugin;
 import io.kubelix.api.errors.StatusCause;
@@ -16,6 +17,7 @@ import io.kubelix.api.authz.AuthorizationChain;
 import io.kubelix.support.admission.AdmissionAuthorizer;
 import io.kubelix.support.admission.AdmissionMatcher;
 import io.kubelix.support.admission.AdmissionRequests;
+import io.kubelix.support.admission.VersionedAttributes;
 import io.kubelix.support.cel.CelValues;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -34,8 +36,11 @@ import java.util.Map;
  * {@code ValidatingAdmissionPolicy} whose {@code matchConstraints} match the request is evaluated
  * for each of its bindings that matches too, with the binding's params, in CEL; a failed validation
  * is acted on as the binding's {@code validationActions} say (Deny refuses the request with kube's
- * message, Warn adds a warning the client prints, Audit is logged). Policies, bindings and params
- * are read through the server's informers, so a change applies within a second.
+ * message, Warn adds a warning the client prints, Audit is logged and annotates the request's audit
+ * events); the policy's {@code auditAnnotations} go to those events too. Policies, bindings and params
+ * are read through the server's informers, so a change applies within a second. A policy whose
+ * {@code matchConstraints} match the request through an equivalent resource
+ * ({@code matchPolicy: Equivalent}) sees the objects converted to that resource's version.
  */
 @Component(service = ValidatingAdmissionPlugin.class)
 public final class ValidatingAdmissionPolicyPlugin implements ValidatingAdmissionPlugin {
@@ -53,6 +58,8 @@ public final class ValidatingAdmissionPolicyPlugin implements ValidatingAdmissio
     private final SharedIndexInformer namespaces;
     private final AdmissionMatcher matcher;
     private final PolicyParams params;
+    /** Finds and converts equivalent resources. */
+    private final EquivalentResourceMapper equivalents;
     /** Answers the expressions' {@code authorizer} checks. */
     private final AuthorizationChain authorization;
     private volatile Snapshot snapshot = new Snapshot("", List.of());
@@ -71,12 +78,14 @@ public final class ValidatingAdmissionPolicyPlugin implements ValidatingAdmissio
 
     @Activate
     public ValidatingAdmissionPolicyPlugin(@Reference SharedInformerFactory informers,
-                                           @Reference AuthorizationChain authorization) {
+                                           @Reference AuthorizationChain authorization,
+                                           @Reference EquivalentResourceMapper equivalents) {
         this.authorization = authorization;
+        this.equivalents = equivalents;
         this.policies = informers.forResource(POLICIES);
         this.bindings = informers.forResource(BINDINGS);
         this.namespaces = informers.forResource(NAMESPACES);
-        this.matcher = new AdmissionMatcher(name -> namespaces.lister().get(name).orElse(null));
+        this.matcher = new AdmissionMatcher(name -> namespaces.lister().get(name).orElse(null), equivalents);
         this.params = new PolicyParams(informers);
     }
 
@@ -100,15 +109,17 @@ public final class ValidatingAdmissionPolicyPlugin implements ValidatingAdmissio
             return;
         }
         List<Denial> denials = new ArrayList<>();
-        Map<String, Object> base = null;
+        // what the expressions see, per version policies matched the request as, converted once
+        Map<AdmissionMatcher.Match, Map<String, Object>> versions = new HashMap<>();
         for (Hook hook : hooks) {
             CompiledPolicy policy = hook.policy();
-            if (!matcher.matchesResources(policy.spec().path("matchConstraints"), a)) {
+            AdmissionMatcher.Match match = matcher.matchResources(policy.spec().path("matchConstraints"), a);
+            if (match == null) {
                 continue;
             }
-            if (base == null) {
-                base = bindings(a);
-            }
+            Map<String, Object> base = versions.computeIfAbsent(match,
+                    m -> bindings(VersionedAttributes.of(a, m, equivalents)));
+            AuditAnnotations annotations = new AuditAnnotations();
             for (ObjectNode binding : hook.bindings()) {
                 String bindingName = binding.path("metadata").path("name").asText();
                 JsonNode bindingSpec = binding.path("spec");
@@ -127,9 +138,10 @@ public final class ValidatingAdmissionPolicyPlugin implements ValidatingAdmissio
                     continue;
                 }
                 for (ObjectNode param : paramObjects) {
-                    evaluate(policy, bindingName, bindingSpec, param, base, a, denials);
+                    evaluate(policy, bindingName, bindingSpec, param, base, a, denials, annotations);
                 }
             }
+            annotations.publish(policy.name(), a);
         }
         if (!denials.isEmpty()) {
             throw denied(a, denials);
@@ -137,7 +149,8 @@ public final class ValidatingAdmissionPolicyPlugin implements ValidatingAdmissio
     }
 
     private void evaluate(CompiledPolicy policy, String bindingName, JsonNode bindingSpec, ObjectNode param,
-                          Map<String, Object> base, AdmissionAttributes a, List<Denial> denials) {
+                          Map<String, Object> base, AdmissionAttributes a, List<Denial> denials,
+                          AuditAnnotations annotations) {
         Map<String, Object> vars = new HashMap<>(base);
         vars.put("params", CelValues.fromJson(param));
         try {
@@ -146,40 +159,55 @@ public final class ValidatingAdmissionPolicyPlugin implements ValidatingAdmissio
             }
         } catch (CompiledPolicy.PolicyException e) {
             if (!policy.failOpen()) {
-                act(policy, bindingName, bindingSpec, new CompiledPolicy.Decision(CompiledPolicy.Outcome.ERROR,
+                act(policy, bindingName, bindingSpec, 0, new CompiledPolicy.Decision(CompiledPolicy.Outcome.ERROR,
                         e.getMessage(), ""), a, denials);
             }
             return;
         }
         Map<String, String> variableErrors = policy.bindVariables(vars);
-        for (CompiledPolicy.Decision d : policy.validate(vars, variableErrors)) {
-            if (d.outcome() != CompiledPolicy.Outcome.ADMIT) {
-                act(policy, bindingName, bindingSpec, d, a, denials);
+        List<CompiledPolicy.Decision> decisions = policy.validate(vars, variableErrors);
+        for (int i = 0; i < decisions.size(); i++) {
+            if (decisions.get(i).outcome() != CompiledPolicy.Outcome.ADMIT) {
+                act(policy, bindingName, bindingSpec, i, decisions.get(i), a, denials);
+            }
+        }
+        for (CompiledPolicy.AuditResult r : policy.auditAnnotations(vars, variableErrors)) {
+            if (r.error() != null) {
+                // an annotation that cannot be made denies, whatever the binding's actions, as kube's dispatcher does
+                denials.add(new Denial(policy.name(), bindingName, r.error(), ""));
+            } else {
+                annotations.add(r.key(), r.value());
             }
         }
     }
 
-    /** A failed validation (or an error under failurePolicy Fail) as the binding's actions say. */
-    private static void act(CompiledPolicy policy, String bindingName, JsonNode bindingSpec,
+    /** A failed validation (or an error under failurePolicy Fail), the {@code index}th, as the binding's actions say. */
+    private static void act(CompiledPolicy policy, String bindingName, JsonNode bindingSpec, int index,
                             CompiledPolicy.Decision d, AdmissionAttributes a, List<Denial> denials) {
         for (JsonNode action : bindingSpec.path("validationActions")) {
             switch (action.asText()) {
                 case "Deny" -> denials.add(new Denial(policy.name(), bindingName, d.message(), d.reason()));
                 case "Warn" -> a.context().addWarning("Validation failed for ValidatingAdmissionPolicy '"
                         + policy.name() + "' with binding '" + bindingName + "': " + d.message());
-                case "Audit" -> LOG.info("validation failed for ValidatingAdmissionPolicy '{}' with binding '{}' ({} {} {}): {}",
-                        policy.name(), bindingName, a.operation(), a.resource(), a.name(), d.message());
+                case "Audit" -> {
+                    LOG.info("validation failed for ValidatingAdmissionPolicy '{}' with binding '{}' ({} {} {}): {}",
+                            policy.name(), bindingName, a.operation(), a.resource(), a.name(), d.message());
+                    a.context().addAuditAnnotation(AuditAnnotations.VALIDATION_FAILURE,
+                            AuditAnnotations.validationFailure(d.message(), policy.name(), bindingName, index,
+                                    bindingSpec.path("validationActions")));
+                }
                 default -> LOG.warn("binding '{}' has an unknown validation action '{}'", bindingName, action.asText());
             }
         }
     }
 
     /** What every expression of this request sees, converted once: CEL reads these values as they are. */
-    private Map<String, Object> bindings(AdmissionAttributes a) {
+    private Map<String, Object> bindings(VersionedAttributes v) {
+        AdmissionAttributes a = v.attributes();
         Map<String, Object> vars = new HashMap<>();
-        vars.put("object", CelValues.fromJson(a.object()));
-        vars.put("oldObject", CelValues.fromJson(a.oldObject()));
-        vars.put("request", CelValues.fromJson(AdmissionRequests.withoutObjects(a)));
+        vars.put("object", CelValues.fromJson(v.object()));
+        vars.put("oldObject", CelValues.fromJson(v.oldObject()));
+        vars.put("request", CelValues.fromJson(AdmissionRequests.withoutObjects(a, v.match())));
         String namespace = a.namespace();
         ObjectNode ns = namespace == null || namespace.isEmpty() || AdmissionMatcher.isNamespace(a) ? null
                 : namespaces.lister().get(namespace).map(ValidatingAdmissionPolicyPlugin::namespaceObject).orElse(null);

@@ -56,6 +56,73 @@ class CompiledPolicyTest {
     }
 
     @Test
+    void auditAnnotationsPublishStringsLeaveOutNullAndEmptyAndFailOnOtherTypes() throws Exception {
+        CompiledPolicy p = policy("""
+                {"auditAnnotations":[
+                  {"key":"size","valueExpression":"'  has ' + string(object.data.size()) + ' keys '"},
+                  {"key":"none","valueExpression":"null"},
+                  {"key":"empty","valueExpression":"' '"},
+                  {"key":"count","valueExpression":"object.data.size()"},
+                  {"key":"missing","valueExpression":"object.spec.x"}]}""");
+        Map<String, Object> vars = bindings("{\"metadata\":{\"name\":\"x\"},\"data\":{\"a\":\"1\"}}", null);
+        List<CompiledPolicy.AuditResult> r = p.auditAnnotations(vars, p.bindVariables(vars));
+        assertEquals(3, r.size(), r::toString);
+        assertEquals(new CompiledPolicy.AuditResult("size", "has 1 keys", null), r.get(0));
+        assertEquals(new CompiledPolicy.AuditResult("count", null, "valueExpression 'object.data.size()' resulted in "
+                + "unsupported return type: int. Return type must be either string or null."), r.get(1));
+        assertEquals("missing", r.get(2).key());
+        assertTrue(r.get(2).error().startsWith("expression 'object.spec.x' resulted in error: "), r.get(2)::toString);
+
+        CompiledPolicy ignoring = policy("""
+                {"failurePolicy":"Ignore","auditAnnotations":[{"key":"missing","valueExpression":"object.spec.x"},
+                  {"key":"count","valueExpression":"1"}]}""");
+        assertEquals(List.of(new CompiledPolicy.AuditResult("count", null, "valueExpression '1' resulted in "
+                + "unsupported return type: int. Return type must be either string or null.")),
+                ignoring.auditAnnotations(vars, ignoring.bindVariables(vars)), "an error is left out, a wrong type is not");
+    }
+
+    @Test
+    void auditAnnotationsOfOnePolicyAreJoinedByKey() {
+        AuditAnnotations a = new AuditAnnotations();
+        a.add("size", "small");
+        a.add("size", "large");
+        a.add("size", "small");
+        assertEquals("[{\"message\":\"too big\",\"policy\":\"p\",\"binding\":\"b\",\"expressionIndex\":1,"
+                + "\"validationActions\":[\"Audit\"]}]", AuditAnnotations.validationFailure("too big", "p", "b", 1,
+                JSON.createArrayNode().add("Audit")));
+        Map<String, String> published = new HashMap<>();
+        a.publish("p", new io.kubelix.api.admission.AdmissionAttributes(io.kubelix.api.admission.Operation.CREATE,
+                new io.kubelix.api.schema.GroupVersionKind("", "v1", "ConfigMap"),
+                new io.kubelix.api.schema.GroupVersionResource("", "v1", "configmaps"), "", "default", "c", null, null,
+                false, new io.kubelix.api.request.RequestContext() {
+                    @Override
+                    public io.kubelix.api.request.UserInfo user() {
+                        return null;
+                    }
+
+                    @Override
+                    public io.kubelix.api.request.RequestInfo requestInfo() {
+                        return null;
+                    }
+
+                    @Override
+                    public String namespace() {
+                        return "default";
+                    }
+
+                    @Override
+                    public void addWarning(String message) {
+                    }
+
+                    @Override
+                    public void addAuditAnnotation(String key, String value) {
+                        published.put(key, value);
+                    }
+                }));
+        assertEquals(Map.of("p/size", "small, large"), published);
+    }
+
+    @Test
     void messageExpressionsAndVariablesSeeTheRequest() throws Exception {
         CompiledPolicy p = policy("""
                 {"variables":[{"name":"keys","expression":"object.data.size()"},{"name":"max","expression":"int(params.data.maxKeys)"}],

@@ -3,19 +3,19 @@ package io.kubelix.admission.webhook;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kubelix.api.admission.AdmissionAttributes;
 import io.kubelix.api.errors.StatusCause;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.errors.StatusReason;
 import io.kubelix.support.admission.AdmissionRequests;
+import io.kubelix.support.admission.VersionedAttributes;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * {@code admission.k8s.io/v1} AdmissionReviews as kube-apiserver writes and reads them
- * (webhook/request): the request with a new uid per call, the kind and resource in the request's
- * version, the subresource, name, namespace, operation, user, old and new objects ({@code null}
+ * (webhook/request): the request with a new uid per call, the kind and resource matched (the
+ * request's, or an equivalent resource's in its version) beside those requested, the subresource, name, namespace, operation, user, old and new objects ({@code null}
  * where there is none), {@code dryRun} and the operation's options; the response checked as kube
  * checks it.
  */
@@ -26,10 +26,10 @@ final class AdmissionReviews {
     private AdmissionReviews() {
     }
 
-    static ObjectNode request(AdmissionAttributes a) {
+    static ObjectNode request(VersionedAttributes v) {
         ObjectNode review = F.objectNode();
         review.put("kind", "AdmissionReview").put("apiVersion", API_VERSION);
-        review.set("request", AdmissionRequests.withObjects(a));
+        review.set("request", AdmissionRequests.withObjects(v));
         return review;
     }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.flipkart.zjsonpatch.JsonPatch;
 import io.kubelix.api.admission.AdmissionAttributes;
+import io.kubelix.api.admission.EquivalentResourceMapper;
 import io.kubelix.api.admission.MutatingAdmissionPlugin;
 import io.kubelix.api.admission.ReinvocationContext;
 import io.kubelix.api.errors.StatusException;
@@ -11,6 +12,7 @@ import io.kubelix.api.authz.AuthorizationChain;
 import io.kubelix.api.informer.SharedInformerFactory;
 import io.kubelix.api.metrics.MetricsRegistry;
 import io.kubelix.api.schema.GroupVersionResource;
+import io.kubelix.support.admission.VersionedAttributes;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -36,8 +38,8 @@ public final class MutatingAdmissionWebhook implements MutatingAdmissionPlugin {
 
     @Activate
     public MutatingAdmissionWebhook(@Reference SharedInformerFactory informers, @Reference AuthorizationChain authorization,
-                                     @Reference MetricsRegistry metrics) {
-        this(new WebhookPlugin(informers, CONFIGURATIONS, authorization, metrics));
+                                     @Reference MetricsRegistry metrics, @Reference EquivalentResourceMapper equivalents) {
+        this(new WebhookPlugin(informers, CONFIGURATIONS, authorization, metrics, equivalents));
     }
 
     MutatingAdmissionWebhook(WebhookPlugin webhooks) {
@@ -74,14 +76,16 @@ public final class MutatingAdmissionWebhook implements MutatingAdmissionPlugin {
             state.requireReinvokingPreviouslyInvoked();
         }
         try {
-            for (Webhook hook : webhooks.hooksFor(a)) {
+            for (WebhookPlugin.Invocation invocation : webhooks.hooksFor(a)) {
+                Webhook hook = invocation.hook();
                 if (context.isReinvoke() && !state.reinvoke.contains(hook.uid())) {
                     continue;
                 }
                 WebhookPlugin.checkDryRun(hook, a);
+                VersionedAttributes v = webhooks.versioned(invocation, a);
                 AdmissionReviews.Response r = webhooks.answer(hook, a,
-                        WebhookPlugin.await(webhooks.call(hook, a, true)));
-                if (r != null && r.patch() != null && apply(hook, a, r.patch())) {
+                        WebhookPlugin.await(webhooks.call(hook, v, true)));
+                if (r != null && r.patch() != null && apply(hook, v, r.patch())) {
                     state.requireReinvokingPreviouslyInvoked();
                     context.setShouldReinvoke();
                 }
@@ -94,12 +98,15 @@ public final class MutatingAdmissionWebhook implements MutatingAdmissionPlugin {
         }
     }
 
-    /** Applies the webhook's patch to the object in place; whether it changed it. */
-    private static boolean apply(Webhook hook, AdmissionAttributes a, JsonNode patch) {
+    /**
+     * Applies the webhook's patch to the object in the version it was sent, and carries the result
+     * into the request's object (converted back to the request's version); whether it changed it.
+     */
+    private boolean apply(Webhook hook, VersionedAttributes v, JsonNode patch) {
         if (patch.isArray() && patch.isEmpty()) {
             return false;
         }
-        ObjectNode obj = a.object();
+        ObjectNode obj = v.object();
         if (obj == null) {
             throw StatusException.internalError("admission webhook \"" + hook.name()
                     + "\" attempted to modify the object, which is not supported for this operation", null);
@@ -113,8 +120,7 @@ public final class MutatingAdmissionWebhook implements MutatingAdmissionPlugin {
         if (!(patched instanceof ObjectNode p) || p.equals(obj)) {
             return false;
         }
-        obj.removeAll();
-        obj.setAll(p);
+        webhooks.applyMutation(v, p);
         return true;
     }
 }

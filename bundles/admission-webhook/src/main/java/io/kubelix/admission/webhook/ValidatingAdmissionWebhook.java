@@ -1,6 +1,7 @@
 package io.kubelix.admission.webhook;
 
 import io.kubelix.api.admission.AdmissionAttributes;
+import io.kubelix.api.admission.EquivalentResourceMapper;
 import io.kubelix.api.admission.ValidatingAdmissionPlugin;
 import io.kubelix.api.authz.AuthorizationChain;
 import io.kubelix.api.informer.SharedInformerFactory;
@@ -30,8 +31,8 @@ public final class ValidatingAdmissionWebhook implements ValidatingAdmissionPlug
 
     @Activate
     public ValidatingAdmissionWebhook(@Reference SharedInformerFactory informers, @Reference AuthorizationChain authorization,
-                                     @Reference MetricsRegistry metrics) {
-        this(new WebhookPlugin(informers, CONFIGURATIONS, authorization, metrics));
+                                     @Reference MetricsRegistry metrics, @Reference EquivalentResourceMapper equivalents) {
+        this(new WebhookPlugin(informers, CONFIGURATIONS, authorization, metrics, equivalents));
     }
 
     ValidatingAdmissionWebhook(WebhookPlugin webhooks) {
@@ -45,19 +46,19 @@ public final class ValidatingAdmissionWebhook implements ValidatingAdmissionPlug
 
     @Override
     public void validate(AdmissionAttributes a) {
-        List<Webhook> hooks = webhooks.hooksFor(a);
+        List<WebhookPlugin.Invocation> hooks = webhooks.hooksFor(a);
         if (hooks.isEmpty()) {
             return;
         }
-        hooks.forEach(hook -> WebhookPlugin.checkDryRun(hook, a));
+        hooks.forEach(i -> WebhookPlugin.checkDryRun(i.hook(), a));
         List<CompletableFuture<WebhookPlugin.Outcome>> calls = new ArrayList<>();
-        for (Webhook hook : hooks) {
-            calls.add(webhooks.call(hook, a, false));
+        for (WebhookPlugin.Invocation i : hooks) {
+            calls.add(webhooks.call(i.hook(), webhooks.versioned(i, a), false));
         }
         RuntimeException first = null;
         for (int i = 0; i < hooks.size(); i++) {
             try {
-                webhooks.answer(hooks.get(i), a, WebhookPlugin.await(calls.get(i)));
+                webhooks.answer(hooks.get(i).hook(), a, WebhookPlugin.await(calls.get(i)));
             } catch (RuntimeException e) {
                 if (first == null) {
                     first = e;

@@ -3,6 +3,7 @@ package io.kubelix.admission.webhook;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.admission.AdmissionAttributes;
+import io.kubelix.api.admission.EquivalentResourceMapper;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.informer.SharedIndexInformer;
 import io.kubelix.api.informer.SharedInformerFactory;
@@ -13,6 +14,7 @@ import io.kubelix.support.admission.AdmissionAuthorizer;
 import io.kubelix.support.admission.AdmissionMatcher;
 import io.kubelix.support.admission.AdmissionRequests;
 import io.kubelix.support.admission.MatchConditions;
+import io.kubelix.support.admission.VersionedAttributes;
 import io.kubelix.support.cel.CelValues;
 import io.kubelix.support.webhook.ServiceResolver;
 import org.slf4j.Logger;
@@ -28,7 +30,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * What both webhook admission plugins share (kube's generic {@code Webhook}): their
  * configurations, the namespaces, services and EndpointSlices they need, all read through the
- * server's informers, the matcher and the client.
+ * server's informers, the matcher and the client. A webhook matched through an equivalent resource
+ * ({@code matchPolicy: Equivalent}) is sent the objects converted to that resource's version.
  */
 final class WebhookPlugin {
     private static final Logger LOG = LoggerFactory.getLogger(WebhookPlugin.class);
@@ -43,18 +46,21 @@ final class WebhookPlugin {
     private final AdmissionMatcher matcher;
     private final WebhookClient client;
     private final WebhookMetrics metrics;
+    /** Finds and converts equivalent resources; null in tests that need none. */
+    private final EquivalentResourceMapper equivalents;
     final ObjectMapper json = new ObjectMapper();
 
     /** Answers match conditions' {@code authorizer} checks; null in tests. */
     private final AuthorizationChain authorization;
 
     WebhookPlugin(SharedInformerFactory informers, GroupVersionResource configurationResource,
-                  AuthorizationChain authorization, MetricsRegistry metrics) {
+                  AuthorizationChain authorization, MetricsRegistry metrics, EquivalentResourceMapper equivalents) {
         this.authorization = authorization;
+        this.equivalents = equivalents;
         this.metrics = new WebhookMetrics(metrics);
         this.configurations = new WebhookConfigurations(informers.forResource(configurationResource));
         this.namespaces = informers.forResource(NAMESPACES);
-        this.matcher = new AdmissionMatcher(this::namespace);
+        this.matcher = new AdmissionMatcher(this::namespace, equivalents);
         this.client = new WebhookClient(new ServiceResolver(informers.forResource(SERVICES).lister(),
                 informers.forResource(ENDPOINT_SLICES).lister()), json);
     }
@@ -67,16 +73,39 @@ final class WebhookPlugin {
     /** For tests: the parts given, with these metrics. */
     WebhookPlugin(WebhookConfigurations configurations, SharedIndexInformer namespaces, WebhookClient client,
                   WebhookMetrics metrics) {
+        this(configurations, namespaces, client, metrics, null);
+    }
+
+    /** For tests: the parts given, with these metrics and equivalent resources. */
+    WebhookPlugin(WebhookConfigurations configurations, SharedIndexInformer namespaces, WebhookClient client,
+                  WebhookMetrics metrics, EquivalentResourceMapper equivalents) {
         this.authorization = null;
         this.metrics = metrics;
+        this.equivalents = equivalents;
         this.configurations = configurations;
         this.namespaces = namespaces;
-        this.matcher = new AdmissionMatcher(this::namespace);
+        this.matcher = new AdmissionMatcher(this::namespace, equivalents);
         this.client = client;
     }
 
+    /**
+     * kube's {@code WebhookInvocation}: a webhook to call and what it matched the request as.
+     */
+    record Invocation(Webhook hook, AdmissionMatcher.Match match) {
+    }
+
+    /** The request's objects as the invocation's resource serves them (kube's 500 when they cannot be converted). */
+    VersionedAttributes versioned(Invocation invocation, AdmissionAttributes a) {
+        return VersionedAttributes.of(a, invocation.match(), equivalents);
+    }
+
+    /** Carries a mutation of {@code v}'s object into the request's object. */
+    void applyMutation(VersionedAttributes v, ObjectNode mutated) {
+        v.applyTo(mutated, equivalents);
+    }
+
     /** The webhooks called for this request, in order. */
-    List<Webhook> hooksFor(AdmissionAttributes a) {
+    List<Invocation> hooksFor(AdmissionAttributes a) {
         if (AdmissionMatcher.exempt(a)) {
             return List.of();
         }
@@ -89,21 +118,30 @@ final class WebhookPlugin {
         if (all.isEmpty()) {
             return List.of();
         }
-        List<Webhook> matched = all.stream()
-                .filter(h -> matcher.matches(h.rules(), h.namespaceSelector(), h.objectSelector(), a)).toList();
-        if (matched.stream().allMatch(h -> h.conditions().isEmpty())) {
+        List<Invocation> matched = new java.util.ArrayList<>();
+        for (Webhook h : all) {
+            AdmissionMatcher.Match m = matcher.match(h.rules(), h.matchesEquivalent(), h.namespaceSelector(),
+                    h.objectSelector(), a);
+            if (m != null) {
+                matched.add(new Invocation(h, m));
+            }
+        }
+        if (matched.stream().allMatch(i -> i.hook().conditions().isEmpty())) {
             return matched;
         }
-        Map<String, Object> bindings = conditionBindings(a);
-        return matched.stream().filter(h -> conditionsHold(h, bindings, a)).toList();
+        // conditions see the objects in the version each webhook matched, converted once per version
+        Map<AdmissionMatcher.Match, Map<String, Object>> bindings = new HashMap<>();
+        return matched.stream().filter(i -> i.hook().conditions().isEmpty() || conditionsHold(i.hook(),
+                bindings.computeIfAbsent(i.match(), m -> conditionBindings(versioned(i, a))), a)).toList();
     }
 
     /** What match conditions see: the objects and the request, converted to CEL's values once. */
-    private Map<String, Object> conditionBindings(AdmissionAttributes a) {
+    private Map<String, Object> conditionBindings(VersionedAttributes v) {
+        AdmissionAttributes a = v.attributes();
         Map<String, Object> bindings = new HashMap<>();
-        bindings.put("object", CelValues.fromJson(a.object()));
-        bindings.put("oldObject", CelValues.fromJson(a.oldObject()));
-        bindings.put("request", CelValues.fromJson(AdmissionRequests.withObjects(a)));
+        bindings.put("object", CelValues.fromJson(v.object()));
+        bindings.put("oldObject", CelValues.fromJson(v.oldObject()));
+        bindings.put("request", CelValues.fromJson(AdmissionRequests.withObjects(v)));
         bindings.put("params", CelValues.fromJson(null));
         bindings.put("namespaceObject", CelValues.fromJson(null));
         bindings.put("variables", Map.of());
@@ -142,9 +180,10 @@ final class WebhookPlugin {
         }
     }
 
-    /** Starts the call of {@code hook} with a review of the request as it is now. */
-    CompletableFuture<Outcome> call(Webhook hook, AdmissionAttributes a, boolean mutating) {
-        ObjectNode review = AdmissionReviews.request(a);
+    /** Starts the call of {@code hook} with a review of the request as it is now, its objects as given. */
+    CompletableFuture<Outcome> call(Webhook hook, VersionedAttributes v, boolean mutating) {
+        AdmissionAttributes a = v.attributes();
+        ObjectNode review = AdmissionReviews.request(v);
         long begin = System.nanoTime();
         return client.call(hook, review).thenApply(answer -> {
             try {

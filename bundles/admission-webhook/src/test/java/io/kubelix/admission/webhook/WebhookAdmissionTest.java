@@ -92,6 +92,41 @@ class WebhookAdmissionTest {
     }
 
     @Test
+    void anEquivalentVersionIsSentAsTheVersionTheRulesNameAndItsPatchComesBack() throws Exception {
+        server.answer = r -> TestWebhookServer.patch(r, "[{\"op\":\"replace\",\"path\":\"/spec/size\",\"value\":5}]");
+        MutatingAdmissionWebhook versioned = new MutatingAdmissionWebhook(new WebhookPlugin(
+                new WebhookConfigurations(mutatingConfigs), namespaces,
+                new WebhookClient(new ServiceResolver(services.lister(), slices.lister()), JSON), WebhookMetrics.NONE,
+                new WidgetVersions()));
+        mutatingConfigs.put(configuration("MutatingWebhookConfiguration", "sizer",
+                hook("size.example.com", url("/mutate"), rule("CREATE", "example.com", "v2", "widgets", "*"))));
+        ObjectNode widget = object("example.com/v1", "Widget", "default", "w", Map.of()).put("size", 3);
+        AdmissionAttributes a = new AdmissionAttributes(Operation.CREATE, new GroupVersionKind("example.com", "v1", "Widget"),
+                WidgetVersions.V1, "", "default", "w", widget, null, false, context(), null, new ReinvocationContext());
+
+        versioned.admit(a);
+
+        JsonNode r = server.reviews.get(0).path("request");
+        assertEquals("{\"group\":\"example.com\",\"version\":\"v2\",\"kind\":\"Widget\"}", r.path("kind").toString());
+        assertEquals("{\"group\":\"example.com\",\"version\":\"v2\",\"resource\":\"widgets\"}", r.path("resource").toString());
+        assertEquals("{\"group\":\"example.com\",\"version\":\"v1\",\"kind\":\"Widget\"}", r.path("requestKind").toString());
+        assertEquals("{\"group\":\"example.com\",\"version\":\"v1\",\"resource\":\"widgets\"}",
+                r.path("requestResource").toString());
+        assertEquals("example.com/v2", r.path("object").path("apiVersion").asText());
+        assertEquals(3, r.path("object").path("spec").path("size").asInt(), r::toString);
+        assertEquals("example.com/v1", a.object().path("apiVersion").asText());
+        assertEquals(5, a.object().path("size").asInt(), "the patch, converted back to the request's version");
+
+        // matchPolicy Exact: only the version the rules name
+        ObjectNode exact = hook("size.example.com", url("/mutate"), rule("CREATE", "example.com", "v2", "widgets", "*"));
+        exact.put("matchPolicy", "Exact");
+        mutatingConfigs.put(configuration("MutatingWebhookConfiguration", "sizer", exact));
+        versioned.admit(new AdmissionAttributes(Operation.CREATE, new GroupVersionKind("example.com", "v1", "Widget"),
+                WidgetVersions.V1, "", "default", "w", widget, null, false, context(), null, new ReinvocationContext()));
+        assertEquals(1, server.reviews.size());
+    }
+
+    @Test
     void aDenialIsTheWebhooksCodeWithKubesMessageAndItsWarningsReachTheClient() throws Exception {
         server.answer = r -> {
             ObjectNode d = TestWebhookServer.deny(r, 403, "configmaps must not say no");

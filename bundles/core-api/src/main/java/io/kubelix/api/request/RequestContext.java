@@ -22,6 +22,16 @@ public interface RequestContext {
     void addWarning(String message);
 
     /**
+     * Adds an annotation to the request's audit events (kube's {@code Attributes.AddAnnotation}), as
+     * admission plugins record what they decided; a key already set keeps its first value. Dropped
+     * when the request is not audited.
+     *
+     * @since 1.1
+     */
+    default void addAuditAnnotation(String key, String value) {
+    }
+
+    /**
      * A context for the server's own calls (bootstrap objects, controllers): the user
      * {@code system:apiserver} in {@code system:masters}; warnings are dropped.
      */

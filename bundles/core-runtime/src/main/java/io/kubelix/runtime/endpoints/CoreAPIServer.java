@@ -12,6 +12,7 @@ import io.kubelix.api.server.DelegationTarget;
 import io.kubelix.api.server.DiscoverySource;
 import io.kubelix.api.server.ServedGroupVersions;
 import io.kubelix.api.schema.GroupVersionResource;
+import io.kubelix.runtime.audit.AuditContext;
 import io.kubelix.runtime.codec.protobuf.ProtobufCodec;
 import io.kubelix.runtime.controller.ServedResources;
 import io.kubelix.runtime.endpoints.discovery.DiscoveryOrder;
@@ -296,7 +297,8 @@ public final class CoreAPIServer implements JettyDelegationTarget, OpenAPIProvid
                        Response response, Callback callback) throws Exception {
         String namespace = scope(storage, info);
         RequestScope scope = new RequestScope(gv, storage, info,
-                new HttpRequestContext(Requests.user(request), info, namespace), request, protobuf);
+                new HttpRequestContext(Requests.user(request), info, namespace,
+                        (key, value) -> AuditContext.addAnnotation(request, key, value)), request, protobuf);
         scope.hasStatusSubresource = installer.routes().lookup(gv, info.resource() + "/status") != null;
         if (storage.warning() != null) {
             // sent at once, as kube's warning recorder does, so an error answer carries it too

@@ -102,6 +102,11 @@ public final class GenericStore implements StandardStorage {
         return spec.groupResource();
     }
 
+    /** What this Store was built from: its storage prefix and conversion tell equivalent resources apart. */
+    StoreSpec spec() {
+        return spec;
+    }
+
     @Override
     public String kind() {
         return spec.kind();

@@ -24,6 +24,11 @@ final class StatusREST implements StatusStorage {
         this.store = store;
     }
 
+    /** The parent's Store, whose objects this subresource serves. */
+    GenericStore store() {
+        return store;
+    }
+
     @Override
     public ObjectNode get(RequestContext ctx, String name, String resourceVersion) {
         return store.get(ctx, name, resourceVersion);

@@ -11,7 +11,14 @@ import io.kubelix.api.registry.StoreSpec;
 import io.kubelix.api.registry.TableColumn;
 import io.kubelix.api.schema.GroupResource;
 import io.kubelix.api.schema.ResourceSchema;
+import io.kubelix.api.informer.SharedInformerFactory;
+import io.kubelix.api.registry.StatusStorage;
+import io.kubelix.api.schema.SchemaResolver;
+import io.kubelix.support.admission.PolicyTypeChecker;
+import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,7 +31,8 @@ import java.util.Map;
  * /apis/admissionregistration.k8s.io/v1} mutatingwebhookconfigurations,
  * validatingwebhookconfigurations, validatingadmissionpolicies (with {@code status}) and
  * validatingadmissionpolicybindings, all cluster-scoped and in category {@code api-extensions}, as
- * in kube. Objects only: the webhooks are not called and the policies are not enforced.
+ * in kube. Objects only: the webhooks are called and the policies enforced by the admission plugins;
+ * this bundle runs kube's policy status controller, which type-checks each policy's expressions.
  */
 @Component(service = RESTStorageProvider.class)
 public final class AdmissionRegistrationRESTStorageProvider implements RESTStorageProvider {
@@ -36,6 +44,17 @@ public final class AdmissionRegistrationRESTStorageProvider implements RESTStora
     static final GroupResource POLICY_BINDINGS = GroupResource.of(GROUP, "validatingadmissionpolicybindings");
 
     private static final Logger LOG = LoggerFactory.getLogger(AdmissionRegistrationRESTStorageProvider.class);
+
+    private final SharedInformerFactory informers;
+    private final SchemaResolver schemas;
+    private PolicyTypeCheckingController typeChecking;
+
+    @Activate
+    public AdmissionRegistrationRESTStorageProvider(@Reference SharedInformerFactory informers,
+                                                    @Reference SchemaResolver schemas) {
+        this.informers = informers;
+        this.schemas = schemas;
+    }
 
     @Override
     public String groupName() {
@@ -49,10 +68,27 @@ public final class AdmissionRegistrationRESTStorageProvider implements RESTStora
         v1.put(MUTATING_WEBHOOKS.resource(), getter.newStore(mutatingWebhookSpec()));
         StandardStorage policies = getter.newStore(policySpec());
         v1.put(POLICIES.resource(), policies);
-        v1.put(POLICIES.resource() + "/status", getter.newStatusStore(policies, new PolicyStatusStrategy()));
+        StatusStorage policyStatus = getter.newStatusStore(policies, new PolicyStatusStrategy());
+        v1.put(POLICIES.resource() + "/status", policyStatus);
         v1.put(POLICY_BINDINGS.resource(), getter.newStore(policyBindingSpec()));
+        synchronized (this) {
+            stopController();
+            typeChecking = new PolicyTypeCheckingController(informers, policyStatus, new PolicyTypeChecker(schemas));
+        }
         LOG.info("built {}/{} storage: {}", GROUP, VERSION, v1.keySet());
         return new APIGroupInfo(GROUP, List.of(VERSION), Map.of(VERSION, v1));
+    }
+
+    @Deactivate
+    synchronized void deactivate() {
+        stopController();
+    }
+
+    private void stopController() {
+        if (typeChecking != null) {
+            typeChecking.stop();
+            typeChecking = null;
+        }
     }
 
     static StoreSpec mutatingWebhookSpec() {

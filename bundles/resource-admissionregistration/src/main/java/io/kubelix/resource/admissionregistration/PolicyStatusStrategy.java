@@ -9,8 +9,8 @@ import io.kubelix.api.request.RequestContext;
 import java.util.List;
 
 /**
- * The {@code status} subresource of validatingadmissionpolicies: only the status changes. There is
- * no type-checking controller here, so the status is what its writer gives.
+ * The {@code status} subresource of validatingadmissionpolicies: only the status changes, as the
+ * type-checking controller ({@link PolicyTypeCheckingController}) or another writer gives it.
  */
 final class PolicyStatusStrategy implements RESTUpdateStrategy {
 

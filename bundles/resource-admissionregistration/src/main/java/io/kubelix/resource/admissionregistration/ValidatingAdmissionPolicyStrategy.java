@@ -8,6 +8,7 @@ import io.kubelix.api.registry.RESTUpdateStrategy;
 import io.kubelix.api.registry.StatusStrategies;
 import io.kubelix.api.request.RequestContext;
 import io.kubelix.api.validation.GoSyntax;
+import io.kubelix.api.validation.NameValidators;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -17,12 +18,16 @@ import java.util.regex.Pattern;
  * kube's validatingadmissionpolicy strategy: failurePolicy Fail and matchConstraints defaults,
  * the status kept from the stored object, and kube's validation of the fields users write (match
  * constraints with at least one resource rule, at least one validation or audit annotation, each
- * with an expression, known reasons, one-line messages, a complete paramKind, named variables).
+ * with an expression, known reasons, one-line messages, audit annotation keys that make qualified
+ * names under the policy's, a complete paramKind, named variables).
  * CEL expressions are stored without being compiled.
  */
 final class ValidatingAdmissionPolicyStrategy implements RESTCreateStrategy, RESTUpdateStrategy {
     static final List<String> REASONS = List.of("Forbidden", "Invalid", "RequestEntityTooLarge", "Unauthorized");
     private static final Pattern CEL_IDENTIFIER = Pattern.compile("[_a-zA-Z][_a-zA-Z0-9]*");
+    /** kube's {@code maxAuditAnnotations} and {@code maxAuditAnnotationValueExpressionLength}. */
+    private static final int MAX_AUDIT_ANNOTATIONS = 20;
+    private static final int MAX_AUDIT_ANNOTATION_EXPRESSION_BYTES = 5 * 1024;
 
     @Override
     public void prepareForCreate(RequestContext ctx, ObjectNode obj) {
@@ -66,21 +71,13 @@ final class ValidatingAdmissionPolicyStrategy implements RESTCreateStrategy, RES
         errs.addAll(RuleValidation.matchConditions(spec.path("matchConditions"), "spec.matchConditions"));
         if (spec.path("validations").isEmpty() && spec.path("auditAnnotations").isEmpty()) {
             errs.add(FieldError.required("spec.validations", "validations or auditAnnotations must contain at least one item"));
+            errs.add(FieldError.required("spec.auditAnnotations", "validations or auditAnnotations must contain at least one item"));
         }
         int i = 0;
         for (JsonNode v : spec.path("validations")) {
             errs.addAll(validation(v, "spec.validations[" + i++ + "]"));
         }
-        i = 0;
-        for (JsonNode a : spec.path("auditAnnotations")) {
-            String p = "spec.auditAnnotations[" + i++ + "]";
-            if (a.path("key").asText("").isEmpty()) {
-                errs.add(FieldError.required(p + ".key", ""));
-            }
-            if (a.path("valueExpression").asText("").isBlank()) {
-                errs.add(FieldError.required(p + ".valueExpression", "valueExpression is not specified"));
-            }
-        }
+        errs.addAll(auditAnnotations(obj.path("metadata").path("name").asText(""), spec.path("auditAnnotations")));
         i = 0;
         for (JsonNode v : spec.path("variables")) {
             String p = "spec.variables[" + i++ + "]";
@@ -100,6 +97,53 @@ final class ValidatingAdmissionPolicyStrategy implements RESTCreateStrategy, RES
     @Override
     public List<FieldError> validateUpdate(RequestContext ctx, ObjectNode obj, ObjectNode old) {
         return validate(ctx, obj);
+    }
+
+    /**
+     * kube's validation of audit annotations: at most 20, each key unique and, after the policy's
+     * name and a slash, a qualified name, each value expression given and at most 5 KiB.
+     */
+    private static List<FieldError> auditAnnotations(String policyName, JsonNode annotations) {
+        List<FieldError> errs = new ArrayList<>();
+        if (annotations.size() > MAX_AUDIT_ANNOTATIONS) {
+            errs.add(FieldError.invalid("spec.auditAnnotations", auditAnnotationsGoSyntax(annotations),
+                    "must not have more than " + MAX_AUDIT_ANNOTATIONS + " auditAnnotations"));
+        }
+        java.util.Set<String> keys = new java.util.HashSet<>();
+        int i = 0;
+        for (JsonNode a : annotations) {
+            String p = "spec.auditAnnotations[" + i++ + "]";
+            String key = a.path("key").asText("");
+            if (policyName.isEmpty()) {
+                errs.add(FieldError.invalid(p + ".key", key, "requires metadata.name be non-empty"));
+            } else {
+                String qualified = policyName + "/" + key;
+                for (String msg : NameValidators.isQualifiedName(qualified)) {
+                    errs.add(FieldError.invalid(p + ".key", qualified, msg));
+                }
+            }
+            String value = a.path("valueExpression").asText("").strip();
+            if (value.isEmpty()) {
+                errs.add(FieldError.required(p + ".valueExpression", "valueExpression is not specified"));
+            } else if (value.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_AUDIT_ANNOTATION_EXPRESSION_BYTES) {
+                errs.add(FieldError.required(p + ".valueExpression", "must not exceed "
+                        + MAX_AUDIT_ANNOTATION_EXPRESSION_BYTES + " bytes in length"));
+            }
+            if (!keys.add(key)) {
+                errs.add(FieldError.duplicate(p + ".key", key));
+            }
+        }
+        return errs;
+    }
+
+    /** The annotations as Go's {@code %#v} prints them in kube's field error. */
+    private static GoSyntax auditAnnotationsGoSyntax(JsonNode annotations) {
+        List<String> items = new ArrayList<>();
+        for (JsonNode a : annotations) {
+            items.add("admissionregistration.AuditAnnotation{Key:" + goQuoted(a.path("key").asText("")).text()
+                    + ", ValueExpression:" + goQuoted(a.path("valueExpression").asText("")).text() + "}");
+        }
+        return new GoSyntax("[]admissionregistration.AuditAnnotation{" + String.join(", ", items) + "}");
     }
 
     private static List<FieldError> paramKind(JsonNode kind) {

@@ -38,7 +38,8 @@ class ValidatingAdmissionPolicyStrategyTest {
     void requiresMatchConstraintsAndAValidation() {
         ObjectNode p = json("{'metadata':{'name':'p'},'spec':{}}");
         assertEquals(List.of("spec.matchConstraints: Required value",
-                "spec.validations: Required value: validations or auditAnnotations must contain at least one item"),
+                "spec.validations: Required value: validations or auditAnnotations must contain at least one item",
+                "spec.auditAnnotations: Required value: validations or auditAnnotations must contain at least one item"),
                 create(strategy, p));
 
         ObjectNode noRules = json("{'metadata':{'name':'p'},'spec':{'matchConstraints':{},'validations':[{'expression':' ',"
@@ -48,6 +49,36 @@ class ValidatingAdmissionPolicyStrategyTest {
                 "spec.validations[0].message: Invalid value: \"a\\nb\": message must not contain line breaks",
                 "spec.validations[0].reason: Unsupported value: \"Teapot\": supported values: \"Forbidden\", \"Invalid\", "
                         + "\"RequestEntityTooLarge\", \"Unauthorized\""), create(strategy, noRules));
+    }
+
+    private static com.fasterxml.jackson.databind.JsonNode annotations(String list) {
+        return json("{'list':" + list + "}").get("list");
+    }
+
+    @Test
+    void auditAnnotationKeysAreQualifiedNamesUnderThePolicysAndUnique() {
+        ObjectNode p = replicaLimit();
+        ((ObjectNode) p.get("spec")).set("auditAnnotations", annotations("[{'key':'high-replica-count',"
+                + "'valueExpression':'\\'Deployment spec.replicas set to \\' + string(object.spec.replicas)'}]"));
+        assertEquals(List.of(), create(strategy, p));
+
+        ((ObjectNode) p.get("spec")).set("auditAnnotations", annotations("[{'key':'bad key','valueExpression':' '},"
+                + "{'key':'bad key','valueExpression':'null'}]"));
+        assertEquals(List.of("spec.auditAnnotations[0].key: Invalid value: \"demo-policy.example.com/bad key\": name part must "
+                        + "consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric "
+                        + "character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "
+                        + "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+                "spec.auditAnnotations[0].valueExpression: Required value: valueExpression is not specified",
+                "spec.auditAnnotations[1].key: Invalid value: \"demo-policy.example.com/bad key\": name part must "
+                        + "consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric "
+                        + "character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "
+                        + "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+                "spec.auditAnnotations[1].key: Duplicate value: \"bad key\""), create(strategy, p));
+
+        ((ObjectNode) p.get("spec")).set("auditAnnotations", annotations("[{'key':'k','valueExpression':'\\'" + "x".repeat(5200)
+                + "\\''}]"));
+        assertEquals(List.of("spec.auditAnnotations[0].valueExpression: Required value: must not exceed 5120 bytes in length"),
+                create(strategy, p));
     }
 
     @Test

@@ -3,10 +3,14 @@ package io.kubelix.support.admission;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.admission.AdmissionAttributes;
+import io.kubelix.api.admission.EquivalentResourceMapper;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.object.LabelSelectors;
 import io.kubelix.api.schema.GroupResource;
+import io.kubelix.api.schema.GroupVersionKind;
+import io.kubelix.api.schema.GroupVersionResource;
 
+import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -16,8 +20,10 @@ import java.util.function.Function;
  * {@code namespaceSelector} and an {@code objectSelector} that select the request, and rules that
  * match its operation, API group, version, resource (with {@code resource/subresource},
  * {@code resource/*}, {@code *} and {@code * /*} forms), scope and, for policies, resource names.
- * Writes of the objects that configure admission are never matched, so that no configuration
- * can lock itself in.
+ * With {@code matchPolicy: Equivalent} a request the rules do not name matches through an
+ * equivalent resource they do (another version of it), and the match says which, so that the
+ * configuration sees the object as that resource serves it. Writes of the objects that configure
+ * admission are never matched, so that no configuration can lock itself in.
  */
 public final class AdmissionMatcher {
     /** kube's {@code IsExemptAdmissionConfigurationResource}. */
@@ -28,9 +34,27 @@ public final class AdmissionMatcher {
 
     /** Reads a namespace; null when there is no such namespace. */
     private final Function<String, ObjectNode> namespaces;
+    /** The server's equivalent resources; null when there are none (tests). */
+    private final EquivalentResourceMapper equivalents;
+
+    /**
+     * The resource and kind a configuration matched the request as: the request's own, or an
+     * equivalent resource's with {@code matchPolicy: Equivalent}.
+     */
+    public record Match(GroupVersionResource resource, GroupVersionKind kind) {
+        /** Whether this is the request's own resource, so its objects need no conversion. */
+        public boolean isRequested(AdmissionAttributes a) {
+            return resource.equals(a.resource()) && kind.equals(a.kind());
+        }
+    }
 
     public AdmissionMatcher(Function<String, ObjectNode> namespaces) {
+        this(namespaces, null);
+    }
+
+    public AdmissionMatcher(Function<String, ObjectNode> namespaces, EquivalentResourceMapper equivalents) {
         this.namespaces = namespaces;
+        this.equivalents = equivalents;
     }
 
     /** Whether the request writes an object that configures admission, which nothing may intercept. */
@@ -46,7 +70,33 @@ public final class AdmissionMatcher {
      *                         namespace selector, as kube answers
      */
     public boolean matches(JsonNode rules, JsonNode namespaceSelector, JsonNode objectSelector, AdmissionAttributes a) {
-        return anyRule(rules, a) && objectSelected(objectSelector, a) && namespaceSelected(namespaceSelector, a);
+        return match(rules, false, namespaceSelector, objectSelector, a) != null;
+    }
+
+    /**
+     * A webhook's match (kube's {@code ShouldCallHook} without its conditions): the first rule that
+     * matches the request, else, with {@code equivalent}, the first rule (in order) that matches an
+     * equivalent resource; and the selectors must select the request. Null when it does not match.
+     *
+     * @throws StatusException 404 when the request's namespace does not exist and there is a
+     *                         namespace selector; 500 when an equivalent resource has no kind
+     */
+    public Match match(JsonNode rules, boolean equivalent, JsonNode namespaceSelector, JsonNode objectSelector,
+                       AdmissionAttributes a) {
+        Match m = null;
+        for (JsonNode r : rules) {
+            if (matchesRule(r, a, a.resource())) {
+                m = new Match(a.resource(), a.kind());
+                break;
+            }
+        }
+        if (m == null && equivalent) {
+            m = equivalentMatch(rules, a, false);
+        }
+        if (m == null || !objectSelected(objectSelector, a) || !namespaceSelected(namespaceSelector, a)) {
+            return null;
+        }
+        return m;
     }
 
     /**
@@ -55,37 +105,78 @@ public final class AdmissionMatcher {
      * {@code resourceRules} every resource matches (a binding that narrows nothing).
      */
     public boolean matchesResources(JsonNode matchResources, AdmissionAttributes a) {
-        if (matchResources == null || matchResources.isMissingNode() || matchResources.isNull()) {
-            return true;
-        }
-        JsonNode rules = matchResources.path("resourceRules");
-        if (rules.isArray() && !rules.isEmpty() && !anyRule(rules, a)) {
-            return false;
-        }
-        if (anyRule(matchResources.path("excludeResourceRules"), a)) {
-            return false;
-        }
-        return objectSelected(matchResources.path("objectSelector"), a)
-                && namespaceSelected(matchResources.path("namespaceSelector"), a);
+        return matchResources(matchResources, a) != null;
     }
 
-    private static boolean anyRule(JsonNode rules, AdmissionAttributes a) {
+    /**
+     * kube's policy {@code Matcher.Matches}: {@link #matchesResources} with the resource and kind
+     * matched, which {@code matchPolicy: Equivalent} (for the exclusions too) may find through an
+     * equivalent resource. Null when it does not match.
+     */
+    public Match matchResources(JsonNode matchResources, AdmissionAttributes a) {
+        Match requested = new Match(a.resource(), a.kind());
+        if (matchResources == null || matchResources.isMissingNode() || matchResources.isNull()) {
+            return requested;
+        }
+        boolean equivalent = "Equivalent".equals(matchResources.path("matchPolicy").asText());
+        if (namedRules(matchResources.path("excludeResourceRules"), equivalent, a) != null) {
+            return null;
+        }
+        JsonNode rules = matchResources.path("resourceRules");
+        Match m = rules.isArray() && !rules.isEmpty() ? namedRules(rules, equivalent, a) : requested;
+        if (m == null || !objectSelected(matchResources.path("objectSelector"), a)
+                || !namespaceSelected(matchResources.path("namespaceSelector"), a)) {
+            return null;
+        }
+        return m;
+    }
+
+    /** kube's {@code matchesResourceRules}: the request's resource first, then its equivalents. */
+    private Match namedRules(JsonNode rules, boolean equivalent, AdmissionAttributes a) {
         for (JsonNode r : rules) {
-            if (matchesRule(r, a)) {
-                return true;
+            if (matchesRule(r, a, a.resource()) && resourceName(r.path("resourceNames"), a.name())) {
+                return new Match(a.resource(), a.kind());
             }
         }
-        return false;
+        return equivalent ? equivalentMatch(rules, a, true) : null;
+    }
+
+    /** The first rule, in order, that matches one of the request's equivalent resources other than its own. */
+    private Match equivalentMatch(JsonNode rules, AdmissionAttributes a, boolean names) {
+        if (equivalents == null || !rules.isArray() || rules.isEmpty()) {
+            return null;
+        }
+        List<GroupVersionResource> others = equivalents.equivalentResourcesFor(a.resource(), a.subresource());
+        for (JsonNode r : rules) {
+            for (GroupVersionResource other : others) {
+                if (other.equals(a.resource()) || !matchesRule(r, a, other)) {
+                    continue;
+                }
+                GroupVersionKind kind = equivalents.kindFor(other, a.subresource());
+                if (kind == null) {
+                    throw StatusException.internalError("unable to convert to " + other.group() + "/"
+                            + other.version() + ", Resource=" + other.resource() + ": unknown kind", null);
+                }
+                if (!names || resourceName(r.path("resourceNames"), a.name())) {
+                    return new Match(other, kind);
+                }
+            }
+        }
+        return null;
     }
 
     /** rules.Matcher: scope, operations, API groups, versions, resources and (for policies) resource names. */
     public static boolean matchesRule(JsonNode rule, AdmissionAttributes a) {
+        return matchesRule(rule, a, a.resource()) && resourceName(rule.path("resourceNames"), a.name());
+    }
+
+    /** rules.Matcher for the request as if made to {@code resource}. */
+    private static boolean matchesRule(JsonNode rule, AdmissionAttributes a, GroupVersionResource resource) {
         return scope(rule.path("scope").asText("*"), a)
                 && anyOrWildcard(rule.path("operations"), a.operation().name())
-                && anyOrWildcard(rule.path("apiGroups"), a.resource().group())
-                && anyOrWildcard(rule.path("apiVersions"), a.resource().version())
-                && resource(rule.path("resources"), a.resource().resource(), a.subresource())
-                && resourceName(rule.path("resourceNames"), a.name());
+                && anyOrWildcard(rule.path("apiGroups"), resource.group())
+                && anyOrWildcard(rule.path("apiVersions"), resource.version())
+                && resource(rule.path("resources"), resource.resource(), a.subresource());
     }
 
     private static boolean scope(String scope, AdmissionAttributes a) {

@@ -23,8 +23,10 @@ import java.util.Optional;
  * {@code int}, {@code number} {@code double}, {@code string} and {@code boolean} theirs,
  * {@code x-kubernetes-int-or-string} and untyped schemas {@code dyn}. As kube, the root of a resource
  * and an {@code x-kubernetes-embedded-resource} also have {@code apiVersion}, {@code kind} and a
- * {@code metadata} of only {@code name} and {@code generateName}; property names are escaped as kube
- * escapes them ({@link CelNames}), and those that cannot be are left out. Strings of the {@code date}, {@code date-time}, {@code duration} and
+ * {@code metadata} of only {@code name} and {@code generateName}, unless they declare those
+ * themselves (as the full ObjectMeta of a built-in kind's schema does); property names are escaped as
+ * kube escapes them ({@link CelNames}), and those that cannot be are left out. Strings of the
+ * {@code date}, {@code date-time}, {@code duration} and
  * {@code byte} formats are {@code dyn} here, since rules see them as strings at run time.
  */
 final class SchemaDeclTypes implements CelTypeProvider {
@@ -39,7 +41,9 @@ final class SchemaDeclTypes implements CelTypeProvider {
         if (s == null || !s.isObject() || s.path("x-kubernetes-int-or-string").asBoolean(false)) {
             return SimpleType.DYN;
         }
-        boolean root = resourceRoot || s.path("x-kubernetes-embedded-resource").asBoolean(false);
+        // kube's WithTypeAndObjectMeta: a resource root declaring these fields itself keeps its own
+        boolean root = (resourceRoot || s.path("x-kubernetes-embedded-resource").asBoolean(false))
+                && !declaresTypeAndObjectMeta(s);
         switch (s.path("type").asText("")) {
             case "array":
                 return ListType.create(type(name + "@items", s.path("items"), false));
@@ -81,6 +85,17 @@ final class SchemaDeclTypes implements CelTypeProvider {
             default:
                 return SimpleType.DYN;
         }
+    }
+
+    /** Whether a schema declares string {@code kind} and {@code apiVersion} and a {@code metadata} with string {@code name} and {@code generateName}. */
+    private static boolean declaresTypeAndObjectMeta(JsonNode s) {
+        JsonNode p = s.path("properties");
+        JsonNode meta = p.path("metadata");
+        return "string".equals(p.path("kind").path("type").asText())
+                && "string".equals(p.path("apiVersion").path("type").asText())
+                && "object".equals(meta.path("type").asText())
+                && "string".equals(meta.path("properties").path("name").path("type").asText())
+                && "string".equals(meta.path("properties").path("generateName").path("type").asText());
     }
 
     private static StructType struct(String name, Map<String, CelType> fields) {
