@@ -123,6 +123,9 @@ final class KubelixServer implements AutoCloseable {
                 .directory(home.toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile());
+        // Each test server runs its own copy of the distribution, so each would record a class data
+        // sharing archive (tens of MB) while it exits, which its stop would then be measured with.
+        pb.environment().put("KUBELIX_CDS", "false");
         process = pb.start();
         Process started = process;
         shutdownHook = new Thread(started::destroy, "kubelix-server-stopper");

@@ -77,9 +77,8 @@ public record CertKeyFiles(Path certFile, Path keyFile) {
             password[i] = (char) ('a' + random.nextInt(26));
         }
         try {
-            KeyStore store = KeyStore.getInstance("PKCS12");
-            store.load(null, null);
-            store.setKeyEntry("kubelix-apiserver", key, password, chain.toArray(new Certificate[0]));
+            KeyStore store = ServingKeys.inMemoryStore("kubelix-apiserver", key, password,
+                    chain.toArray(new Certificate[0]));
             return new ServingKeys(store, password, certFile + " (" + chain.get(0).getSubjectX500Principal().getName()
                     + ", valid until " + chain.get(0).getNotAfter().toInstant() + ")");
         } catch (GeneralSecurityException | IOException e) {

@@ -134,10 +134,7 @@ public final class DataDirectory {
      */
     public KeyStore servingKeyStore() {
         try {
-            KeyStore store = KeyStore.getInstance("PKCS12");
-            store.load(null, null);
-            store.setKeyEntry(KEY_ALIAS, servingKey, keyStorePassword, new Certificate[]{serving, ca});
-            return store;
+            return ServingKeys.inMemoryStore(KEY_ALIAS, servingKey, keyStorePassword, new Certificate[]{serving, ca});
         } catch (GeneralSecurityException | IOException e) {
             throw new IllegalStateException("cannot build the serving key store", e);
         }

@@ -72,21 +72,31 @@ final class MemoryStorage implements StorageInterface {
 
     @Override
     public ObjectNode delete(String key, Preconditions preconditions, ValidateObjectFunction validateDeletion) {
+        return delete(key, preconditions, validateDeletion, null);
+    }
+
+    /** Starts from {@code cachedExisting} when it is the latest version (see {@link #latest}). */
+    @Override
+    public ObjectNode delete(String key, Preconditions preconditions, ValidateObjectFunction validateDeletion,
+                             ObjectNode cachedExisting) {
+        ObjectNode cached = cachedExisting;
         while (true) {
             Version cur = store.latest(key);
             if (cur == null) {
                 throw StorageException.keyNotFound(key);
             }
-            ObjectNode obj = codec.decode(key, cur.data(), cur.modRevision());
+            ObjectNode obj = latest(key, cur, cached);
+            cached = null;
             if (preconditions != null) {
                 preconditions.check(key, obj, cur.modRevision());
             }
             if (validateDeletion != null) {
-                validateDeletion.validate(obj);
+                validateDeletion.validate(obj.deepCopy());
             }
             long rev = store.write(key, cur.modRevision(), null);
             if (rev > 0) {
-                return codec.decode(key, cur.data(), rev);
+                VERSIONER.updateObject(obj, rev);
+                return obj;
             }
         }
     }
@@ -94,13 +104,22 @@ final class MemoryStorage implements StorageInterface {
     @Override
     public ObjectNode guaranteedUpdate(String key, boolean ignoreNotFound, Preconditions preconditions,
                                       UpdateFunction tryUpdate) {
+        return guaranteedUpdate(key, ignoreNotFound, preconditions, tryUpdate, null);
+    }
+
+    /** Starts from {@code cachedExisting} when it is the latest version (see {@link #latest}). */
+    @Override
+    public ObjectNode guaranteedUpdate(String key, boolean ignoreNotFound, Preconditions preconditions,
+                                      UpdateFunction tryUpdate, ObjectNode cachedExisting) {
+        ObjectNode cached = cachedExisting;
         while (true) {
             Version cur = store.latest(key);
             if (cur == null && !ignoreNotFound) {
                 throw StorageException.keyNotFound(key);
             }
             long curRev = cur == null ? 0 : cur.modRevision();
-            ObjectNode obj = cur == null ? null : codec.decode(key, cur.data(), curRev);
+            ObjectNode obj = cur == null ? null : latest(key, cur, cached);
+            cached = null;
             if (preconditions != null) {
                 preconditions.check(key, obj == null ? JsonNodeFactory.instance.objectNode() : obj, curRev);
             }
@@ -118,6 +137,18 @@ final class MemoryStorage implements StorageInterface {
                 return codec.decode(key, data, rev);
             }
         }
+    }
+
+    /**
+     * A fresh tree of {@code cur}: the watch cache's copy when it is of {@code cur}'s revision (it
+     * was decoded from the same bytes, so parsing them again would give an equal tree), else the
+     * stored bytes decoded. The copy serves a write's first attempt only: a retry decodes.
+     */
+    private ObjectNode latest(String key, Version cur, ObjectNode cached) {
+        if (cached != null && VERSIONER.objectResourceVersion(cached) == cur.modRevision()) {
+            return cached;
+        }
+        return codec.decode(key, cur.data(), cur.modRevision());
     }
 
     @Override

@@ -157,4 +157,30 @@ public abstract class UpdateConformance extends CrudConformance {
         assertTrue(calls.get() >= threads * increments);
         assertEquals(revisions.stream().mapToLong(Long::longValue).max().orElseThrow(), rv(end));
     }
+
+    @Test
+    void updateFromCachedCopy() {
+        ObjectNode a = create("default", "a", "blue");
+        ObjectNode updated = storage.guaranteedUpdate(key("default", "a"), false, Preconditions.NONE, (cur, rev) -> {
+            assertEquals(rv(a), rev);
+            assertEquals(a, cur, "a current copy is the object the function gets");
+            return withColor(cur, "red");
+        }, a.deepCopy());
+        assertEquals("red", color(updated));
+        assertEquals(updated, storage.get(key("default", "a"), GetOptions.DEFAULT));
+    }
+
+    @Test
+    void staleCachedCopyLosesNoUpdate() {
+        ObjectNode a = create("default", "a", "blue");
+        ObjectNode b = storage.guaranteedUpdate(key("default", "a"), false, Preconditions.NONE,
+                (cur, rev) -> withColor(cur, "red"));
+        ObjectNode updated = storage.guaranteedUpdate(key("default", "a"), false, Preconditions.NONE,
+                (cur, rev) -> withColor(cur, color(cur) + "+green"), a.deepCopy());
+        assertEquals("red+green", color(updated), "the update applies to the current object, not the stale copy");
+        assertTrue(rv(updated) > rv(b));
+        ObjectNode deleted = storage.delete(key("default", "a"), Preconditions.NONE, null, a.deepCopy());
+        assertEquals("red+green", color(deleted), "a delete returns the object it deleted, not the stale copy");
+        assertNull(storage.get(key("default", "a"), new GetOptions(true, "")));
+    }
 }
