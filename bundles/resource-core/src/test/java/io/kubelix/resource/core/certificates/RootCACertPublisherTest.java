@@ -3,7 +3,7 @@ package io.kubelix.resource.core.certificates;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.resource.core.config.ConfigSpecs;
-import io.kubelix.resource.core.testing.MapStore;
+import io.kubelix.testing.store.MapStore;
 import io.kubelix.testing.informer.FakeInformerFactory;
 import org.junit.jupiter.api.Test;
 

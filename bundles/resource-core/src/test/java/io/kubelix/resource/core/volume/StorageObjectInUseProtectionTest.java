@@ -7,7 +7,7 @@ import io.kubelix.api.registry.CreateOptions;
 import io.kubelix.api.request.RequestContext;
 import io.kubelix.api.schema.GroupVersionKind;
 import io.kubelix.api.schema.GroupVersionResource;
-import io.kubelix.resource.core.testing.MapStore;
+import io.kubelix.testing.store.MapStore;
 import io.kubelix.testing.informer.FakeInformerFactory;
 import org.junit.jupiter.api.Test;
 
