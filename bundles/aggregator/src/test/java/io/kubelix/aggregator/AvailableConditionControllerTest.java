@@ -14,6 +14,8 @@ import java.net.http.HttpClient;
 import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import io.kubelix.testing.informer.FakeInformer;
+import io.kubelix.testing.informer.FakeInformerFactory;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

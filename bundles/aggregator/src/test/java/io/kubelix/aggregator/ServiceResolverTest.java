@@ -8,6 +8,8 @@ import java.net.URI;
 import java.util.HashSet;
 import java.util.Random;
 import java.util.Set;
+import io.kubelix.testing.informer.FakeInformer;
+import io.kubelix.testing.informer.FakeInformerFactory;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

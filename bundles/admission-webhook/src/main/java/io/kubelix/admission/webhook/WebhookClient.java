@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.support.webhook.CABundleTrust;
 import io.kubelix.support.webhook.ServiceResolver;
 import io.kubelix.support.webhook.WebhookErrors;
+import io.kubelix.support.webhook.WebhookTarget;
 
 import java.io.IOException;
 import java.net.URI;
@@ -33,10 +34,6 @@ final class WebhookClient {
     private record ClientKey(String caBundle, String serverName) {
     }
 
-    /** Where a call goes: the address connected to, the URL kube would name in errors, the TLS name. */
-    record Target(URI connect, String shownUrl, String serverName) {
-    }
-
     private final ServiceResolver services;
     private final ObjectMapper json;
     private final Map<ClientKey, HttpClient> clients = new LinkedHashMap<>(16, 0.75f, true) {
@@ -53,7 +50,7 @@ final class WebhookClient {
 
     /** Sends {@code review} to {@code hook}; completes with the AdmissionReview answered, or a {@link CallingWebhookException}. */
     CompletableFuture<JsonNode> call(Webhook hook, ObjectNode review) {
-        Target target;
+        WebhookTarget target;
         HttpClient client;
         byte[] body;
         try {
@@ -66,7 +63,7 @@ final class WebhookClient {
             return CompletableFuture.failedFuture(new CallingWebhookException(hook.name(), e.getMessage()));
         }
         String timeout = "?timeout=" + hook.timeoutSeconds() + "s";
-        String shown = target.shownUrl() + timeout;
+        String shown = target.shown() + timeout;
         HttpRequest request = HttpRequest.newBuilder(URI.create(target.connect() + timeout))
                 .timeout(Duration.ofSeconds(hook.timeoutSeconds()))
                 .header("Content-Type", "application/json").header("Accept", "application/json")
@@ -92,27 +89,13 @@ final class WebhookClient {
     }
 
     /** The webhook's address: its URL, or its service resolved to one ready endpoint. */
-    Target target(Webhook hook) throws CallingWebhookException {
-        JsonNode cc = hook.clientConfig();
-        if (cc.hasNonNull("url")) {
-            URI url = URI.create(cc.get("url").asText());
-            return new Target(url, url.toString(), url.getHost().replaceAll("^\\[|]$", ""));
-        }
-        JsonNode svc = cc.path("service");
-        String namespace = svc.path("namespace").asText();
-        String name = svc.path("name").asText();
-        int port = svc.path("port").asInt(443);
-        String path = svc.path("path").asText("");
-        String serverName = name + "." + namespace + ".svc";
-        String shown = "https://" + serverName + ":" + port + path;
-        URI endpoint;
+    WebhookTarget target(Webhook hook) throws CallingWebhookException {
         try {
-            endpoint = services.resolve(namespace, name, port);
-        } catch (IllegalStateException e) {
-            throw new CallingWebhookException(hook.name(), "failed to call webhook: Post \"" + shown + "?timeout="
+            return WebhookTarget.of(hook.clientConfig(), services);
+        } catch (WebhookTarget.UnresolvedService e) {
+            throw new CallingWebhookException(hook.name(), "failed to call webhook: Post \"" + e.shown() + "?timeout="
                     + hook.timeoutSeconds() + "s\": " + e.getMessage());
         }
-        return new Target(URI.create(endpoint + path), shown, serverName);
     }
 
     private HttpClient client(String webhook, String caBundle, String serverName) throws CallingWebhookException {

@@ -14,6 +14,7 @@ import io.kubelix.api.request.UserInfo;
 import io.kubelix.api.schema.GroupVersionKind;
 import io.kubelix.api.schema.GroupVersionResource;
 import io.kubelix.support.webhook.ServiceResolver;
+import io.kubelix.testing.informer.FakeInformer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -8,9 +8,9 @@ import io.kubelix.api.errors.StatusException;
 import io.kubelix.support.webhook.CABundleTrust;
 import io.kubelix.support.webhook.ServiceResolver;
 import io.kubelix.support.webhook.WebhookErrors;
+import io.kubelix.support.webhook.WebhookTarget;
 
 import java.io.IOException;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -99,7 +99,7 @@ final class ConversionWebhook {
         ArrayNode items = request.putArray("objects");
         objects.forEach(items::add);
         JsonNode answer;
-        Target target = target(gvk);
+        WebhookTarget target = target(gvk);
         try {
             HttpRequest post = HttpRequest.newBuilder(target.connect()).timeout(TIMEOUT)
                     .header("Content-Type", "application/json").header("Accept", "application/json")
@@ -165,25 +165,11 @@ final class ConversionWebhook {
     }
 
     /** Where the webhook is: its URL, or its service resolved to a ready endpoint; and the name TLS checks. */
-    private record Target(URI connect, String shown, String serverName) {
-    }
-
-    private Target target(String gvk) {
-        if (clientConfig.hasNonNull("url")) {
-            URI url = URI.create(clientConfig.get("url").asText());
-            return new Target(url, url.toString(), url.getHost().replaceAll("^\\[|]$", ""));
-        }
-        JsonNode svc = clientConfig.path("service");
-        String namespace = svc.path("namespace").asText();
-        String name = svc.path("name").asText();
-        int port = svc.path("port").asInt(443);
-        String path = svc.path("path").asText("");
-        String serverName = name + "." + namespace + ".svc";
-        String shown = "https://" + serverName + ":" + port + path;
+    private WebhookTarget target(String gvk) {
         try {
-            return new Target(URI.create(services.resolve(namespace, name, port) + path), shown, serverName);
-        } catch (IllegalStateException e) {
-            throw failed(gvk + " failed: Post \"" + shown + "\": " + e.getMessage());
+            return WebhookTarget.of(clientConfig, services);
+        } catch (WebhookTarget.UnresolvedService e) {
+            throw failed(gvk + " failed: Post \"" + e.shown() + "\": " + e.getMessage());
         }
     }
 

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.apiextensions.Crds;
 import io.kubelix.api.errors.FieldError;
 import io.kubelix.api.validation.NameValidators;
+import io.kubelix.support.webhook.validation.ClientConfigValidation;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -41,7 +42,8 @@ public final class CrdValidation {
         if (!name.isEmpty() && !name.equals(required)) {
             errs.add(FieldError.invalid("metadata.name", name, "must be spec.names.plural+\".\"+spec.group"));
         }
-        errs.addAll(validateSpec(spec));
+        // a CRD not yet established may name a CA bundle that does not parse, as kube allows
+        errs.addAll(validateSpec(spec, true));
         errs.addAll(validateNames(crd.path("status").path("acceptedNames"), "status.acceptedNames"));
         errs.addAll(validateStoredVersions(crd));
         if (spec.path("preserveUnknownFields").asBoolean(false)) {
@@ -56,7 +58,7 @@ public final class CrdValidation {
         List<FieldError> errs = new ArrayList<>();
         JsonNode spec = crd.path("spec");
         JsonNode oldSpec = old.path("spec");
-        errs.addAll(validateSpec(spec));
+        errs.addAll(validateSpec(spec, allowInvalidCABundle(old)));
         if (Crds.conditionTrue(old, Crds.ESTABLISHED)) {
             immutable(errs, "spec.scope", spec.path("scope"), oldSpec.path("scope"));
             immutable(errs, "spec.names.kind", spec.path("names").path("kind"), oldSpec.path("names").path("kind"));
@@ -84,7 +86,19 @@ public final class CrdValidation {
         }
     }
 
-    static List<FieldError> validateSpec(JsonNode spec) {
+    /**
+     * kube's allowInvalidCABundle: an update may keep a conversion CA bundle that does not parse while
+     * the CRD is not established, or when the one it had did not parse either.
+     */
+    private static boolean allowInvalidCABundle(ObjectNode old) {
+        if (!Crds.conditionTrue(old, Crds.ESTABLISHED)) {
+            return true;
+        }
+        String caBundle = old.path("spec").path("conversion").path("webhook").path("clientConfig").path("caBundle").asText("");
+        return !caBundle.isEmpty() && !ClientConfigValidation.caBundle(caBundle, "caBundle").isEmpty();
+    }
+
+    static List<FieldError> validateSpec(JsonNode spec, boolean allowInvalidCABundle) {
         List<FieldError> errs = new ArrayList<>();
         String group = spec.path("group").asText("");
         if (group.isEmpty()) {
@@ -140,7 +154,7 @@ public final class CrdValidation {
             }
         }
         errs.addAll(validateNames(names, "spec.names"));
-        errs.addAll(validateConversion(spec.path("conversion")));
+        errs.addAll(validateConversion(spec.path("conversion"), allowInvalidCABundle));
         return errs;
     }
 
@@ -301,7 +315,7 @@ public final class CrdValidation {
         return errs;
     }
 
-    static List<FieldError> validateConversion(JsonNode conversion) {
+    static List<FieldError> validateConversion(JsonNode conversion, boolean allowInvalidCABundle) {
         List<FieldError> errs = new ArrayList<>();
         if (!conversion.isObject()) {
             return errs;
@@ -317,8 +331,12 @@ public final class CrdValidation {
             JsonNode cc = webhook.path("clientConfig");
             if (!cc.isObject()) {
                 errs.add(FieldError.required("spec.conversion.webhook.clientConfig", "required when strategy is set to Webhook"));
-            } else if (cc.hasNonNull("url") == cc.hasNonNull("service")) {
-                errs.add(FieldError.required("spec.conversion.webhook.clientConfig", "exactly one of url or service is required"));
+            } else {
+                errs.addAll(ClientConfigValidation.clientConfig(cc, "spec.conversion.webhook.clientConfig"));
+                String caBundle = cc.path("caBundle").asText("");
+                if (!caBundle.isEmpty() && !allowInvalidCABundle) {
+                    errs.addAll(ClientConfigValidation.caBundle(caBundle, "spec.conversion.webhook.clientConfig.caBundle"));
+                }
             }
             errs.addAll(validateConversionReviewVersions(webhook.path("conversionReviewVersions"),
                     "spec.conversion.webhook.conversionReviewVersions"));

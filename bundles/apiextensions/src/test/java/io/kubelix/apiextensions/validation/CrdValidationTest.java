@@ -60,6 +60,43 @@ class CrdValidationTest {
     }
 
     @Test
+    void conversionWebhookClientConfigIsValidatedAsAnAdmissionWebhook() throws Exception {
+        ObjectNode crd = valid();
+        ObjectNode spec = (ObjectNode) crd.get("spec");
+        spec.set("conversion", crd("{'strategy':'Webhook','webhook':{'clientConfig':{'url':'http://u@conv.example.com/x?a=b#f'},"
+                + "'conversionReviewVersions':['v1']}}"));
+        assertEquals(List.of("spec.conversion.webhook.clientConfig.url: Invalid value: \"http\": 'https' is the only allowed URL "
+                        + "scheme; desired format: https://host[/path]",
+                "spec.conversion.webhook.clientConfig.url: Invalid value: \"u\": user information is not permitted in the URL",
+                "spec.conversion.webhook.clientConfig.url: Invalid value: \"f\": fragments are not permitted in the URL",
+                "spec.conversion.webhook.clientConfig.url: Invalid value: \"a=b\": query parameters are not permitted in the URL"),
+                messages(CrdValidation.validate(crd)));
+        spec.set("conversion", crd("{'strategy':'Webhook','webhook':{'clientConfig':{'service':{'port':0,'path':'/a//b'}},"
+                + "'conversionReviewVersions':['v1']}}"));
+        assertEquals(List.of("spec.conversion.webhook.clientConfig.service.name: Required value",
+                "spec.conversion.webhook.clientConfig.service.namespace: Required value",
+                "spec.conversion.webhook.clientConfig.service.port: Invalid value: 0: port is not valid: must be between 1 and "
+                        + "65535, inclusive",
+                "spec.conversion.webhook.clientConfig.service.path: Invalid value: \"/a//b\": segment[1] may not be empty"),
+                messages(CrdValidation.validate(crd)));
+    }
+
+    @Test
+    void anUnreadableCaBundleIsRefusedOnlyOnceTheCrdIsEstablishedWithAGoodOne() throws Exception {
+        ObjectNode old = valid();
+        ((ObjectNode) old.get("spec")).set("conversion", crd("{'strategy':'Webhook','webhook':{'clientConfig':{"
+                + "'url':'https://conv.example.com/x','caBundle':'bm90IHBlbQ=='},'conversionReviewVersions':['v1']}}"));
+        assertEquals(List.of(), messages(CrdValidation.validate(old)));
+        ObjectNode crd = old.deepCopy();
+        assertEquals(List.of(), messages(CrdValidation.validateUpdate(crd, old)));
+        old.with("status").set("conditions", node("[{'type':'Established','status':'True'}]"));
+        assertEquals(List.of(), messages(CrdValidation.validateUpdate(crd, old)), "the old bundle did not parse either");
+        ((ObjectNode) old.at("/spec/conversion/webhook/clientConfig")).remove("caBundle");
+        assertEquals(List.of("spec.conversion.webhook.clientConfig.caBundle: Invalid value: \"bm90IHBlbQ==\": unable to parse "
+                + "bytes as PEM block"), messages(CrdValidation.validateUpdate(crd, old)));
+    }
+
+    @Test
     void theNameIsPluralDotGroup() throws Exception {
         ObjectNode crd = valid();
         ((ObjectNode) crd.get("metadata")).put("name", "crontabs.example.com");

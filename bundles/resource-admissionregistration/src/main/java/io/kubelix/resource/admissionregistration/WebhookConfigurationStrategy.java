@@ -9,6 +9,7 @@ import io.kubelix.api.request.RequestContext;
 import io.kubelix.api.validation.GoSyntax;
 import io.kubelix.api.validation.MetadataValidators;
 import io.kubelix.api.validation.NameValidators;
+import io.kubelix.support.webhook.validation.ClientConfigValidation;
 
 import java.util.ArrayList;
 import java.util.HashSet;

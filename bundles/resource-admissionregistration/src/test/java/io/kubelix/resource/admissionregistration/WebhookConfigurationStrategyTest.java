@@ -64,7 +64,8 @@ class WebhookConfigurationStrategyTest {
                 "'clientConfig':{'url':'http://hook.example.com/x?a=b'},'timeoutSeconds':31,'failurePolicy':'Never'"));
         assertEquals(List.of("webhooks[0].failurePolicy: Unsupported value: \"Never\": supported values: \"Fail\", \"Ignore\"",
                 "webhooks[0].timeoutSeconds: Invalid value: 31: the timeout value must be between 1 and 30 seconds",
-                "webhooks[0].clientConfig.url: Invalid value: \"http\": 'https' is the only allowed URL scheme",
+                "webhooks[0].clientConfig.url: Invalid value: \"http\": 'https' is the only allowed URL scheme; "
+                        + "desired format: https://host[/path]",
                 "webhooks[0].clientConfig.url: Invalid value: \"a=b\": query parameters are not permitted in the URL"),
                 create(WebhookConfigurationStrategy.validating(), cfg));
     }

@@ -1,7 +1,6 @@
 package io.kubelix.resource.certificates;
 
 import io.kubelix.api.admission.AdmissionAttributes;
-import io.kubelix.api.admission.Operation;
 import io.kubelix.api.admission.ValidatingAdmissionPlugin;
 import io.kubelix.api.authz.AuthorizationChain;
 import org.osgi.service.component.annotations.Activate;
@@ -14,32 +13,16 @@ import org.osgi.service.component.annotations.Reference;
  * its domain's {@code <domain>/*}); otherwise it is 403.
  */
 @Component(service = ValidatingAdmissionPlugin.class)
-public final class CertificateApproval implements ValidatingAdmissionPlugin {
+public final class CertificateApproval extends SignerAdmission {
     static final String NAME = "CertificateApproval";
-
-    private final SignerAuthorization signers;
 
     @Activate
     public CertificateApproval(@Reference AuthorizationChain authorization) {
-        this.signers = new SignerAuthorization(authorization);
+        super(NAME, "approval", "approve", authorization);
     }
 
     @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public boolean handles(Operation operation) {
-        return operation == Operation.UPDATE;
-    }
-
-    @Override
-    public void validate(AdmissionAttributes a) {
-        if (!"approval".equals(a.subresource()) || !a.resource().groupResource().equals(CertificatesRESTStorageProvider.CSRS)
-                || a.object() == null) {
-            return;
-        }
-        signers.require(a.context().user(), "approve", a.object().path("spec").path("signerName").asText(""), a.name());
+    String signerName(AdmissionAttributes a) {
+        return a.object().path("spec").path("signerName").asText("");
     }
 }

@@ -1,7 +1,6 @@
 package io.kubelix.resource.certificates;
 
 import io.kubelix.api.admission.AdmissionAttributes;
-import io.kubelix.api.admission.Operation;
 import io.kubelix.api.admission.ValidatingAdmissionPlugin;
 import io.kubelix.api.authz.AuthorizationChain;
 import org.osgi.service.component.annotations.Activate;
@@ -15,36 +14,21 @@ import org.osgi.service.component.annotations.Reference;
  * otherwise it is 403.
  */
 @Component(service = ValidatingAdmissionPlugin.class)
-public final class CertificateSigning implements ValidatingAdmissionPlugin {
+public final class CertificateSigning extends SignerAdmission {
     static final String NAME = "CertificateSigning";
-
-    private final SignerAuthorization signers;
 
     @Activate
     public CertificateSigning(@Reference AuthorizationChain authorization) {
-        this.signers = new SignerAuthorization(authorization);
+        super(NAME, "status", "sign", authorization);
     }
 
     @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public boolean handles(Operation operation) {
-        return operation == Operation.UPDATE;
-    }
-
-    @Override
-    public void validate(AdmissionAttributes a) {
-        if (!"status".equals(a.subresource()) || !a.resource().groupResource().equals(CertificatesRESTStorageProvider.CSRS)
-                || a.object() == null || a.oldObject() == null) {
-            return;
-        }
-        if (a.object().path("status").path("certificate").equals(a.oldObject().path("status").path("certificate"))
+    String signerName(AdmissionAttributes a) {
+        if (a.oldObject() == null
+                || a.object().path("status").path("certificate").equals(a.oldObject().path("status").path("certificate"))
                 && CSRConditions.of(a.object()).equals(CSRConditions.of(a.oldObject()))) {
-            return;
+            return null;
         }
-        signers.require(a.context().user(), "sign", a.oldObject().path("spec").path("signerName").asText(""), a.name());
+        return a.oldObject().path("spec").path("signerName").asText("");
     }
 }

@@ -4,6 +4,7 @@ import io.kubelix.api.admission.AdmissionAttributes;
 import io.kubelix.api.admission.Operation;
 import io.kubelix.api.admission.ValidatingAdmissionPlugin;
 import io.kubelix.api.errors.StatusException;
+import io.kubelix.support.admission.guard.ObjectWrites;
 import org.bouncycastle.asn1.x500.RDN;
 import org.bouncycastle.asn1.x500.style.BCStyle;
 import org.bouncycastle.asn1.x500.style.IETFUtils;
@@ -33,8 +34,7 @@ public final class CertificateSubjectRestriction implements ValidatingAdmissionP
 
     @Override
     public void validate(AdmissionAttributes a) {
-        if (!a.subresource().isEmpty() || !a.resource().groupResource().equals(CertificatesRESTStorageProvider.CSRS)
-                || a.object() == null) {
+        if (!ObjectWrites.of(a, CertificatesRESTStorageProvider.CSRS.group(), CertificatesRESTStorageProvider.CSRS.resource())) {
             return;
         }
         String signerName = a.object().path("spec").path("signerName").asText("");

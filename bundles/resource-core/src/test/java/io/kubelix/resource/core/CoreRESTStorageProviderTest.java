@@ -23,6 +23,7 @@ import io.kubelix.resource.core.namespace.NamespaceStatusStrategy;
 import io.kubelix.resource.core.service.ServiceREST;
 import io.kubelix.resource.core.testing.Json;
 import io.kubelix.resource.core.testing.MemoryRanges;
+import io.kubelix.testing.store.MapStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -40,14 +41,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class CoreRESTStorageProviderTest {
 
-    /** Records each StoreSpec and answers with a FakeStore for it. */
+    /** Records each StoreSpec and answers with a MapStore for it. */
     static final class RecordingOptionsGetter implements RESTOptionsGetter {
-        final Map<String, FakeStore> stores = new LinkedHashMap<>();
+        final Map<String, MapStore> stores = new LinkedHashMap<>();
         final MemoryRanges ranges = new MemoryRanges();
 
         @Override
         public StandardStorage newStore(StoreSpec spec) {
-            FakeStore store = new FakeStore(spec);
+            MapStore store = new MapStore(spec);
             stores.put(spec.groupResource().resource(), store);
             return store;
         }
@@ -59,7 +60,7 @@ class CoreRESTStorageProviderTest {
 
         @Override
         public StatusStorage newStatusStore(StandardStorage store, RESTUpdateStrategy statusStrategy) {
-            statusStrategies.computeIfAbsent(((FakeStore) store).spec.groupResource().resource(), r -> new ArrayList<>())
+            statusStrategies.computeIfAbsent(((MapStore) store).spec.groupResource().resource(), r -> new ArrayList<>())
                     .add(statusStrategy);
             return new StatusStorage() {
                 @Override
@@ -95,7 +96,7 @@ class CoreRESTStorageProviderTest {
 
         @Override
         public ScaleStorage newScaleStore(StandardStorage store, ScaleSubresource scale) {
-            scales.put(((FakeStore) store).spec.groupResource().resource(), scale);
+            scales.put(((MapStore) store).spec.groupResource().resource(), scale);
             return new ScaleStorage() {
                 @Override
                 public ObjectNode get(RequestContext ctx, String name, String resourceVersion) {
@@ -197,7 +198,7 @@ class CoreRESTStorageProviderTest {
         assertEquals(503, e.code());
 
         provider.newRESTStorage(getter);
-        FakeStore namespaces = getter.stores.get("namespaces");
+        MapStore namespaces = getter.stores.get("namespaces");
         namespaces.objects.put("team", Json.obj("{'metadata':{'name':'team'}}"));
         assertTrue(provider.get("team", false).isPresent());
         assertTrue(provider.get("missing", true).isEmpty());

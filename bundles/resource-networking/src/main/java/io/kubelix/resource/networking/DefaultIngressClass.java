@@ -7,6 +7,7 @@ import io.kubelix.api.admission.MutatingAdmissionPlugin;
 import io.kubelix.api.admission.Operation;
 import io.kubelix.api.informer.SharedInformerFactory;
 import io.kubelix.api.schema.GroupVersionResource;
+import io.kubelix.support.admission.guard.ObjectWrites;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -56,8 +57,7 @@ public final class DefaultIngressClass implements MutatingAdmissionPlugin {
 
     @Override
     public void admit(AdmissionAttributes a) {
-        if (!"networking.k8s.io".equals(a.resource().group()) || !"ingresses".equals(a.resource().resource())
-                || !a.subresource().isEmpty() || a.object() == null) {
+        if (!ObjectWrites.of(a, "networking.k8s.io", "ingresses")) {
             return;
         }
         JsonNode spec = a.object().path("spec");

@@ -2,6 +2,7 @@ package io.kubelix.resource.rbac;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubelix.testing.store.MapStore;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -11,6 +11,7 @@ import io.kubelix.api.informer.GenericLister;
 import io.kubelix.api.informer.SharedIndexInformer;
 import io.kubelix.api.informer.SharedInformerFactory;
 import io.kubelix.api.schema.GroupVersionResource;
+import io.kubelix.support.admission.guard.ObjectWrites;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -73,8 +74,7 @@ public final class PriorityAdmission implements MutatingAdmissionPlugin, Validat
 
     @Override
     public void admit(AdmissionAttributes a) {
-        if (!a.resource().group().isEmpty() || !"pods".equals(a.resource().resource()) || !a.subresource().isEmpty()
-                || a.object() == null || !(a.object().path("spec") instanceof ObjectNode spec)) {
+        if (!ObjectWrites.of(a, "", "pods") || !(a.object().path("spec") instanceof ObjectNode spec)) {
             return;
         }
         if (a.operation() == Operation.UPDATE) {

@@ -5,17 +5,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.admission.AdmissionAttributes;
 import io.kubelix.api.admission.Operation;
 import io.kubelix.api.errors.StatusException;
-import io.kubelix.api.informer.GenericLister;
-import io.kubelix.api.informer.GenericNamespaceLister;
 import io.kubelix.api.request.RequestContext;
 import io.kubelix.api.schema.GroupVersionKind;
 import io.kubelix.api.schema.GroupVersionResource;
+import io.kubelix.testing.informer.FakeInformer;
 import org.junit.jupiter.api.Test;
 
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.TreeMap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -25,23 +20,8 @@ class PriorityAdmissionTest {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final GroupVersionResource PODS = new GroupVersionResource("", "v1", "pods");
 
-    private final Map<String, ObjectNode> classes = new TreeMap<>();
-    private final PriorityAdmission plugin = new PriorityAdmission(() -> new GenericLister() {
-        @Override
-        public List<ObjectNode> list() {
-            return List.copyOf(classes.values());
-        }
-
-        @Override
-        public Optional<ObjectNode> get(String name) {
-            return Optional.ofNullable(classes.get(name));
-        }
-
-        @Override
-        public GenericNamespaceLister byNamespace(String namespace) {
-            throw new UnsupportedOperationException();
-        }
-    });
+    private final FakeInformer classes = new FakeInformer(new GroupVersionResource("scheduling.k8s.io", "v1", "priorityclasses"));
+    private final PriorityAdmission plugin = new PriorityAdmission(classes::lister);
 
     private static ObjectNode json(String text) {
         try {
@@ -52,7 +32,7 @@ class PriorityAdmissionTest {
     }
 
     private void priorityClass(String name, long value, boolean globalDefault, String policy) {
-        classes.put(name, json("{'metadata':{'name':'" + name + "'},'value':" + value + ",'globalDefault':" + globalDefault
+        classes.put(json("{'metadata':{'name':'" + name + "'},'value':" + value + ",'globalDefault':" + globalDefault
                 + ",'preemptionPolicy':'" + policy + "'}"));
     }
 

@@ -13,8 +13,10 @@ import io.kubelix.api.storage.StorageException;
 import io.kubelix.api.storage.StorageInterface;
 import io.kubelix.api.storage.Watch;
 import io.kubelix.api.storage.WatchEvent;
+import io.kubelix.testing.postgres.PostgresProcess;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -37,14 +39,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 class PostgresSharedDatabaseTest {
     private static final AtomicInteger SCHEMAS = new AtomicInteger();
     private static final StorageConfig CONFIGMAPS = new StorageConfig(GroupResource.of("", "configmaps"), "/configmaps");
-    private static PostgresServer postgres;
+    private static PostgresProcess postgres;
     private PostgresStorageBackend a;
     private PostgresStorageBackend b;
     private final List<Watch> watches = new ArrayList<>();
 
     @BeforeAll
     static void startPostgres() throws Exception {
-        postgres = PostgresServer.start();
+        Assumptions.assumeTrue(PostgresProcess.binaries() != null, PostgresProcess.NOT_INSTALLED);
+        postgres = PostgresProcess.start();
     }
 
     @AfterAll
@@ -56,7 +59,7 @@ class PostgresSharedDatabaseTest {
 
     @BeforeEach
     void twoServers() throws Exception {
-        String url = postgres.newSchema("shared_" + SCHEMAS.incrementAndGet());
+        String url = postgres.newSchema(new org.postgresql.Driver(), "shared_" + SCHEMAS.incrementAndGet());
         a = PostgresStorageConformanceTest.backend(url);
         b = PostgresStorageConformanceTest.backend(url);
     }

@@ -2,7 +2,9 @@ package io.kubelix.storage.sql;
 
 import io.kubelix.api.storage.StorageBackend;
 import io.kubelix.storage.testing.StorageConformanceTest;
+import io.kubelix.testing.postgres.PostgresProcess;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 
 import java.sql.SQLException;
@@ -15,11 +17,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 class PostgresStorageConformanceTest extends StorageConformanceTest {
     private static final AtomicInteger SCHEMAS = new AtomicInteger();
-    private static PostgresServer postgres;
+    private static PostgresProcess postgres;
 
     @BeforeAll
     static void startPostgres() throws Exception {
-        postgres = PostgresServer.start();
+        Assumptions.assumeTrue(PostgresProcess.binaries() != null, PostgresProcess.NOT_INSTALLED);
+        postgres = PostgresProcess.start();
     }
 
     @AfterAll
@@ -37,7 +40,7 @@ class PostgresStorageConformanceTest extends StorageConformanceTest {
     @Override
     protected StorageBackend newBackend() {
         try {
-            return backend(postgres.newSchema("conformance_" + SCHEMAS.incrementAndGet()));
+            return backend(postgres.newSchema(new org.postgresql.Driver(), "conformance_" + SCHEMAS.incrementAndGet()));
         } catch (SQLException e) {
             throw new AssertionError(e);
         }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.admission.AdmissionAttributes;
 import io.kubelix.api.admission.MutatingAdmissionPlugin;
 import io.kubelix.api.admission.Operation;
+import io.kubelix.support.admission.guard.ObjectWrites;
 import org.osgi.service.component.annotations.Component;
 
 /**
@@ -32,8 +33,7 @@ public final class TaintNodesByCondition implements MutatingAdmissionPlugin {
 
     @Override
     public void admit(AdmissionAttributes a) {
-        if (!a.resource().group().isEmpty() || !"nodes".equals(a.resource().resource()) || !a.subresource().isEmpty()
-                || a.object() == null) {
+        if (!ObjectWrites.of(a, "", "nodes")) {
             return;
         }
         ObjectNode spec = a.object().with("spec");

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.admission.AdmissionAttributes;
 import io.kubelix.api.admission.MutatingAdmissionPlugin;
 import io.kubelix.api.admission.Operation;
+import io.kubelix.support.admission.guard.ObjectWrites;
 import org.osgi.framework.BundleContext;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -68,8 +69,7 @@ public final class DefaultTolerationSeconds implements MutatingAdmissionPlugin {
 
     @Override
     public void admit(AdmissionAttributes a) {
-        if (!a.resource().group().isEmpty() || !"pods".equals(a.resource().resource()) || !a.subresource().isEmpty()
-                || a.object() == null || !(a.object().path("spec") instanceof ObjectNode spec)) {
+        if (!ObjectWrites.of(a, "", "pods") || !(a.object().path("spec") instanceof ObjectNode spec)) {
             return;
         }
         JsonNode existing = spec.get("tolerations");

@@ -8,6 +8,7 @@ import io.kubelix.api.admission.MutatingAdmissionPlugin;
 import io.kubelix.api.admission.Operation;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.informer.SharedInformerFactory;
+import io.kubelix.support.admission.guard.ObjectWrites;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -71,8 +72,7 @@ public final class ServiceAccountAdmission implements MutatingAdmissionPlugin {
 
     @Override
     public void admit(AdmissionAttributes a) {
-        if (!a.resource().group().isEmpty() || !"pods".equals(a.resource().resource()) || !a.subresource().isEmpty()
-                || a.object() == null || a.object().path("metadata").path("annotations").has(MIRROR_POD)) {
+        if (!ObjectWrites.of(a, "", "pods") || a.object().path("metadata").path("annotations").has(MIRROR_POD)) {
             return;
         }
         ObjectNode spec = a.object().with("spec");

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.admission.AdmissionAttributes;
 import io.kubelix.api.admission.MutatingAdmissionPlugin;
 import io.kubelix.api.admission.Operation;
+import io.kubelix.support.admission.guard.ObjectWrites;
 import org.osgi.service.component.annotations.Component;
 
 /**
@@ -33,14 +34,8 @@ public final class StorageObjectInUseProtection implements MutatingAdmissionPlug
 
     @Override
     public void admit(AdmissionAttributes a) {
-        if (!a.resource().group().isEmpty() || !a.subresource().isEmpty() || a.object() == null) {
-            return;
-        }
-        String finalizer = switch (a.resource().resource()) {
-            case "persistentvolumeclaims" -> PVC_PROTECTION;
-            case "persistentvolumes" -> PV_PROTECTION;
-            default -> null;
-        };
+        String finalizer = ObjectWrites.of(a, "", "persistentvolumeclaims") ? PVC_PROTECTION
+                : ObjectWrites.of(a, "", "persistentvolumes") ? PV_PROTECTION : null;
         if (finalizer == null) {
             return;
         }

@@ -3,8 +3,8 @@ package io.kubelix.resource.core.certificates;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.resource.core.config.ConfigSpecs;
-import io.kubelix.resource.core.testing.CachedInformers;
-import io.kubelix.resource.core.testing.MapStore;
+import io.kubelix.testing.store.MapStore;
+import io.kubelix.testing.informer.FakeInformerFactory;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -16,22 +16,22 @@ class RootCACertPublisherTest {
     private static final String CA = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n";
     private static final String OTHER_CA = "-----BEGIN CERTIFICATE-----\nMIIC\n-----END CERTIFICATE-----\n";
 
-    private final CachedInformers caches = new CachedInformers();
+    private final FakeInformerFactory caches = new FakeInformerFactory();
     private final MapStore configMaps = new MapStore(ConfigSpecs.configMapSpec());
     private String rootCA = CA;
-    private final RootCACertPublisher publisher = new RootCACertPublisher(configMaps, () -> rootCA, caches.factory);
+    private final RootCACertPublisher publisher = new RootCACertPublisher(configMaps, () -> rootCA, caches);
 
     private void namespace(String name, boolean terminating) {
         ObjectNode ns = JsonNodeFactory.instance.objectNode();
         ns.putObject("metadata").put("name", name);
         ns.putObject("status").put("phase", terminating ? "Terminating" : "Active");
-        caches.put(RootCACertPublisher.NAMESPACES, name, ns);
+        caches.forResource(RootCACertPublisher.NAMESPACES).put(name, ns);
     }
 
     /** What the store holds, as the informer would see it. */
     private ObjectNode cached(String namespace) {
         ObjectNode cm = configMaps.objects.get(RootCACertPublisher.NAME);
-        caches.put(RootCACertPublisher.CONFIGMAPS, namespace + "/" + RootCACertPublisher.NAME, cm);
+        caches.forResource(RootCACertPublisher.CONFIGMAPS).put(namespace + "/" + RootCACertPublisher.NAME, cm);
         return cm;
     }
 
@@ -72,7 +72,7 @@ class RootCACertPublisherTest {
     @Test
     void serversWithTheirOwnCAsAddThemInTurnAndThenLeaveTheBundleAlone() {
         namespace("team", false);
-        RootCACertPublisher other = new RootCACertPublisher(configMaps, () -> OTHER_CA, caches.factory);
+        RootCACertPublisher other = new RootCACertPublisher(configMaps, () -> OTHER_CA, caches);
         assertTrue(publisher.sync("team"));
         cached("team");
         assertTrue(other.sync("team"), "the other server's CA is missing: it adds it");
@@ -87,7 +87,7 @@ class RootCACertPublisherTest {
         namespace("team", false);
         publisher.sync("team");
         configMaps.objects.clear();
-        caches.remove(RootCACertPublisher.CONFIGMAPS, "team/" + RootCACertPublisher.NAME);
+        caches.forResource(RootCACertPublisher.CONFIGMAPS).remove("team/" + RootCACertPublisher.NAME);
         assertTrue(publisher.sync("team"), "deleted: created again");
         cached("team");
 

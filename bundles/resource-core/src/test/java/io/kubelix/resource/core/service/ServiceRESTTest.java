@@ -10,7 +10,7 @@ import io.kubelix.api.registry.UpdateOptions;
 import io.kubelix.api.request.RequestContext;
 import io.kubelix.api.storage.ListOptions;
 import io.kubelix.resource.core.testing.Json;
-import io.kubelix.resource.core.testing.MapStore;
+import io.kubelix.testing.store.MapStore;
 import io.kubelix.resource.core.testing.MemoryRanges;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

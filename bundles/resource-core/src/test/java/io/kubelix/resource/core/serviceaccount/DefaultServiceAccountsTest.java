@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.registry.StandardStorage;
 import io.kubelix.api.schema.GroupVersionResource;
-import io.kubelix.resource.core.testing.CachedInformers;
+import io.kubelix.testing.informer.FakeInformerFactory;
 import org.junit.jupiter.api.Test;
 
 import java.lang.reflect.Proxy;
@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** kube's service account controller's decision for one namespace, over caches the test fills. */
 class DefaultServiceAccountsTest {
-    private final CachedInformers caches = new CachedInformers();
+    private final FakeInformerFactory caches = new FakeInformerFactory();
     private final List<String> created = new ArrayList<>();
     private boolean exists;
 
@@ -36,7 +36,7 @@ class DefaultServiceAccountsTest {
             });
 
     private void put(GroupVersionResource r, String key, ObjectNode obj) {
-        caches.put(r, key, obj);
+        caches.forResource(r).put(key, obj);
     }
 
     private static ObjectNode namespace(String name, boolean terminating) {
@@ -50,7 +50,7 @@ class DefaultServiceAccountsTest {
 
     @Test
     void aNamespaceWithoutItsDefaultServiceAccountGetsOneUnlessItIsGoneOrTerminating() {
-        DefaultServiceAccounts controller = new DefaultServiceAccounts(serviceAccounts, caches.factory);
+        DefaultServiceAccounts controller = new DefaultServiceAccounts(serviceAccounts, caches);
         put(DefaultServiceAccounts.NAMESPACES, "team", namespace("team", false));
         put(DefaultServiceAccounts.NAMESPACES, "leaving", namespace("leaving", true));
         put(DefaultServiceAccounts.NAMESPACES, "served", namespace("served", false));

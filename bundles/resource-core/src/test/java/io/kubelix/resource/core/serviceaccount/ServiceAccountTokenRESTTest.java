@@ -10,7 +10,7 @@ import io.kubelix.api.schema.GroupVersion;
 import io.kubelix.resource.core.config.ConfigSpecs;
 import io.kubelix.resource.core.node.NodeStorage;
 import io.kubelix.resource.core.pod.PodStorage;
-import io.kubelix.resource.core.testing.MapStore;
+import io.kubelix.testing.store.MapStore;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;

@@ -7,8 +7,8 @@ import io.kubelix.api.registry.CreateOptions;
 import io.kubelix.api.request.RequestContext;
 import io.kubelix.api.schema.GroupVersionKind;
 import io.kubelix.api.schema.GroupVersionResource;
-import io.kubelix.resource.core.testing.CachedInformers;
-import io.kubelix.resource.core.testing.MapStore;
+import io.kubelix.testing.store.MapStore;
+import io.kubelix.testing.informer.FakeInformerFactory;
 import org.junit.jupiter.api.Test;
 
 import static io.kubelix.resource.core.testing.Json.obj;
@@ -19,10 +19,10 @@ class StorageObjectInUseProtectionTest {
     private static final String CLAIM = "{'metadata':{'name':'data','namespace':'team'},'spec':{'accessModes':"
             + "['ReadWriteOnce'],'resources':{'requests':{'storage':'1Gi'}}}}";
 
-    private final CachedInformers caches = new CachedInformers();
+    private final FakeInformerFactory caches = new FakeInformerFactory();
     private final MapStore claims = new MapStore(VolumeSpecs.persistentVolumeClaimSpec(PersistentVolumeStrategy.claims()));
     private final MapStore volumes = new MapStore(VolumeSpecs.persistentVolumeSpec(PersistentVolumeStrategy.volumes()));
-    private final StorageProtectionController controller = new StorageProtectionController(claims, volumes, caches.factory);
+    private final StorageProtectionController controller = new StorageProtectionController(claims, volumes, caches);
 
     /** Stores the object as its Store would, then marks it deleted with these finalizers, in the Store and the cache. */
     private ObjectNode deleted(MapStore store, GroupVersionResource resource, String key, String json, String... finalizers) {
@@ -33,7 +33,7 @@ class StorageObjectInUseProtectionTest {
         for (String f : finalizers) {
             list.add(f);
         }
-        caches.put(resource, key, stored);
+        caches.forResource(resource).put(key, stored);
         return stored;
     }
 
@@ -61,7 +61,7 @@ class StorageObjectInUseProtectionTest {
                 "kubernetes.io/pvc-protection");
         ObjectNode pod = obj("{'metadata':{'name':'web','namespace':'team'},'spec':{'nodeName':'n1','volumes':[{'name':'v',"
                 + "'persistentVolumeClaim':{'claimName':'data'}}]},'status':{'phase':'Running'}}");
-        caches.put(StorageProtectionController.PODS, "team/web", pod);
+        caches.forResource(StorageProtectionController.PODS).put("team/web", pod);
 
         controller.sync("pvc/team/data");
         assertEquals(2, claims.objects.get("data").path("metadata").path("finalizers").size(), "in use by a running pod");

@@ -1,6 +1,4 @@
-package io.kubelix.storage.sql;
-
-import org.junit.jupiter.api.Assumptions;
+package io.kubelix.testing.postgres;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -9,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.Driver;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -19,40 +18,53 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * A PostgreSQL of the tests' own: Debian's binaries ({@code /usr/lib/postgresql/<version>/bin}),
- * a cluster made by initdb in a temporary directory, listening on a free loopback port with trust
- * authentication, started and stopped with pg_ctl. PostgreSQL refuses to run as root, so when the
- * tests do, it runs as the {@code postgres} user (else {@code nobody}). Tests are skipped, saying
- * why, only when the binaries are not installed.
+ * A PostgreSQL of the tests' own, for storage-sql's tests and the end-to-end tests: Debian's
+ * binaries ({@code /usr/lib/postgresql/<version>/bin}), a cluster made by initdb in a temporary
+ * directory with trust authentication for the user {@code kubelix}, listening on a free loopback
+ * port, started and stopped with pg_ctl. PostgreSQL refuses to run as root, so when the tests do,
+ * it runs as the {@code postgres} user (else {@code nobody}). Callers skip when {@link #binaries()}
+ * is null.
  */
-final class PostgresServer implements AutoCloseable {
+public final class PostgresProcess implements AutoCloseable {
+    /** Why a test is skipped without PostgreSQL. */
+    public static final String NOT_INSTALLED = "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb):"
+            + " install Debian's postgresql package to run the tests that need it";
+
     private final Path bin;
     private final Path dir;
     private final String user;
     private final int port;
 
-    private PostgresServer(Path bin, Path dir, String user, int port) {
+    private PostgresProcess(Path bin, Path dir, String user, int port) {
         this.bin = bin;
         this.dir = dir;
         this.user = user;
         this.port = port;
     }
 
-    static PostgresServer start() throws Exception {
+    /**
+     * Makes a cluster in a new temporary directory and starts it; {@link #close()} stops it and
+     * removes the directory.
+     *
+     * @throws IllegalStateException when PostgreSQL is not installed
+     */
+    public static PostgresProcess start() throws Exception {
         Path bin = binaries();
-        Assumptions.assumeTrue(bin != null, "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb):"
-                + " install Debian's postgresql package to run the postgres storage tests");
+        if (bin == null) {
+            throw new IllegalStateException(NOT_INSTALLED);
+        }
+        // A temporary directory rather than target/: the postgres user must be able to reach it.
         Path dir = Files.createTempDirectory("kubelix-postgres-");
         String user = "root".equals(System.getProperty("user.name")) ? unprivilegedUser() : null;
         if (user != null) {
             run(List.of("chown", user, dir.toString()), null);
         }
-        PostgresServer server = new PostgresServer(bin, dir, user, freePort());
+        PostgresProcess server = new PostgresProcess(bin, dir, user, freePort());
         try {
-            server.pg("initdb", "-D", dir.resolve("data").toString(), "-U", "kubelix", "--auth=trust", "-E", "UTF8",
-                    "--no-locale", "--no-sync");
-            server.pg("pg_ctl", "-D", dir.resolve("data").toString(), "-l", dir.resolve("postgres.log").toString(),
-                    "-w", "-t", "60", "-o", "-p " + server.port + " -h 127.0.0.1 -k " + dir + " -c fsync=off", "start");
+            server.pg("initdb", "-D", server.data(), "-U", "kubelix", "--auth=trust", "-E", "UTF8", "--no-locale",
+                    "--no-sync");
+            server.pg("pg_ctl", "-D", server.data(), "-l", dir.resolve("postgres.log").toString(), "-w", "-t", "60",
+                    "-o", "-p " + server.port + " -h 127.0.0.1 -k " + dir + " -c fsync=off", "start");
         } catch (Exception | Error e) {
             server.close();
             throw e;
@@ -60,37 +72,46 @@ final class PostgresServer implements AutoCloseable {
         return server;
     }
 
-    /** A JDBC URL of a new, empty schema of its own. */
-    String newSchema(String name) throws SQLException {
-        try (Connection c = connect("kubelix"); Statement s = c.createStatement()) {
-            s.execute("CREATE SCHEMA " + name);
-        }
-        return url() + "&currentSchema=" + name;
+    /** The {@code postgres://} URL of its {@code postgres} database, as {@code --storage-sql-url} takes it. */
+    public String url() {
+        return "postgres://kubelix@127.0.0.1:" + port + "/postgres";
     }
 
-    String url() {
+    /** The JDBC URL of its {@code postgres} database. */
+    public String jdbcUrl() {
         return "jdbc:postgresql://127.0.0.1:" + port + "/postgres?user=kubelix";
     }
 
-    private Connection connect(String user) throws SQLException {
+    /**
+     * The JDBC URL of a new, empty schema of its own, made through {@code driver} (the caller's
+     * PostgreSQL driver, which need not be registered with DriverManager).
+     */
+    public String newSchema(Driver driver, String name) throws SQLException {
         Properties p = new Properties();
-        p.setProperty("user", user);
-        Connection c = new org.postgresql.Driver().connect("jdbc:postgresql://127.0.0.1:" + port + "/postgres", p);
-        c.setAutoCommit(true);
-        return c;
+        p.setProperty("user", "kubelix");
+        try (Connection c = driver.connect("jdbc:postgresql://127.0.0.1:" + port + "/postgres", p);
+             Statement s = c.createStatement()) {
+            c.setAutoCommit(true);
+            s.execute("CREATE SCHEMA " + name);
+        }
+        return jdbcUrl() + "&currentSchema=" + name;
     }
 
     @Override
     public void close() throws Exception {
         try {
             if (Files.exists(dir.resolve("data").resolve("postmaster.pid"))) {
-                pg("pg_ctl", "-D", dir.resolve("data").toString(), "-m", "immediate", "-w", "stop");
+                pg("pg_ctl", "-D", data(), "-m", "immediate", "-w", "stop");
             }
         } finally {
             try (Stream<Path> s = Files.walk(dir)) {
                 s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
         }
+    }
+
+    private String data() {
+        return dir.resolve("data").toString();
     }
 
     private void pg(String tool, String... args) throws Exception {
@@ -116,16 +137,15 @@ final class PostgresServer implements AutoCloseable {
         }
     }
 
-    /** The newest installed PostgreSQL's bin directory, or null. */
-    private static Path binaries() throws IOException {
+    /** The newest installed PostgreSQL's bin directory ({@code /usr/lib/postgresql/<version>/bin}), or null. */
+    public static Path binaries() throws IOException {
         Path root = Path.of("/usr/lib/postgresql");
         if (!Files.isDirectory(root)) {
             return null;
         }
         try (Stream<Path> versions = Files.list(root)) {
             return versions.map(v -> v.resolve("bin")).filter(b -> Files.isExecutable(b.resolve("initdb")))
-                    .max(Comparator.comparing(b -> b.getParent().getFileName().toString(),
-                            Comparator.comparingInt(PostgresServer::major)))
+                    .max(Comparator.comparingInt(b -> major(b.getParent().getFileName().toString())))
                     .orElse(null);
         }
     }

@@ -1,4 +1,4 @@
-package io.kubelix.aggregator;
+package io.kubelix.testing.informer;
 
 import io.kubelix.api.informer.RESTMapping;
 import io.kubelix.api.informer.RateLimiter;
@@ -18,13 +18,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * A factory of {@link FakeInformer}s whose queues only record the keys added, and whose workers never
- * run: a test calls the controller's sync itself and sees what its handlers queued.
+ * A factory of {@link FakeInformer}s, one per resource, whose queues only record the keys added and
+ * whose workers never run: a test fills the informers, calls the controller's sync itself and sees
+ * what its handlers queued.
  */
-final class FakeInformerFactory implements SharedInformerFactory {
+public final class FakeInformerFactory implements SharedInformerFactory {
     private final Map<GroupVersionResource, FakeInformer> informers = new ConcurrentHashMap<>();
     /** Every key added to any queue of this factory, in order. */
-    final List<Object> queued = new CopyOnWriteArrayList<>();
+    public final List<Object> queued = new CopyOnWriteArrayList<>();
 
     @Override
     public FakeInformer forResource(GroupVersionResource resource) {
@@ -106,5 +107,4 @@ final class FakeInformerFactory implements SharedInformerFactory {
     public <T> Workers runWorkers(String name, RateLimitingQueue<T> queue, int workers, Reconciler<T> reconciler) {
         return () -> { };
     }
-
 }

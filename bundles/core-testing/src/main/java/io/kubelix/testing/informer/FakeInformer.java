@@ -1,4 +1,4 @@
-package io.kubelix.admission.webhook;
+package io.kubelix.testing.informer;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.informer.GenericLister;
@@ -10,32 +10,58 @@ import io.kubelix.api.informer.SharedIndexInformer;
 import io.kubelix.api.schema.GroupVersionResource;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** An informer for tests: a synced cache the test fills with {@link #put}, each put a new resourceVersion. */
-final class FakeInformer implements SharedIndexInformer {
+/**
+ * A synced informer over objects a test puts and deletes: each change is a new resourceVersion
+ * (stamped on the object put) and reaches the registered handlers at once, on the test's thread.
+ * Objects are keyed and listed in key order, as informers key them ({@code name} or {@code namespace/name}).
+ */
+public final class FakeInformer implements SharedIndexInformer {
     private final GroupVersionResource resource;
     private final Map<String, ObjectNode> objects = new ConcurrentSkipListMap<>();
+    private final List<ResourceEventHandler> handlers = new CopyOnWriteArrayList<>();
     private final AtomicLong revision = new AtomicLong(1);
 
-    FakeInformer(GroupVersionResource resource) {
+    public FakeInformer(GroupVersionResource resource) {
         this.resource = resource;
     }
 
-    FakeInformer put(ObjectNode obj) {
+    /** Adds or replaces an object, as a watch event would. */
+    public FakeInformer put(ObjectNode obj) {
+        return put(SharedIndexInformer.keyOf(obj), obj);
+    }
+
+    /** Adds or replaces an object under {@code key}, for a test whose object does not name all of it. */
+    public FakeInformer put(String key, ObjectNode obj) {
         obj.with("metadata").put("resourceVersion", Long.toString(revision.incrementAndGet()));
-        objects.put(SharedIndexInformer.keyOf(obj), obj);
+        ObjectNode old = objects.put(key, obj);
+        handlers.forEach(h -> {
+            if (old == null) {
+                h.onAdd(obj, false);
+            } else {
+                h.onUpdate(old, obj);
+            }
+        });
         return this;
     }
 
-    void remove(String key) {
-        objects.remove(key);
+    /** Deletes the object of {@code key} ({@code name} or {@code namespace/name}), as a watch event would. */
+    public void remove(String key) {
+        ObjectNode old = objects.remove(key);
         revision.incrementAndGet();
+        if (old != null) {
+            handlers.forEach(h -> h.onDelete(old));
+        }
+    }
+
+    public void delete(String namespace, String name) {
+        remove(SharedIndexInformer.keyOf(namespace, name));
     }
 
     @Override
@@ -45,12 +71,29 @@ final class FakeInformer implements SharedIndexInformer {
 
     @Override
     public ResourceEventHandlerRegistration addEventHandler(ResourceEventHandler handler) {
-        throw new UnsupportedOperationException();
+        handlers.add(handler);
+        objects.values().forEach(o -> handler.onAdd(o, true));
+        return new ResourceEventHandlerRegistration() {
+            @Override
+            public boolean hasSynced() {
+                return true;
+            }
+
+            @Override
+            public boolean waitForSync(Duration timeout) {
+                return true;
+            }
+
+            @Override
+            public void close() {
+                handlers.remove(handler);
+            }
+        };
     }
 
     @Override
     public ResourceEventHandlerRegistration addEventHandler(ResourceEventHandler handler, Duration resyncPeriod) {
-        throw new UnsupportedOperationException();
+        return addEventHandler(handler);
     }
 
     @Override
@@ -73,7 +116,7 @@ final class FakeInformer implements SharedIndexInformer {
         return new GenericLister() {
             @Override
             public List<ObjectNode> list() {
-                return new ArrayList<>(objects.values());
+                return List.copyOf(objects.values());
             }
 
             @Override
@@ -92,7 +135,7 @@ final class FakeInformer implements SharedIndexInformer {
 
                     @Override
                     public Optional<ObjectNode> get(String name) {
-                        return Optional.ofNullable(objects.get(namespace + "/" + name));
+                        return Optional.ofNullable(objects.get(SharedIndexInformer.keyOf(namespace, name)));
                     }
                 };
             }
