@@ -51,7 +51,7 @@ public final class FlowControlDebugging {
             QueueSet.LevelState s = l.queues().state();
             rows.add(List.of(s.name(), n(s.activeQueues()), Boolean.toString(s.waiting() + s.executing() == 0),
                     "false", n(s.waiting()), n(s.executing()), n(s.dispatched()), n(s.rejected()), n(s.timedOut()),
-                    "0"));
+                    n(s.cancelled())));
         }
         return rows;
     }

@@ -49,6 +49,7 @@ public final class QueueSet {
     private long dispatchedCount;
     private long rejectedCount;
     private long timedOutCount;
+    private long cancelledCount;
 
     /** One queue of waiting requests. */
     private static final class Queue {
@@ -110,8 +111,27 @@ public final class QueueSet {
         }
     }
 
-    /** The outcome of {@link #acquire}: a seat, or the reason of a refusal. */
-    public record Outcome(Seat seat, String rejection) {
+    /**
+     * The outcome of {@link #acquire}: a seat, the reason of a refusal, or, for a request that waits
+     * in a queue, what {@link #cancel}s it.
+     */
+    public record Outcome(Seat seat, String rejection, Waiting waiting) {
+        Outcome(Seat seat, String rejection) {
+            this(seat, rejection, null);
+        }
+
+        public boolean queued() {
+            return waiting != null;
+        }
+    }
+
+    /** A request waiting in a queue, as {@link #cancel} knows it. */
+    public static final class Waiting {
+        private final Waiter waiter;
+
+        private Waiting(Waiter waiter) {
+            this.waiter = waiter;
+        }
     }
 
     QueueSet(String priorityLevel, boolean exempt, FlowControlMetrics metrics) {
@@ -177,9 +197,10 @@ public final class QueueSet {
     }
 
     /**
-     * Asks for a seat for a request of this flow. Returns the outcome when no waiting is needed (a
-     * seat, or a refusal); otherwise null, and {@code later} is given the outcome on {@code executor}
-     * once the request is dispatched or refused, at most {@code waitLimit} later.
+     * Asks for a seat for a request of this flow. Returns a seat or a refusal when no waiting is
+     * needed; otherwise a {@link Outcome#queued() queued} outcome, and {@code later} is given the
+     * seat or refusal on {@code executor} once the request is dispatched or refused, at most
+     * {@code waitLimit} later, unless it is {@link #cancel}led first.
      */
     public Outcome acquire(String flowSchema, String distinguisher, RequestDigest digest, Duration waitLimit,
                            Timer timer, Executor executor, Consumer<Outcome> later) {
@@ -200,7 +221,27 @@ public final class QueueSet {
         }
         metrics.inQueue(flowSchema, priorityLevel, 1);
         w.cancelTimeout = timer.schedule(() -> timeOut(w), waitLimit);
-        return null;
+        return new Outcome(null, null, new Waiting(w));
+    }
+
+    /**
+     * Takes a waiting request whose client went away out of its queue, so it is never dispatched;
+     * counted as kube counts it, a rejection for {@code time-out}. Its {@code later} is not called.
+     * Returns false when it no longer waited (dispatched, refused or cancelled already).
+     */
+    public boolean cancel(Waiting waiting) {
+        Waiter w = waiting.waiter;
+        synchronized (this) {
+            if (w.queue == null || !w.queue.waiting.remove(w)) {
+                return false;
+            }
+            rejectedCount++;
+            cancelledCount++;
+        }
+        w.cancelTimeout.run();
+        metrics.inQueue(w.flowSchema, priorityLevel, -1);
+        refused(w, TIME_OUT);
+        return true;
     }
 
     /**
@@ -307,7 +348,7 @@ public final class QueueSet {
 
     /** A row of {@code dump_priority_levels}. */
     record LevelState(String name, boolean exempt, int activeQueues, int waiting, int executing, long dispatched,
-                      long rejected, long timedOut) {
+                      long rejected, long timedOut, long cancelled) {
     }
 
     /** A row of {@code dump_queues}. */
@@ -329,7 +370,7 @@ public final class QueueSet {
             waiting += q.waiting.size();
         }
         return new LevelState(priorityLevel, exempt, active, waiting, executing, dispatchedCount, rejectedCount,
-                timedOutCount);
+                timedOutCount, cancelledCount);
     }
 
     synchronized List<QueueState> queues() {

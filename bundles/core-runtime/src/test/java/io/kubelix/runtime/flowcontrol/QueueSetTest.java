@@ -42,7 +42,7 @@ class QueueSetTest {
                     CompletableFuture.delayedExecutor(delay.toNanos(), TimeUnit.NANOSECONDS));
             return () -> f.cancel(false);
         }, Runnable::run, outcome::complete);
-        return now != null ? now : outcome.join();
+        return !now.queued() ? now : outcome.join();
     }
 
     private void awaitWaiting(int n) throws InterruptedException {
@@ -115,6 +115,44 @@ class QueueSetTest {
         assertEquals(4, state.dispatched());
         assertEquals(2, state.rejected());
         assertEquals(1, state.timedOut());
+    }
+
+    @Test
+    void aCancelledWaiterLeavesItsQueueAndIsNeverDispatched() {
+        PrometheusRegistry registry = new PrometheusRegistry();
+        QueueSet queues = new QueueSet("workload-low", false, new FlowControlMetrics(registry));
+        queues.configure(1, 1, 1, 50);
+        QueueSet.Seat held = acquire(queues, "a", LONG).seat();
+        List<QueueSet.Outcome> later = new ArrayList<>();
+        List<Runnable> cancelledTimers = new ArrayList<>();
+        QueueSet.Outcome gone = queues.acquire("fs", "b", null, LONG, (task, delay) -> () -> cancelledTimers.add(task),
+                Runnable::run, later::add);
+        QueueSet.Outcome next = queues.acquire("fs", "c", null, LONG, (task, delay) -> () -> { }, Runnable::run,
+                later::add);
+        assertTrue(gone.queued());
+        assertEquals(2, queues.state().waiting());
+
+        assertTrue(queues.cancel(gone.waiting()));
+        assertEquals(false, queues.cancel(gone.waiting()), "once");
+        assertEquals(1, cancelledTimers.size(), "its wait limit's timer was cancelled");
+        assertEquals(1, queues.state().waiting());
+        held.release();
+        assertEquals(1, later.size(), "only the request still waiting was dispatched");
+        assertNotNull(later.get(0).seat());
+        assertEquals(false, queues.cancel(next.waiting()), "a dispatched request is not cancelled");
+        later.get(0).seat().release();
+
+        QueueSet.LevelState state = queues.state();
+        assertEquals(1, state.cancelled());
+        assertEquals(1, state.rejected());
+        assertEquals(2, state.dispatched());
+        assertEquals(0, state.executing());
+        assertEquals(1.0, registry.scrape().stream()
+                .filter(m -> m.getMetadata().getName().equals("apiserver_flowcontrol_rejected_requests"))
+                .flatMap(m -> ((io.prometheus.metrics.model.snapshots.CounterSnapshot) m).getDataPoints().stream())
+                .filter(d -> d.getLabels().get("reason").equals(QueueSet.TIME_OUT))
+                .mapToDouble(io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot::getValue)
+                .sum(), "kube counts a cancelled waiter as rejected for time-out");
     }
 
     @Test

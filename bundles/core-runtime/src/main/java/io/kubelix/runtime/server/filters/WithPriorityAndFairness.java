@@ -26,6 +26,7 @@ import java.util.concurrent.TimeUnit;
  * queue, or waits past the wait limit, is answered as kube answers it: 429 with {@code Retry-After}.
  * A queued request holds no thread (as Jetty's QoSHandler suspends one): it is resumed on the
  * request's executor, behind a WithPanicRecovery of its own since the outer filters have returned.
+ * One whose client goes away while it waits leaves its queue and is never served.
  *
  * <p>Long-running requests other than watches (exec, attach, port-forward, proxy) are not counted.
  * A watch holds its seat while it is set up, its initial state taken and its stream started, as
@@ -78,7 +79,16 @@ public final class WithPriorityAndFairness extends Handler.Wrapper {
                         callback.failed(e);
                     }
                 });
-        return now == null || serve(request, response, callback, now);
+        if (now.queued()) {
+            // A client that goes away (a reset stream, a closed or idle connection) leaves its queue at once.
+            request.addFailureListener(x -> {
+                if (c.queues().cancel(now.waiting())) {
+                    callback.failed(x);
+                }
+            });
+            return true;
+        }
+        return serve(request, response, callback, now);
     }
 
     /**
