@@ -5,6 +5,7 @@ import io.kubelix.api.request.UserInfo;
 import io.kubelix.runtime.flowcontrol.PriorityAndFairness;
 import io.kubelix.runtime.flowcontrol.QueueSet;
 import io.kubelix.runtime.flowcontrol.RequestDigest;
+import io.kubelix.runtime.flowcontrol.WorkEstimate;
 import io.kubelix.runtime.metrics.RequestLabels;
 import io.kubelix.runtime.metrics.RequestMetrics;
 import io.kubelix.runtime.request.Requests;
@@ -12,17 +13,17 @@ import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
-import org.eclipse.jetty.util.thread.Scheduler;
+import org.eclipse.jetty.util.Fields;
 
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * WithPriorityAndFairness (kube's {@code --enable-priority-and-fairness}, in the place of
  * WithMaxInFlightLimit): classifies each request by the FlowSchemas, names the schema and level in
  * the {@code X-Kubernetes-PF-FlowSchema-UID} and {@code X-Kubernetes-PF-PriorityLevel-UID} response
- * headers, and serves it once its level's {@link QueueSet} gives it a seat. A request that cannot
+ * headers, and serves it once its level's {@link QueueSet} gives it the seats kube's work estimator
+ * asks for. A request that cannot
  * queue, or waits past the wait limit, is answered as kube answers it: 429 with {@code Retry-After}.
  * A queued request holds no thread (as Jetty's QoSHandler suspends one): it is resumed on the
  * request's executor, behind a WithPanicRecovery of its own since the outer filters have returned.
@@ -67,28 +68,30 @@ public final class WithPriorityAndFairness extends Handler.Wrapper {
         PriorityAndFairness.Classification c = apf.classify(digest);
         response.getHeaders().put(FLOW_SCHEMA_UID, c.flowSchemaUID());
         response.getHeaders().put(PRIORITY_LEVEL_UID, c.priorityLevelUID());
-        Scheduler scheduler = request.getComponents().getScheduler();
-        QueueSet.Outcome now = c.queues().acquire(c.flowSchema(), c.distinguisher(), digest, apf.requestWaitLimit(),
-                (task, delay) -> scheduler.schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS)::cancel,
-                request.getContext(), outcome -> {
+        Fields query = info.verb().equals("list") || info.verb().equals("watch")
+                ? Request.extractQueryParameters(request) : Fields.EMPTY;
+        WorkEstimate estimate = apf.estimateWork(c, digest, query::getValue);
+        Callback done = callback;
+        QueueSet.Outcome now = c.queues().acquire(c.flowSchema(), c.distinguisher(), digest, estimate,
+                apf.requestWaitLimit(), request.getContext(), outcome -> {
                     request.setAttribute(OUTCOME, outcome);
                     try {
-                        resumed.handle(request, response, callback);
+                        resumed.handle(request, response, done);
                     } catch (Exception e) {
                         // WithPanicRecovery answers every failure; nothing is left to throw.
-                        callback.failed(e);
+                        done.failed(e);
                     }
                 });
         if (now.queued()) {
             // A client that goes away (a reset stream, a closed or idle connection) leaves its queue at once.
             request.addFailureListener(x -> {
                 if (c.queues().cancel(now.waiting())) {
-                    callback.failed(x);
+                    done.failed(x);
                 }
             });
             return true;
         }
-        return serve(request, response, callback, now);
+        return serve(request, response, done, now);
     }
 
     /**
@@ -105,7 +108,22 @@ public final class WithPriorityAndFairness extends Handler.Wrapper {
             TooManyRequests.write(response, callback, "1");
             return true;
         }
-        return TooManyRequests.serveInSeat(getHandler(), request, response, callback, outcome.seat()::release,
-                info.verb().equals("watch"));
+        if (!info.verb().equals("watch")) {
+            return TooManyRequests.serveInSeat(getHandler(), request, response, callback, outcome.seat()::release,
+                    false);
+        }
+        // Counted while it streams, for the seats that writes' events cost (kube's RegisterWatch).
+        Runnable forget = apf.registerWatch(info, Request.extractQueryParameters(request).getValue("fieldSelector"));
+        try {
+            boolean handled = TooManyRequests.serveInSeat(getHandler(), request, response,
+                    Callback.from(callback, forget), outcome.seat()::release, true);
+            if (!handled) {
+                forget.run();
+            }
+            return handled;
+        } catch (Throwable t) {
+            forget.run();
+            throw t;
+        }
     }
 }
