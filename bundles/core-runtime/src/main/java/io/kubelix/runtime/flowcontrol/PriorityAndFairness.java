@@ -26,8 +26,8 @@ import java.util.UUID;
  * <p>The server's concurrency limit, {@code --max-requests-inflight} plus
  * {@code --max-mutating-requests-inflight}, is shared by the priority levels in proportion to
  * their {@code nominalConcurrencyShares} (kube's nominal concurrency limit,
- * {@code ceil(limit * shares / sum of shares)}). Simplified: levels do not lend or borrow seats
- * ({@code lendablePercent} and {@code borrowingLimitPercent} are kept but not applied).
+ * {@code ceil(limit * shares / sum of shares)}); the levels lend and borrow seats as their demand
+ * goes ({@link SeatBorrowing}).
  */
 public final class PriorityAndFairness {
     private static final Logger LOG = LoggerFactory.getLogger(PriorityAndFairness.class);
@@ -38,6 +38,7 @@ public final class PriorityAndFairness {
     private final EventClock clock;
     private final WatchTracker watches = new WatchTracker();
     private final WorkEstimator workEstimator;
+    private final SeatBorrowing borrowing;
     /** Kept across configurations, so the requests waiting and executing in a level stay counted. */
     private final Map<String, QueueSet> queueSets = new HashMap<>();
     private volatile Config config;
@@ -73,7 +74,21 @@ public final class PriorityAndFairness {
         this.metrics = metrics;
         this.clock = clock;
         this.workEstimator = new WorkEstimator(objectCounts, watches);
+        this.borrowing = new SeatBorrowing(metrics);
         apply(BootstrapConfiguration.flowSchemas(), BootstrapConfiguration.priorityLevels());
+        scheduleBorrowing();
+    }
+
+    /** kube adjusts the levels' seats every 10 seconds, for as long as the server runs. */
+    private void scheduleBorrowing() {
+        clock.schedule(() -> {
+            try {
+                borrowing.update();
+            } catch (RuntimeException e) {
+                LOG.warn("priority and fairness: cannot adjust the priority levels' seats: {}", e.toString());
+            }
+            scheduleBorrowing();
+        }, SeatBorrowing.PERIOD);
     }
 
     /** With no object counts (every LIST one seat) and the system's clock. */
@@ -116,6 +131,7 @@ public final class PriorityAndFairness {
 
         Map<String, Integer> limits = nominalConcurrencyLimits(serverConcurrencyLimit, levelObjects.values());
         Map<String, Level> levels = new LinkedHashMap<>();
+        List<SeatBorrowing.LevelConfig> seats = new ArrayList<>();
         for (ObjectNode pl : levelObjects.values()) {
             String name = name(pl);
             JsonNode spec = pl.path("spec");
@@ -133,6 +149,9 @@ public final class PriorityAndFairness {
             metrics.nominalLimit(name, limits.get(name));
             int maxSeats = queue && !exempt ? WorkEstimator.maxSeats(limits.get(name), Math.max(handSize, 1)) : 0;
             levels.put(name, new Level(pl, name, uid(pl), qs, maxSeats));
+            JsonNode lending = spec.path(exempt ? "exempt" : "limited");
+            seats.add(new SeatBorrowing.LevelConfig(name, qs, exempt, limits.get(name), percent(lending, "lendablePercent"),
+                    percent(lending, "borrowingLimitPercent")));
         }
         for (String gone : new ArrayList<>(queueSets.keySet())) {
             if (!levels.containsKey(gone)) {
@@ -140,6 +159,7 @@ public final class PriorityAndFairness {
                 metrics.levelRemoved(gone);
             }
         }
+        borrowing.configure(seats, serverConcurrencyLimit);
 
         List<Schema> schemas = new ArrayList<>();
         for (ObjectNode fs : schemaObjects) {
@@ -214,6 +234,21 @@ public final class PriorityAndFairness {
     /** The levels in force, by name. */
     List<Level> levels() {
         return config.levels().values().stream().sorted(Comparator.comparing(Level::name)).toList();
+    }
+
+    private static Integer percent(JsonNode parent, String field) {
+        JsonNode v = parent.path(field);
+        return v.isNumber() ? v.asInt() : null;
+    }
+
+    /** The levels' seats now, after borrowing and lending, by name. */
+    Map<String, Integer> currentLimits() {
+        return borrowing.currentLimits();
+    }
+
+    /** Adjusts the levels' seats now, as the periodic adjustment does (for tests). */
+    void updateBorrowing() {
+        borrowing.update();
     }
 
     private static String name(JsonNode o) {

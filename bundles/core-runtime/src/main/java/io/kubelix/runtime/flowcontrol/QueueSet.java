@@ -55,6 +55,8 @@ public final class QueueSet {
     private int requestsExecuting;
     private int seatsInUse;
     private int requestsWaiting;
+    private int seatsWaiting;
+    private final SeatDemandIntegrator demand;
     private long dispatchedCount;
     private long rejectedCount;
     private long timedOutCount;
@@ -73,24 +75,31 @@ public final class QueueSet {
             this.index = index;
         }
 
+        /** The work and the widest seats of the requests waiting, kept as they come and go. */
+        double waitingWork;
+        int waitingSeats;
+
         boolean idle() {
             return waiting.isEmpty() && requestsExecuting == 0;
         }
 
-        double waitingWork() {
-            double sum = 0;
-            for (Waiter w : waiting) {
-                sum += w.work;
-            }
-            return sum;
+        void add(Waiter w) {
+            waiting.add(w);
+            waitingWork += w.work;
+            waitingSeats += w.estimate.maxSeats();
         }
 
-        int waitingSeats() {
-            int sum = 0;
-            for (Waiter w : waiting) {
-                sum += w.estimate.maxSeats();
+        boolean remove(Waiter w) {
+            if (!waiting.remove(w)) {
+                return false;
             }
-            return sum;
+            waitingWork -= w.work;
+            waitingSeats -= w.estimate.maxSeats();
+            if (waiting.isEmpty()) {
+                // No rounding left over: an empty queue has no work.
+                waitingWork = 0;
+            }
+            return true;
         }
     }
 
@@ -178,6 +187,7 @@ public final class QueueSet {
         this.metrics = metrics;
         this.clock = clock;
         this.lastRealNanos = clock.nanoTime();
+        this.demand = new SeatDemandIntegrator(lastRealNanos);
     }
 
     /**
@@ -211,6 +221,7 @@ public final class QueueSet {
                         // The level became Reject: what waited is refused as it would be now.
                         w.queue = null;
                         requestsWaiting--;
+                        seatsWaiting -= w.estimate.maxSeats();
                         rejectedCount++;
                         refused.add(w);
                     } else {
@@ -218,7 +229,7 @@ public final class QueueSet {
                         if (w.queue.idle()) {
                             w.queue.nextDispatchR = currentR;
                         }
-                        w.queue.waiting.add(w);
+                        w.queue.add(w);
                     }
                 }
             } else {
@@ -332,8 +343,9 @@ public final class QueueSet {
             q.nextDispatchR = currentR;
         }
         w.queue = q;
-        q.waiting.add(w);
+        q.add(w);
         requestsWaiting++;
+        seatsWaiting += w.estimate.maxSeats();
         boundNextDispatch(q);
         dispatched.addAll(dispatchAsMuchAsPossible());
         return null;
@@ -344,16 +356,18 @@ public final class QueueSet {
         requestsExecuting++;
         seatsInUse += w.estimate.maxSeats();
         dispatchedCount++;
+        noteDemand();
     }
 
     /** Removes a waiting request from its queue, as refused; false when it was not waiting. Holds the lock. */
     private boolean leaveQueue(Waiter w) {
         syncTime();
         Queue q = w.queue;
-        if (q == null || !q.waiting.remove(w)) {
+        if (q == null || !q.remove(w)) {
             return false;
         }
         requestsWaiting--;
+        seatsWaiting -= w.estimate.maxSeats();
         rejectedCount++;
         boundNextDispatch(q);
         return true;
@@ -410,12 +424,18 @@ public final class QueueSet {
         for (Queue q : queues) {
             if (!q.idle()) {
                 active++;
-                seatsAsked += q.seatsInUse + q.waitingSeats();
+                seatsAsked += q.seatsInUse + q.waitingSeats;
             }
         }
         if (active > 0 && seconds > 0) {
             currentR += Math.min(seatsAsked, concurrencyLimit) * seconds / active;
         }
+        noteDemand();
+    }
+
+    /** Tells the seat demand integrator the demand of now. Holds the lock. */
+    private void noteDemand() {
+        demand.set(clock.nanoTime(), seatsInUse + seatsWaiting);
     }
 
     /**
@@ -429,7 +449,7 @@ public final class QueueSet {
         double least = Double.MAX_VALUE;
         for (int i = 0; i < hand.length; i++) {
             Queue q = queues[hand[(offset + i) % hand.length]];
-            double work = q.waitingWork();
+            double work = q.waitingWork;
             if (work < least) {
                 least = work;
                 best = q;
@@ -457,16 +477,21 @@ public final class QueueSet {
         return seatsInUse + seats <= concurrencyLimit;
     }
 
-    /** Gives free seats to waiting requests by fair queuing; returns those dispatched. Holds the lock. */
+    /**
+     * Gives free seats to waiting requests by fair queuing; returns those dispatched. A level lent
+     * down to no seats at all still serves one request at a time, where kube's would wait for the
+     * next adjustment to give it seats (which happens only on servers of very few seats). Holds the lock.
+     */
     private List<Waiter> dispatchAsMuchAsPossible() {
         List<Waiter> dispatched = new ArrayList<>();
-        while (requestsWaiting > 0 && seatsInUse < concurrencyLimit) {
+        while (requestsWaiting > 0 && (seatsInUse < concurrencyLimit || requestsExecuting == 0 && seatsInUse == 0)) {
             Waiter w = dispatchOne();
             if (w == null) {
                 break;
             }
             dispatched.add(w);
         }
+        noteDemand();
         return dispatched;
     }
 
@@ -493,7 +518,9 @@ public final class QueueSet {
         if (best == null || !canAccommodate(best.waiting.peek().estimate.maxSeats())) {
             return null;
         }
-        Waiter w = best.waiting.poll();
+        Waiter w = best.waiting.peek();
+        best.remove(w);
+        seatsWaiting -= w.estimate.maxSeats();
         if (w.estimate.finalSeats() > concurrencyLimit && concurrencyLimit > 0) {
             // Seats kept after answering are reshaped to fit the level: fewer, for longer, the same work.
             double finalWork = w.estimate.finalSeats() * w.estimate.additionalLatency().toNanos() / 1e9;
@@ -578,13 +605,10 @@ public final class QueueSet {
                 dispatchedCount, rejectedCount, timedOutCount, cancelledCount);
     }
 
-    /** The seats in use and asked for by the requests waiting: kube's seat demand of the level. */
-    synchronized int seatDemand() {
-        int waitingSeats = 0;
-        for (Queue q : queues) {
-            waitingSeats += q.waitingSeats();
-        }
-        return seatsInUse + waitingSeats;
+    /** The seat demand since the last call (kube resets its integrator at every borrowing adjustment). */
+    synchronized SeatDemandIntegrator.Results resetSeatDemand() {
+        syncTime();
+        return demand.reset(clock.nanoTime());
     }
 
     synchronized List<QueueState> queues() {
@@ -596,7 +620,7 @@ public final class QueueSet {
                 initial += w.estimate.initialSeats();
             }
             out.add(new QueueState(q.index, q.waiting.size(), q.requestsExecuting, q.seatsInUse, q.nextDispatchR,
-                    initial, q.waitingSeats(), q.waitingWork()));
+                    initial, q.waitingSeats, q.waitingWork));
         }
         return out;
     }
