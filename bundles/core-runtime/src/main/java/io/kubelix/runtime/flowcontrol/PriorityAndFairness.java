@@ -39,6 +39,8 @@ public final class PriorityAndFairness {
     private final WatchTracker watches = new WatchTracker();
     private final WorkEstimator workEstimator;
     private final SeatBorrowing borrowing;
+    private final DroppedRequestsTracker droppedRequests =
+            new DroppedRequestsTracker(() -> System.currentTimeMillis() / 1000);
     /** Kept across configurations, so the requests waiting and executing in a level stay counted. */
     private final Map<String, QueueSet> queueSets = new HashMap<>();
     private volatile Config config;
@@ -100,6 +102,11 @@ public final class PriorityAndFairness {
     public WorkEstimate estimateWork(Classification c, RequestDigest digest,
                                      java.util.function.Function<String, String> query) {
         return workEstimator.estimate(digest.info(), query, c.maxSeats());
+    }
+
+    /** The Retry-After of each level's refusals. */
+    public DroppedRequestsTracker droppedRequests() {
+        return droppedRequests;
     }
 
     /** Counts a watch being served, for the estimates of writes; returns what forgets it. */

@@ -24,7 +24,8 @@ import java.util.Map;
  * the {@code X-Kubernetes-PF-FlowSchema-UID} and {@code X-Kubernetes-PF-PriorityLevel-UID} response
  * headers, and serves it once its level's {@link QueueSet} gives it the seats kube's work estimator
  * asks for. A request that cannot
- * queue, or waits past the wait limit, is answered as kube answers it: 429 with {@code Retry-After}.
+ * queue, or waits past the wait limit, is answered as kube answers it: 429 with the {@code Retry-After}
+ * its level's recent refusals give ({@link io.kubelix.runtime.flowcontrol.DroppedRequestsTracker}).
  * A queued request holds no thread (as Jetty's QoSHandler suspends one): it is resumed on the
  * request's executor, behind a WithPanicRecovery of its own since the outer filters have returned.
  * One whose client goes away while it waits leaves its queue and is never served.
@@ -37,6 +38,7 @@ public final class WithPriorityAndFairness extends Handler.Wrapper {
     static final String FLOW_SCHEMA_UID = "X-Kubernetes-PF-FlowSchema-UID";
     static final String PRIORITY_LEVEL_UID = "X-Kubernetes-PF-PriorityLevel-UID";
     private static final String OUTCOME = WithPriorityAndFairness.class.getName() + ".outcome";
+    private static final String LEVEL = WithPriorityAndFairness.class.getName() + ".level";
 
     private final PriorityAndFairness apf;
     private final RequestMetrics metrics;
@@ -44,7 +46,8 @@ public final class WithPriorityAndFairness extends Handler.Wrapper {
     private final Handler resumed = new WithPanicRecovery(new Handler.Abstract() {
         @Override
         public boolean handle(Request request, Response response, Callback callback) throws Exception {
-            return serve(request, response, callback, (QueueSet.Outcome) request.getAttribute(OUTCOME));
+            return serve(request, response, callback, (QueueSet.Outcome) request.getAttribute(OUTCOME),
+                    (String) request.getAttribute(LEVEL));
         }
     });
 
@@ -75,6 +78,7 @@ public final class WithPriorityAndFairness extends Handler.Wrapper {
         QueueSet.Outcome now = c.queues().acquire(c.flowSchema(), c.distinguisher(), digest, estimate,
                 apf.requestWaitLimit(), request.getContext(), outcome -> {
                     request.setAttribute(OUTCOME, outcome);
+                    request.setAttribute(LEVEL, c.priorityLevel());
                     try {
                         resumed.handle(request, response, done);
                     } catch (Exception e) {
@@ -91,21 +95,23 @@ public final class WithPriorityAndFairness extends Handler.Wrapper {
             });
             return true;
         }
-        return serve(request, response, done, now);
+        return serve(request, response, done, now, c.priorityLevel());
     }
 
     /**
      * Serves the request in its seat, or refuses it. A failure is answered by the outer filters, or
      * by the resumed request's WithPanicRecovery.
      */
-    private boolean serve(Request request, Response response, Callback callback, QueueSet.Outcome outcome)
-            throws Exception {
+    private boolean serve(Request request, Response response, Callback callback, QueueSet.Outcome outcome,
+                          String priorityLevel) throws Exception {
         RequestInfo info = Requests.requestInfo(request);
         if (outcome.seat() == null) {
             RequestLabels labels = RequestLabels.of(info, request.getMethod(), null, List.of());
             metrics.dropped(labels);
             metrics.terminated(labels, 429);
-            TooManyRequests.write(response, callback, "1");
+            apf.droppedRequests().recordDroppedRequest(priorityLevel);
+            TooManyRequests.write(response, callback,
+                    Long.toString(apf.droppedRequests().retryAfter(priorityLevel)));
             return true;
         }
         if (!info.verb().equals("watch")) {
