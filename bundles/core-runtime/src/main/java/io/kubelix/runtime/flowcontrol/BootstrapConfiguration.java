@@ -43,14 +43,11 @@ public final class BootstrapConfiguration {
         return List.of(exempt, catchAll);
     }
 
-    /** The FlowSchemas every server has: {@code exempt}, {@code probes} and {@code catch-all}. */
+    /** The FlowSchemas every server has: {@code exempt} and {@code catch-all}. */
     public static List<ObjectNode> mandatoryFlowSchemas() {
         return List.of(
                 flowSchema(EXEMPT, EXEMPT, 1, null,
                         rules(groups("system:masters"), allResources(), allNonResources())),
-                flowSchema("probes", EXEMPT, 2, null,
-                        rules(groups("system:unauthenticated", "system:authenticated"), null,
-                                nonResourceRule(List.of("get"), List.of("/healthz", "/readyz", "/livez")))),
                 flowSchema(CATCH_ALL, CATCH_ALL, 10000, BY_USER,
                         rules(groups("system:unauthenticated", "system:authenticated"), allResources(),
                                 allNonResources())));
@@ -80,13 +77,21 @@ public final class BootstrapConfiguration {
                                 resourceRule(List.of(ALL), List.of("coordination.k8s.io"), List.of("leases"), false,
                                         ALL)),
                                 null)),
+                // Not mandatory in kube: an operator may delete it and have the probes queue like the rest.
+                flowSchema("probes", EXEMPT, 2, null,
+                        rules(groups("system:unauthenticated", "system:authenticated"), null,
+                                nonResourceRule(List.of("get"), List.of("/healthz", "/readyz", "/livez")))),
                 flowSchema("system-leader-election", "leader-election", 100, BY_USER,
                         rules(concat(users(KUBE_CONTROLLER_MANAGER, KUBE_SCHEDULER), kubeSystemAll),
                                 array(resourceRule(getCreateUpdate, List.of("coordination.k8s.io"), List.of("leases"),
-                                        false, "kube-system")), null)),
+                                        false, ALL)), null)),
+                // kube 1.32 still matches the endpoints and configmaps locks of older leader elections here.
                 flowSchema("workload-leader-election", "leader-election", 200, BY_USER,
-                        rules(kubeSystemAll.deepCopy(), array(resourceRule(getCreateUpdate,
-                                List.of("coordination.k8s.io"), List.of("leases"), false, ALL)), null)),
+                        rules(kubeSystemAll.deepCopy(), array(
+                                resourceRule(getCreateUpdate, List.of(""), List.of("endpoints", "configmaps"), false,
+                                        ALL),
+                                resourceRule(getCreateUpdate, List.of("coordination.k8s.io"), List.of("leases"), false,
+                                        ALL)), null)),
                 flowSchema("endpoint-controller", "workload-high", 150, BY_USER,
                         rules(concat(users(KUBE_CONTROLLER_MANAGER),
                                         serviceAccounts("kube-system", "endpoint-controller",

@@ -51,7 +51,7 @@ public final class FlowControlDebugging {
             QueueSet.LevelState s = l.queues().state();
             rows.add(List.of(s.name(), n(s.activeQueues()), Boolean.toString(s.waiting() + s.executing() == 0),
                     "false", n(s.waiting()), n(s.executing()), n(s.dispatched()), n(s.rejected()), n(s.timedOut()),
-                    "0"));
+                    n(s.cancelled())));
         }
         return rows;
     }
@@ -66,10 +66,10 @@ public final class FlowControlDebugging {
                         "<none>"));
                 continue;
             }
-            // One seat per request, and no virtual time (see QueueSet): the sums are counts.
             for (QueueSet.QueueState q : l.queues().queues()) {
-                rows.add(List.of(l.name(), n(q.index()), n(q.waiting()), n(q.executing()), n(q.executing()),
-                        "<none>", n(q.waiting()), n(q.waiting()), n(q.waiting() + q.executing())));
+                rows.add(List.of(l.name(), n(q.index()), n(q.waiting()), n(q.executing()), n(q.seatsInUse()),
+                        seatSeconds(q.nextDispatchR()), n(q.initialSeatsSum()), n(q.maxSeatsSum()),
+                        seatSeconds(q.totalWorkSum())));
             }
         }
         return rows;
@@ -89,7 +89,8 @@ public final class FlowControlDebugging {
             for (QueueSet.WaitingRequest r : l.queues().waiting()) {
                 List<String> row = new ArrayList<>(List.of(l.name(), r.flowSchema(), n(r.queue()),
                         n(r.indexInQueue()), r.distinguisher(), DateTimeFormatter.ISO_INSTANT.format(r.arrived()),
-                        "1", "0", "0s", "<none>"));
+                        n(r.estimate().initialSeats()), n(r.estimate().finalSeats()),
+                        goDuration(r.estimate().additionalLatency()), "<none>"));
                 if (details) {
                     RequestInfo i = r.digest().info();
                     row.addAll(List.of(r.digest().user().name(), i.verb(), i.path(), i.namespace(), i.name(),
@@ -122,6 +123,22 @@ public final class FlowControlDebugging {
             out.append('\n');
         }
         return out.toString();
+    }
+
+    /** kube's SeatSeconds.String: seat-seconds with nine decimals. */
+    private static String seatSeconds(double v) {
+        return String.format(java.util.Locale.ROOT, "%.9fss", v);
+    }
+
+    /** A duration as Go prints one: {@code 0s}, {@code 5ms}, {@code 13.75ms}. */
+    private static String goDuration(java.time.Duration d) {
+        long nanos = d.toNanos();
+        if (nanos == 0) {
+            return "0s";
+        }
+        java.math.BigDecimal ms = java.math.BigDecimal.valueOf(nanos, 6).stripTrailingZeros();
+        return nanos < 1_000_000_000L ? ms.toPlainString() + "ms"
+                : java.math.BigDecimal.valueOf(nanos, 9).stripTrailingZeros().toPlainString() + "s";
     }
 
     private static String n(long v) {

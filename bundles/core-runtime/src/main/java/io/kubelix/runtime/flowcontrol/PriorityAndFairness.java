@@ -26,8 +26,8 @@ import java.util.UUID;
  * <p>The server's concurrency limit, {@code --max-requests-inflight} plus
  * {@code --max-mutating-requests-inflight}, is shared by the priority levels in proportion to
  * their {@code nominalConcurrencyShares} (kube's nominal concurrency limit,
- * {@code ceil(limit * shares / sum of shares)}). Simplified: levels do not lend or borrow seats
- * ({@code lendablePercent} and {@code borrowingLimitPercent} are kept but not applied).
+ * {@code ceil(limit * shares / sum of shares)}); the levels lend and borrow seats as their demand
+ * goes ({@link SeatBorrowing}).
  */
 public final class PriorityAndFairness {
     private static final Logger LOG = LoggerFactory.getLogger(PriorityAndFairness.class);
@@ -35,6 +35,12 @@ public final class PriorityAndFairness {
     private final int serverConcurrencyLimit;
     private final Duration requestWaitLimit;
     private final FlowControlMetrics metrics;
+    private final EventClock clock;
+    private final WatchTracker watches = new WatchTracker();
+    private final WorkEstimator workEstimator;
+    private final SeatBorrowing borrowing;
+    private final DroppedRequestsTracker droppedRequests =
+            new DroppedRequestsTracker(() -> System.currentTimeMillis() / 1000);
     /** Kept across configurations, so the requests waiting and executing in a level stay counted. */
     private final Map<String, QueueSet> queueSets = new HashMap<>();
     private volatile Config config;
@@ -44,8 +50,8 @@ public final class PriorityAndFairness {
                           Level level) {
     }
 
-    /** A priority level in force. */
-    record Level(ObjectNode object, String name, String uid, QueueSet queues) {
+    /** A priority level in force; {@code maxSeats} caps its requests' work estimates (0: only kube's 10). */
+    record Level(ObjectNode object, String name, String uid, QueueSet queues, int maxSeats) {
     }
 
     /** The configuration in force: schemas in matching order, levels by name. */
@@ -54,18 +60,58 @@ public final class PriorityAndFairness {
 
     /** What a request was classified as; the flow is the schema and the distinguisher. */
     public record Classification(String flowSchema, String flowSchemaUID, String priorityLevel,
-                                 String priorityLevelUID, String distinguisher, QueueSet queues) {
+                                 String priorityLevelUID, String distinguisher, QueueSet queues, int maxSeats) {
     }
 
     /**
      * @param serverConcurrencyLimit the seats of every Limited level together
      * @param requestWaitLimit       how long a request may wait in a queue (kube: a quarter of the request timeout)
+     * @param objectCounts           the stored objects of a resource, for the work estimates of LISTs
+     *                               (see {@link WorkEstimator})
      */
-    public PriorityAndFairness(int serverConcurrencyLimit, Duration requestWaitLimit, FlowControlMetrics metrics) {
+    public PriorityAndFairness(int serverConcurrencyLimit, Duration requestWaitLimit, FlowControlMetrics metrics,
+                               java.util.function.ToLongFunction<String> objectCounts, EventClock clock) {
         this.serverConcurrencyLimit = serverConcurrencyLimit;
         this.requestWaitLimit = requestWaitLimit;
         this.metrics = metrics;
+        this.clock = clock;
+        this.workEstimator = new WorkEstimator(objectCounts, watches);
+        this.borrowing = new SeatBorrowing(metrics);
         apply(BootstrapConfiguration.flowSchemas(), BootstrapConfiguration.priorityLevels());
+        scheduleBorrowing();
+    }
+
+    /** kube adjusts the levels' seats every 10 seconds, for as long as the server runs. */
+    private void scheduleBorrowing() {
+        clock.schedule(() -> {
+            try {
+                borrowing.update();
+            } catch (RuntimeException e) {
+                LOG.warn("priority and fairness: cannot adjust the priority levels' seats: {}", e.toString());
+            }
+            scheduleBorrowing();
+        }, SeatBorrowing.PERIOD);
+    }
+
+    /** With no object counts (every LIST one seat) and the system's clock. */
+    public PriorityAndFairness(int serverConcurrencyLimit, Duration requestWaitLimit, FlowControlMetrics metrics) {
+        this(serverConcurrencyLimit, requestWaitLimit, metrics, r -> WorkEstimator.NOT_FOUND, EventClock.system());
+    }
+
+    /** The seats a request of this classification takes (kube's WorkEstimator). */
+    public WorkEstimate estimateWork(Classification c, RequestDigest digest,
+                                     java.util.function.Function<String, String> query) {
+        return workEstimator.estimate(digest.info(), query, c.maxSeats());
+    }
+
+    /** The Retry-After of each level's refusals. */
+    public DroppedRequestsTracker droppedRequests() {
+        return droppedRequests;
+    }
+
+    /** Counts a watch being served, for the estimates of writes; returns what forgets it. */
+    public Runnable registerWatch(io.kubelix.api.request.RequestInfo info, String fieldSelector) {
+        return watches.register(info, fieldSelector);
     }
 
     public Duration requestWaitLimit() {
@@ -92,21 +138,27 @@ public final class PriorityAndFairness {
 
         Map<String, Integer> limits = nominalConcurrencyLimits(serverConcurrencyLimit, levelObjects.values());
         Map<String, Level> levels = new LinkedHashMap<>();
+        List<SeatBorrowing.LevelConfig> seats = new ArrayList<>();
         for (ObjectNode pl : levelObjects.values()) {
             String name = name(pl);
             JsonNode spec = pl.path("spec");
             boolean exempt = spec.path("type").asText().equals("Exempt");
             QueueSet qs = queueSets.get(name);
             if (qs == null || qs.exempt() != exempt) {
-                qs = new QueueSet(name, exempt, metrics);
+                qs = new QueueSet(name, exempt, metrics, clock);
                 queueSets.put(name, qs);
             }
             JsonNode queuing = spec.path("limited").path("limitResponse").path("queuing");
             boolean queue = spec.path("limited").path("limitResponse").path("type").asText("Queue").equals("Queue");
+            int handSize = queuing.path("handSize").asInt(8);
             qs.configure(limits.get(name), queue ? queuing.path("queues").asInt(64) : 0,
-                    queuing.path("handSize").asInt(8), queuing.path("queueLengthLimit").asInt(50));
+                    handSize, queuing.path("queueLengthLimit").asInt(50));
             metrics.nominalLimit(name, limits.get(name));
-            levels.put(name, new Level(pl, name, uid(pl), qs));
+            int maxSeats = queue && !exempt ? WorkEstimator.maxSeats(limits.get(name), Math.max(handSize, 1)) : 0;
+            levels.put(name, new Level(pl, name, uid(pl), qs, maxSeats));
+            JsonNode lending = spec.path(exempt ? "exempt" : "limited");
+            seats.add(new SeatBorrowing.LevelConfig(name, qs, exempt, limits.get(name), percent(lending, "lendablePercent"),
+                    percent(lending, "borrowingLimitPercent")));
         }
         for (String gone : new ArrayList<>(queueSets.keySet())) {
             if (!levels.containsKey(gone)) {
@@ -114,6 +166,7 @@ public final class PriorityAndFairness {
                 metrics.levelRemoved(gone);
             }
         }
+        borrowing.configure(seats, serverConcurrencyLimit);
 
         List<Schema> schemas = new ArrayList<>();
         for (ObjectNode fs : schemaObjects) {
@@ -181,12 +234,28 @@ public final class PriorityAndFairness {
             default -> "";
         };
         Level l = match.level();
-        return new Classification(match.name(), match.uid(), l.name(), l.uid(), distinguisher, l.queues());
+        return new Classification(match.name(), match.uid(), l.name(), l.uid(), distinguisher, l.queues(),
+                l.maxSeats());
     }
 
     /** The levels in force, by name. */
     List<Level> levels() {
         return config.levels().values().stream().sorted(Comparator.comparing(Level::name)).toList();
+    }
+
+    private static Integer percent(JsonNode parent, String field) {
+        JsonNode v = parent.path(field);
+        return v.isNumber() ? v.asInt() : null;
+    }
+
+    /** The levels' seats now, after borrowing and lending, by name. */
+    Map<String, Integer> currentLimits() {
+        return borrowing.currentLimits();
+    }
+
+    /** Adjusts the levels' seats now, as the periodic adjustment does (for tests). */
+    void updateBorrowing() {
+        borrowing.update();
     }
 
     private static String name(JsonNode o) {

@@ -12,17 +12,22 @@ import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 
 /**
- * One priority level's seats and queues (kube's fair-queuing QueueSet). A request of a Limited
- * level is dealt a hand of {@code handSize} queues by shuffle sharding its flow, joins the shortest
- * of them (refused {@code queue-full} when that one holds {@code queueLengthLimit}), and waits
- * until a seat is free and its queue's turn comes, at most the wait limit ({@code time-out}). A
- * level of the {@code Reject} type has no queues: no free seat is {@code concurrency-limit}. An
+ * One priority level's seats and queues: kube's fair-queuing queueset. A request of a Limited level
+ * is dealt a hand of {@code handSize} queues by shuffle sharding its flow and joins the one of them
+ * with the least work waiting (refused {@code queue-full} when the level's seats are all taken and
+ * that queue holds {@code queueLengthLimit}). It waits until its queue's turn comes and the level has
+ * the seats its {@link WorkEstimate} asks for, at most the wait limit ({@code time-out}). A level of
+ * the {@code Reject} type has no queues: not enough free seats is {@code concurrency-limit}. An
  * Exempt level never queues. A waiting request holds no thread: it is resumed on its executor.
  *
- * <p>Simplifications, said here: every request takes one seat (kube's work estimator gives large
- * LISTs more), and the turn goes to the waiting queue with the fewest requests executing, ties
- * round-robin, where kube orders queues by virtual finish time; with equal seats and no estimate of
- * durations both share seats evenly between active flows.
+ * <p>The turn is kube's fair queuing for server requests. Virtual time R advances, in seat-seconds,
+ * at the rate each active queue would be served were the seats shared evenly between them
+ * ({@code min(seats asked, limit) / active queues}). Each queue has a virtual start for its next
+ * dispatch (no earlier than the arrival of its oldest request); the turn goes to the queue whose
+ * oldest request would finish first in virtual time (start plus the request's work: its seats
+ * times an estimated 3 ms, plus its seats kept after it answers), ties round-robin; a dispatch
+ * moves its queue's start on by that work, and a request that ends corrects it by how long it
+ * really took.
  */
 public final class QueueSet {
     /** Why a request was refused, as kube's {@code reason} label says it. */
@@ -30,60 +35,107 @@ public final class QueueSet {
     public static final String CONCURRENCY_LIMIT = "concurrency-limit";
     public static final String TIME_OUT = "time-out";
 
-    /** Runs a task after a delay; returns what cancels it. */
-    @FunctionalInterface
-    public interface Timer {
-        Runnable schedule(Runnable task, Duration delay);
-    }
+    /** kube's estimated service duration G of a request, in seconds, before its real one is known. */
+    static final double ESTIMATED_SERVICE_SECONDS = 0.003;
 
     private final String priorityLevel;
     private final boolean exempt;
     private final FlowControlMetrics metrics;
+    private final EventClock clock;
     /** Guarded by this. */
     private int concurrencyLimit;
     private int queueLengthLimit;
     private Dealer dealer;
     private Queue[] queues = new Queue[0];
-    private int executing;
-    private int lastDispatched = -1;
+    /** Virtual time R, seat-seconds, as of {@link #lastRealNanos}. */
+    private double currentR;
+    private long lastRealNanos;
+    private int robinIndex = -1;
+    private long enqueues;
+    private int requestsExecuting;
+    private int seatsInUse;
+    private int requestsWaiting;
+    private int seatsWaiting;
+    private final SeatDemandIntegrator demand;
     private long dispatchedCount;
     private long rejectedCount;
     private long timedOutCount;
+    private long cancelledCount;
 
     /** One queue of waiting requests. */
     private static final class Queue {
         final int index;
         final ArrayDeque<Waiter> waiting = new ArrayDeque<>();
-        int executing;
+        int requestsExecuting;
+        int seatsInUse;
+        /** The virtual start of its next dispatch. */
+        double nextDispatchR;
 
         Queue(int index) {
             this.index = index;
         }
+
+        /** The work and the widest seats of the requests waiting, kept as they come and go. */
+        double waitingWork;
+        int waitingSeats;
+
+        boolean idle() {
+            return waiting.isEmpty() && requestsExecuting == 0;
+        }
+
+        void add(Waiter w) {
+            waiting.add(w);
+            waitingWork += w.work;
+            waitingSeats += w.estimate.maxSeats();
+        }
+
+        boolean remove(Waiter w) {
+            if (!waiting.remove(w)) {
+                return false;
+            }
+            waitingWork -= w.work;
+            waitingSeats -= w.estimate.maxSeats();
+            if (waiting.isEmpty()) {
+                // No rounding left over: an empty queue has no work.
+                waitingWork = 0;
+            }
+            return true;
+        }
     }
 
-    /** A request waiting for, or holding, a seat. */
-    private static final class Waiter {
+    /** A request waiting for, or holding, seats. */
+    private final class Waiter {
         final String flowSchema;
         final String distinguisher;
         final RequestDigest digest;
         final Consumer<Outcome> later;
         final Executor executor;
         final Instant arrived = Instant.now();
-        final long arrivedNanos = System.nanoTime();
+        final long arrivedNanos = clock.nanoTime();
+        /** R at its arrival: its queue's virtual start is never earlier. */
+        final double arrivalR;
+        WorkEstimate estimate;
+        /** Its work in seat-seconds, with kube's estimated service duration. */
+        double work;
+        long startNanos;
         Queue queue;
         /** Set once it waits; a request dispatched before that has nothing to cancel (its time-out finds it gone). */
         volatile Runnable cancelTimeout = () -> { };
 
-        Waiter(String flowSchema, String distinguisher, RequestDigest digest, Consumer<Outcome> later, Executor executor) {
+        Waiter(String flowSchema, String distinguisher, RequestDigest digest, WorkEstimate estimate,
+               Consumer<Outcome> later, Executor executor, double arrivalR) {
             this.flowSchema = flowSchema;
             this.distinguisher = distinguisher;
             this.digest = digest;
+            this.estimate = estimate;
+            this.work = estimate.work(ESTIMATED_SERVICE_SECONDS);
             this.later = later;
             this.executor = executor;
+            this.arrivalR = arrivalR;
         }
     }
 
-    /** A seat held: {@link #release()} it once the request is done (again is a no-op). */
+    /** Seats held: {@link #release()} them once the request is done (again is a no-op). */
     public final class Seat {
         private final Waiter waiter;
         private boolean released;
@@ -99,25 +151,43 @@ public final class QueueSet {
                     return;
                 }
                 released = true;
-                executing--;
-                if (waiter.queue != null) {
-                    waiter.queue.executing--;
-                }
-                dispatched = dispatchAsMuchAsPossible();
+                dispatched = finish(waiter);
             }
             metrics.executing(waiter.flowSchema, priorityLevel, -1);
             resume(dispatched);
         }
     }
 
-    /** The outcome of {@link #acquire}: a seat, or the reason of a refusal. */
-    public record Outcome(Seat seat, String rejection) {
+    /**
+     * The outcome of {@link #acquire}: seats, the reason of a refusal, or, for a request that waits
+     * in a queue, what {@link #cancel}s it.
+     */
+    public record Outcome(Seat seat, String rejection, Waiting waiting) {
+        Outcome(Seat seat, String rejection) {
+            this(seat, rejection, null);
+        }
+
+        public boolean queued() {
+            return waiting != null;
+        }
     }
 
-    QueueSet(String priorityLevel, boolean exempt, FlowControlMetrics metrics) {
+    /** A request waiting in a queue, as {@link #cancel} knows it. */
+    public static final class Waiting {
+        private final Waiter waiter;
+
+        private Waiting(Waiter waiter) {
+            this.waiter = waiter;
+        }
+    }
+
+    QueueSet(String priorityLevel, boolean exempt, FlowControlMetrics metrics, EventClock clock) {
         this.priorityLevel = priorityLevel;
         this.exempt = exempt;
         this.metrics = metrics;
+        this.clock = clock;
+        this.lastRealNanos = clock.nanoTime();
+        this.demand = new SeatDemandIntegrator(lastRealNanos);
     }
 
     /**
@@ -130,6 +200,7 @@ public final class QueueSet {
         List<Waiter> dispatched;
         List<Waiter> refused = new ArrayList<>();
         synchronized (this) {
+            syncTime();
             this.concurrencyLimit = concurrencyLimit;
             this.queueLengthLimit = queueLengthLimit;
             Dealer newDealer = queueCount == 0 ? null
@@ -143,16 +214,22 @@ public final class QueueSet {
                 for (int i = 0; i < queueCount; i++) {
                     queues[i] = new Queue(i);
                 }
+                robinIndex = -1;
                 dealer = newDealer;
                 for (Waiter w : waiting) {
                     if (queueCount == 0) {
                         // The level became Reject: what waited is refused as it would be now.
                         w.queue = null;
+                        requestsWaiting--;
+                        seatsWaiting -= w.estimate.maxSeats();
                         rejectedCount++;
                         refused.add(w);
                     } else {
-                        w.queue = shortestOfHand(Dealer.flowHash(w.flowSchema, w.distinguisher));
-                        w.queue.waiting.add(w);
+                        w.queue = shuffleShard(Dealer.flowHash(w.flowSchema, w.distinguisher));
+                        if (w.queue.idle()) {
+                            w.queue.nextDispatchR = currentR;
+                        }
+                        w.queue.add(w);
                     }
                 }
             } else {
@@ -168,6 +245,17 @@ public final class QueueSet {
         resume(dispatched);
     }
 
+    /** The level's seats now (changed by borrowing and lending between levels). */
+    void setConcurrencyLimit(int limit) {
+        List<Waiter> dispatched;
+        synchronized (this) {
+            syncTime();
+            concurrencyLimit = limit;
+            dispatched = dispatchAsMuchAsPossible();
+        }
+        resume(dispatched);
+    }
+
     public String priorityLevel() {
         return priorityLevel;
     }
@@ -177,17 +265,20 @@ public final class QueueSet {
     }
 
     /**
-     * Asks for a seat for a request of this flow. Returns the outcome when no waiting is needed (a
-     * seat, or a refusal); otherwise null, and {@code later} is given the outcome on {@code executor}
-     * once the request is dispatched or refused, at most {@code waitLimit} later.
+     * Asks for seats for a request of this flow. Returns seats or a refusal when no waiting is
+     * needed; otherwise a {@link Outcome#queued() queued} outcome, and {@code later} is given the
+     * seats or refusal on {@code executor} once the request is dispatched or refused, at most
+     * {@code waitLimit} later, unless it is {@link #cancel}led first.
      */
-    public Outcome acquire(String flowSchema, String distinguisher, RequestDigest digest, Duration waitLimit,
-                           Timer timer, Executor executor, Consumer<Outcome> later) {
-        Waiter w = new Waiter(flowSchema, distinguisher, digest, later, executor);
+    public Outcome acquire(String flowSchema, String distinguisher, RequestDigest digest, WorkEstimate estimate,
+                           Duration waitLimit, Executor executor, Consumer<Outcome> later) {
+        Waiter w;
         List<Waiter> dispatched = new ArrayList<>();
         String rejection;
         boolean queued;
         synchronized (this) {
+            syncTime();
+            w = new Waiter(flowSchema, distinguisher, digest, estimate, later, executor, currentR);
             rejection = enqueue(w, dispatched);
             queued = rejection == null && w.queue != null && !dispatched.remove(w);
         }
@@ -199,62 +290,113 @@ public final class QueueSet {
             return started(w);
         }
         metrics.inQueue(flowSchema, priorityLevel, 1);
-        w.cancelTimeout = timer.schedule(() -> timeOut(w), waitLimit);
-        return null;
+        w.cancelTimeout = clock.schedule(() -> timeOut(w), waitLimit);
+        return new Outcome(null, null, new Waiting(w));
+    }
+
+    /**
+     * Takes a waiting request whose client went away out of its queue, so it is never dispatched;
+     * counted as kube counts it, a rejection for {@code time-out}. Its {@code later} is not called.
+     * Returns false when it no longer waited (dispatched, refused or cancelled already).
+     */
+    public boolean cancel(Waiting waiting) {
+        Waiter w = waiting.waiter;
+        List<Waiter> dispatched;
+        synchronized (this) {
+            if (!leaveQueue(w)) {
+                return false;
+            }
+            cancelledCount++;
+            // Its queue's turn may now go to a request the departed one held back.
+            dispatched = dispatchAsMuchAsPossible();
+        }
+        w.cancelTimeout.run();
+        metrics.inQueue(w.flowSchema, priorityLevel, -1);
+        refused(w, TIME_OUT);
+        resume(dispatched);
+        return true;
     }
 
     /**
      * Dispatches the request, queues it, or says why not; {@code dispatched} gets the requests
-     * (this one included) given a seat from the queues. Holds the lock.
+     * (this one included) given seats from the queues. Holds the lock.
      */
     private String enqueue(Waiter w, List<Waiter> dispatched) {
         if (exempt) {
-            executing++;
-            dispatchedCount++;
+            startSansQueue(w);
             return null;
         }
         if (queues.length == 0) {
-            if (executing >= concurrencyLimit) {
+            if (!canAccommodate(w.estimate.maxSeats())) {
                 rejectedCount++;
                 return CONCURRENCY_LIMIT;
             }
-            executing++;
-            dispatchedCount++;
+            startSansQueue(w);
             return null;
         }
-        Queue q = shortestOfHand(Dealer.flowHash(w.flowSchema, w.distinguisher));
-        if (q.waiting.size() >= queueLengthLimit) {
+        Queue q = shuffleShard(Dealer.flowHash(w.flowSchema, w.distinguisher));
+        if (seatsInUse >= concurrencyLimit && q.waiting.size() >= queueLengthLimit) {
             rejectedCount++;
             return QUEUE_FULL;
         }
+        if (q.idle()) {
+            q.nextDispatchR = currentR;
+        }
         w.queue = q;
-        q.waiting.add(w);
+        q.add(w);
+        requestsWaiting++;
+        seatsWaiting += w.estimate.maxSeats();
+        boundNextDispatch(q);
         dispatched.addAll(dispatchAsMuchAsPossible());
         return null;
     }
 
+    private void startSansQueue(Waiter w) {
+        w.startNanos = clock.nanoTime();
+        requestsExecuting++;
+        seatsInUse += w.estimate.maxSeats();
+        dispatchedCount++;
+        noteDemand();
+    }
+
+    /** Removes a waiting request from its queue, as refused; false when it was not waiting. Holds the lock. */
+    private boolean leaveQueue(Waiter w) {
+        syncTime();
+        Queue q = w.queue;
+        if (q == null || !q.remove(w)) {
+            return false;
+        }
+        requestsWaiting--;
+        seatsWaiting -= w.estimate.maxSeats();
+        rejectedCount++;
+        boundNextDispatch(q);
+        return true;
+    }
+
     private void timeOut(Waiter w) {
+        List<Waiter> dispatched;
         synchronized (this) {
-            if (w.queue == null || !w.queue.waiting.remove(w)) {
+            if (!leaveQueue(w)) {
                 return;
             }
-            rejectedCount++;
             timedOutCount++;
+            dispatched = dispatchAsMuchAsPossible();
         }
         metrics.inQueue(w.flowSchema, priorityLevel, -1);
         w.executor.execute(() -> w.later.accept(refused(w, TIME_OUT)));
+        resume(dispatched);
     }
 
     /** A refusal, with its metrics. */
     private Outcome refused(Waiter w, String rejection) {
-        metrics.waited(w.flowSchema, priorityLevel, false, (System.nanoTime() - w.arrivedNanos) / 1e9);
+        metrics.waited(w.flowSchema, priorityLevel, false, (clock.nanoTime() - w.arrivedNanos) / 1e9);
         metrics.rejected(w.flowSchema, priorityLevel, rejection);
         return new Outcome(null, rejection);
     }
 
-    /** A seat, with its metrics. */
+    /** Seats, with their metrics. */
     private Outcome started(Waiter w) {
-        metrics.waited(w.flowSchema, priorityLevel, true, (System.nanoTime() - w.arrivedNanos) / 1e9);
+        metrics.waited(w.flowSchema, priorityLevel, true, (w.startNanos - w.arrivedNanos) / 1e9);
         metrics.dispatched(w.flowSchema, priorityLevel);
         metrics.executing(w.flowSchema, priorityLevel, 1);
         return new Outcome(new Seat(w), null);
@@ -269,73 +411,216 @@ public final class QueueSet {
         }
     }
 
-    /** Of the flow's hand, the queue with the fewest requests waiting and executing (kube's shuffleShardLocked). */
-    private Queue shortestOfHand(long hash) {
+    /**
+     * Advances virtual time to now at the rate the state since the last change gave it: the seats
+     * asked for (capped at the limit) shared by the active queues. Call before any change. Holds the lock.
+     */
+    private void syncTime() {
+        long now = clock.nanoTime();
+        double seconds = (now - lastRealNanos) / 1e9;
+        lastRealNanos = now;
+        int active = 0;
+        int seatsAsked = 0;
+        for (Queue q : queues) {
+            if (!q.idle()) {
+                active++;
+                seatsAsked += q.seatsInUse + q.waitingSeats;
+            }
+        }
+        if (active > 0 && seconds > 0) {
+            currentR += Math.min(seatsAsked, concurrencyLimit) * seconds / active;
+        }
+        noteDemand();
+    }
+
+    /** Tells the seat demand integrator the demand of now. Holds the lock. */
+    private void noteDemand() {
+        demand.set(clock.nanoTime(), seatsInUse + seatsWaiting);
+    }
+
+    /**
+     * Of the flow's hand, the queue with the least work waiting (kube's shuffleShardLocked); the
+     * hand is visited from a rotating offset, so ties do not always favour its first card.
+     */
+    private Queue shuffleShard(long hash) {
+        int[] hand = dealer.deal(hash);
+        int offset = (int) (enqueues++ % hand.length);
         Queue best = null;
-        for (int i : dealer.deal(hash)) {
-            Queue q = queues[i];
-            if (best == null || q.waiting.size() + q.executing < best.waiting.size() + best.executing) {
+        double least = Double.MAX_VALUE;
+        for (int i = 0; i < hand.length; i++) {
+            Queue q = queues[hand[(offset + i) % hand.length]];
+            double work = q.waitingWork;
+            if (work < least) {
+                least = work;
                 best = q;
             }
         }
         return best;
     }
 
-    /** Gives free seats to waiting requests, a queue at a time; returns those dispatched. Holds the lock. */
+    /** kube's anti-windup: a queue's virtual start is never before its oldest request arrived. Holds the lock. */
+    private void boundNextDispatch(Queue q) {
+        Waiter oldest = q.waiting.peek();
+        if (oldest != null && q.nextDispatchR < oldest.arrivalR) {
+            q.nextDispatchR = oldest.arrivalR;
+        }
+    }
+
+    /**
+     * Whether {@code seats} more fit: a request asking for more than the whole limit runs once
+     * nothing else does, as kube lets it. Holds the lock.
+     */
+    private boolean canAccommodate(int seats) {
+        if (seats > concurrencyLimit) {
+            return requestsExecuting == 0;
+        }
+        return seatsInUse + seats <= concurrencyLimit;
+    }
+
+    /**
+     * Gives free seats to waiting requests by fair queuing; returns those dispatched. A level lent
+     * down to no seats at all still serves one request at a time, where kube's would wait for the
+     * next adjustment to give it seats (which happens only on servers of very few seats). Holds the lock.
+     */
     private List<Waiter> dispatchAsMuchAsPossible() {
         List<Waiter> dispatched = new ArrayList<>();
-        while (executing < concurrencyLimit) {
-            Queue next = null;
-            for (int k = 1; k <= queues.length; k++) {
-                Queue q = queues[Math.floorMod(lastDispatched + k, queues.length)];
-                if (!q.waiting.isEmpty() && (next == null || q.executing < next.executing)) {
-                    next = q;
-                }
-            }
-            if (next == null) {
+        while (requestsWaiting > 0 && (seatsInUse < concurrencyLimit || requestsExecuting == 0 && seatsInUse == 0)) {
+            Waiter w = dispatchOne();
+            if (w == null) {
                 break;
             }
-            Waiter w = next.waiting.poll();
-            next.executing++;
-            executing++;
-            dispatchedCount++;
-            lastDispatched = next.index;
             dispatched.add(w);
         }
+        noteDemand();
         return dispatched;
     }
 
+    /**
+     * kube's findDispatchQueue: from the queue after the last dispatched on, the first whose oldest
+     * request has the smallest virtual finish; nothing when that request's seats are not free
+     * (it is not passed over for a narrower one). Holds the lock.
+     */
+    private Waiter dispatchOne() {
+        Queue best = null;
+        double minFinish = Double.MAX_VALUE;
+        int index = robinIndex;
+        int bestIndex = -1;
+        for (int k = 0; k < queues.length; k++) {
+            index = (index + 1) % queues.length;
+            Queue q = queues[index];
+            Waiter oldest = q.waiting.peek();
+            if (oldest != null && q.nextDispatchR + oldest.work < minFinish) {
+                minFinish = q.nextDispatchR + oldest.work;
+                best = q;
+                bestIndex = index;
+            }
+        }
+        if (best == null || !canAccommodate(best.waiting.peek().estimate.maxSeats())) {
+            return null;
+        }
+        Waiter w = best.waiting.peek();
+        best.remove(w);
+        seatsWaiting -= w.estimate.maxSeats();
+        if (w.estimate.finalSeats() > concurrencyLimit && concurrencyLimit > 0) {
+            // Seats kept after answering are reshaped to fit the level: fewer, for longer, the same work.
+            double finalWork = w.estimate.finalSeats() * w.estimate.additionalLatency().toNanos() / 1e9;
+            w.estimate = new WorkEstimate(w.estimate.initialSeats(), concurrencyLimit,
+                    Duration.ofNanos(Math.round(finalWork / concurrencyLimit * 1e9)));
+        }
+        robinIndex = bestIndex;
+        requestsWaiting--;
+        w.startNanos = clock.nanoTime();
+        requestsExecuting++;
+        seatsInUse += w.estimate.maxSeats();
+        best.requestsExecuting++;
+        best.seatsInUse += w.estimate.maxSeats();
+        dispatchedCount++;
+        best.nextDispatchR += w.work;
+        boundNextDispatch(best);
+        return w;
+    }
+
+    /**
+     * A request has answered: its queue's virtual start is corrected by how much shorter or longer
+     * than estimated it ran, and its seats are freed now or, for a write with watchers, once its
+     * additional latency has passed. Returns those dispatched into the seats freed. Holds the lock.
+     */
+    private List<Waiter> finish(Waiter w) {
+        syncTime();
+        requestsExecuting--;
+        Queue q = w.queue;
+        if (q != null) {
+            q.requestsExecuting--;
+            double actual = (clock.nanoTime() - w.startNanos) / 1e9;
+            q.nextDispatchR -= w.estimate.initialSeats() * (ESTIMATED_SERVICE_SECONDS - actual);
+            boundNextDispatch(q);
+        }
+        Duration linger = w.estimate.additionalLatency();
+        if (linger.isZero() || linger.isNegative()) {
+            releaseSeats(w);
+            return dispatchAsMuchAsPossible();
+        }
+        clock.schedule(() -> {
+            List<Waiter> dispatched;
+            synchronized (this) {
+                syncTime();
+                releaseSeats(w);
+                dispatched = dispatchAsMuchAsPossible();
+            }
+            resume(dispatched);
+        }, linger);
+        return List.of();
+    }
+
+    private void releaseSeats(Waiter w) {
+        seatsInUse -= w.estimate.maxSeats();
+        if (w.queue != null) {
+            w.queue.seatsInUse -= w.estimate.maxSeats();
+        }
+    }
+
     /** A row of {@code dump_priority_levels}. */
-    record LevelState(String name, boolean exempt, int activeQueues, int waiting, int executing, long dispatched,
-                      long rejected, long timedOut) {
+    record LevelState(String name, boolean exempt, int activeQueues, int waiting, int executing, int seatsInUse,
+                      long dispatched, long rejected, long timedOut, long cancelled) {
     }
 
     /** A row of {@code dump_queues}. */
-    record QueueState(int index, int waiting, int executing) {
+    record QueueState(int index, int waiting, int executing, int seatsInUse, double nextDispatchR, int initialSeatsSum,
+                      int maxSeatsSum, double totalWorkSum) {
     }
 
     /** A row of {@code dump_requests}. */
     record WaitingRequest(String flowSchema, int queue, int indexInQueue, String distinguisher, Instant arrived,
-                          RequestDigest digest) {
+                          WorkEstimate estimate, RequestDigest digest) {
     }
 
     synchronized LevelState state() {
         int active = 0;
-        int waiting = 0;
         for (Queue q : queues) {
-            if (!q.waiting.isEmpty() || q.executing > 0) {
+            if (!q.idle()) {
                 active++;
             }
-            waiting += q.waiting.size();
         }
-        return new LevelState(priorityLevel, exempt, active, waiting, executing, dispatchedCount, rejectedCount,
-                timedOutCount);
+        return new LevelState(priorityLevel, exempt, active, requestsWaiting, requestsExecuting, seatsInUse,
+                dispatchedCount, rejectedCount, timedOutCount, cancelledCount);
+    }
+
+    /** The seat demand since the last call (kube resets its integrator at every borrowing adjustment). */
+    synchronized SeatDemandIntegrator.Results resetSeatDemand() {
+        syncTime();
+        return demand.reset(clock.nanoTime());
     }
 
     synchronized List<QueueState> queues() {
+        syncTime();
         List<QueueState> out = new ArrayList<>();
         for (Queue q : queues) {
-            out.add(new QueueState(q.index, q.waiting.size(), q.executing));
+            int initial = 0;
+            for (Waiter w : q.waiting) {
+                initial += w.estimate.initialSeats();
+            }
+            out.add(new QueueState(q.index, q.waiting.size(), q.requestsExecuting, q.seatsInUse, q.nextDispatchR,
+                    initial, q.waitingSeats, q.waitingWork));
         }
         return out;
     }
@@ -346,7 +631,8 @@ public final class QueueSet {
             int i = 0;
             for (Iterator<Waiter> it = q.waiting.iterator(); it.hasNext(); i++) {
                 Waiter w = it.next();
-                out.add(new WaitingRequest(w.flowSchema, q.index, i, w.distinguisher, w.arrived, w.digest));
+                out.add(new WaitingRequest(w.flowSchema, q.index, i, w.distinguisher, w.arrived, w.estimate,
+                        w.digest));
             }
         }
         return out;

@@ -16,6 +16,15 @@ public final class FlowControlMetrics {
     private final Gauge executing;
     private final Histogram waitDuration;
     private final Gauge nominalLimit;
+    private final Gauge lowerLimit;
+    private final Gauge upperLimit;
+    private final Gauge currentLimit;
+    private final Gauge demandHighWatermark;
+    private final Gauge demandAverage;
+    private final Gauge demandStdev;
+    private final Gauge demandSmoothed;
+    private final Gauge targetSeats;
+    private final Gauge seatFairFrac;
 
     /** Registers the metrics in {@code registry} (the server's, or a test's own). */
     public FlowControlMetrics(PrometheusRegistry registry) {
@@ -38,6 +47,48 @@ public final class FlowControlMetrics {
         nominalLimit = Gauge.builder().name("apiserver_flowcontrol_nominal_limit_seats")
                 .help("Nominal number of execution seats configured for each priority level")
                 .labelNames("priority_level").register(registry);
+        lowerLimit = levelGauge(registry, "apiserver_flowcontrol_lower_limit_seats",
+                "Configured lower bound on number of execution seats available to each priority level");
+        upperLimit = levelGauge(registry, "apiserver_flowcontrol_upper_limit_seats",
+                "Configured upper bound on number of execution seats available to each priority level");
+        currentLimit = levelGauge(registry, "apiserver_flowcontrol_current_limit_seats",
+                "current derived number of execution seats available to each priority level");
+        demandHighWatermark = levelGauge(registry, "apiserver_flowcontrol_demand_seats_high_watermark",
+                "High watermark, over last adjustment period, of demand_seats");
+        demandAverage = levelGauge(registry, "apiserver_flowcontrol_demand_seats_average",
+                "Time-weighted average, over last adjustment period, of demand_seats");
+        demandStdev = levelGauge(registry, "apiserver_flowcontrol_demand_seats_stdev",
+                "Time-weighted standard deviation, over last adjustment period, of demand_seats");
+        demandSmoothed = levelGauge(registry, "apiserver_flowcontrol_demand_seats_smoothed", "Smoothed seat demands");
+        targetSeats = levelGauge(registry, "apiserver_flowcontrol_target_seats", "Seat allocation targets");
+        seatFairFrac = Gauge.builder().name("apiserver_flowcontrol_seat_fair_frac")
+                .help("Fair fraction of server's concurrency to allocate to each priority level that can use it")
+                .register(registry);
+    }
+
+    private static Gauge levelGauge(PrometheusRegistry registry, String name, String help) {
+        return Gauge.builder().name(name).help(help).labelNames("priority_level").register(registry);
+    }
+
+    /** A level's configured bounds: its nominal seats less what it may lend, plus what it may borrow. */
+    public void limits(String priorityLevel, int lower, int upper) {
+        lowerLimit.labelValues(priorityLevel).set(lower);
+        upperLimit.labelValues(priorityLevel).set(upper);
+    }
+
+    /** A seat borrowing adjustment of a level: its seat demand over the period, target and new limit. */
+    public void adjusted(String priorityLevel, double highWatermark, double average, double stdev, double smoothed,
+                         double target, int current) {
+        demandHighWatermark.labelValues(priorityLevel).set(highWatermark);
+        demandAverage.labelValues(priorityLevel).set(average);
+        demandStdev.labelValues(priorityLevel).set(stdev);
+        demandSmoothed.labelValues(priorityLevel).set(smoothed);
+        targetSeats.labelValues(priorityLevel).set(target);
+        currentLimit.labelValues(priorityLevel).set(current);
+    }
+
+    public void fairFrac(double frac) {
+        seatFairFrac.set(frac);
     }
 
     /** A request refused: {@code reason} is {@code queue-full}, {@code concurrency-limit}, {@code time-out} or {@code cancelled}. */
@@ -68,6 +119,9 @@ public final class FlowControlMetrics {
 
     /** A priority level gone from the configuration leaves the limit gauge. */
     public void levelRemoved(String priorityLevel) {
-        nominalLimit.remove(priorityLevel);
+        for (Gauge g : new Gauge[]{nominalLimit, lowerLimit, upperLimit, currentLimit, demandHighWatermark, demandAverage,
+                demandStdev, demandSmoothed, targetSeats}) {
+            g.remove(priorityLevel);
+        }
     }
 }

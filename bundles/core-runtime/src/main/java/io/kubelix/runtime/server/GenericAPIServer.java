@@ -217,7 +217,8 @@ public final class GenericAPIServer {
      * limit) it stays off. Queued requests wait at most a quarter of the request timeout, as kube's.
      */
     static PriorityAndFairness priorityAndFairness(Settings settings, int seats, Duration requestTimeout,
-                                                   ServerMetrics metrics) {
+                                                   ServerMetrics metrics,
+                                                   java.util.function.ToLongFunction<String> objectCounts) {
         String enabled = settings.get("enable-priority-and-fairness", "true");
         if (!enabled.equalsIgnoreCase("true") && !enabled.equalsIgnoreCase("false")) {
             throw new IllegalArgumentException("invalid enable-priority-and-fairness \"" + enabled
@@ -227,7 +228,26 @@ public final class GenericAPIServer {
             return null;
         }
         Duration waitLimit = requestTimeout.isZero() ? Duration.ofSeconds(15) : requestTimeout.dividedBy(4);
-        return new PriorityAndFairness(seats, waitLimit, metrics.flowControl());
+        return new PriorityAndFairness(seats, waitLimit, metrics.flowControl(), objectCounts,
+                io.kubelix.runtime.flowcontrol.EventClock.system());
+    }
+
+    /**
+     * The objects a resource's watch cache holds ({@code pods}, {@code deployments.apps}), as kube's
+     * object count tracker gives them to the work estimator: not found without a watch cache for it.
+     */
+    private long objectCount(String resource) {
+        StorageFactory storage = storageFactory;
+        if (storage == null) {
+            return io.kubelix.runtime.flowcontrol.WorkEstimator.NOT_FOUND;
+        }
+        for (io.kubelix.runtime.storage.cacher.Cacher c : storage.cachers()) {
+            if (c.groupResource().toString().equals(resource)) {
+                long n = c.objectCount();
+                return n < 0 ? io.kubelix.runtime.flowcontrol.WorkEstimator.STALE : n;
+            }
+        }
+        return io.kubelix.runtime.flowcontrol.WorkEstimator.NOT_FOUND;
     }
 
     /** Logs why the server cannot start and, under {@code bin/kubelix}, ends the process. */
@@ -258,7 +278,8 @@ public final class GenericAPIServer {
         int maxReads = settings.getInt("max-requests-inflight", 400, 0, 1_000_000);
         int maxWrites = settings.getInt("max-mutating-requests-inflight", 200, 0, 1_000_000);
         Duration requestTimeout = GoDuration.parseFlag("request-timeout", settings.get("request-timeout", "1m0s"));
-        priorityAndFairness = priorityAndFairness(settings, maxReads + maxWrites, requestTimeout, metrics);
+        priorityAndFairness = priorityAndFairness(settings, maxReads + maxWrites, requestTimeout, metrics,
+                this::objectCount);
         HandlerChain.Limits limits = new HandlerChain.Limits(maxReads, maxWrites, requestTimeout,
                 metrics.readOnlyInflight(), metrics.mutatingInflight(), priorityAndFairness);
         if (priorityAndFairness != null) {

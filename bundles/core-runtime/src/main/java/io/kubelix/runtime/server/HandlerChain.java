@@ -28,13 +28,13 @@ import org.eclipse.jetty.server.Handler;
  *     └ WithURIPolicy                (malformed escapes in the query, dot segments in the path: 400)
  *        └ WithRequestInfo
  *           └ WithHTTPLogging        (-v=3: one line per request when it ends, as kube's httplog)
- *              └ WithAuthentication      (authenticators: whiteboard, by ranking; no credentials: system:anonymous)
- *                 └ WithAudit            (--audit-policy-file: the request's audit events; only with a policy and a backend)
- *                    └ WithImpersonation    (Impersonate-* headers: act as another user when allowed to)
- *                       └ WithPriorityAndFairness (--enable-priority-and-fairness: FlowSchemas, fair queues per level, 429)
- *                         or WithMaxInFlightLimit (without it: --max-requests-inflight, --max-mutating-requests-inflight, 429 beyond)
- *                          └ WithAuthorization (system:masters, then the authorization modes' authorizers)
- *                             └ WithTimeout  (--request-timeout: 504 Timeout for a request not answered in time)
+ *              └ WithTimeout         (--request-timeout: 504 Timeout for a request not answered in time, queued ones included)
+ *                 └ WithAuthentication      (authenticators: whiteboard, by ranking; no credentials: system:anonymous)
+ *                    └ WithAudit            (--audit-policy-file: the request's audit events; only with a policy and a backend)
+ *                       └ WithImpersonation    (Impersonate-* headers: act as another user when allowed to)
+ *                          └ WithPriorityAndFairness (--enable-priority-and-fairness: FlowSchemas, fair queues per level, 429)
+ *                            or WithMaxInFlightLimit (without it: --max-requests-inflight, --max-mutating-requests-inflight, 429 beyond)
+ *                             └ WithAuthorization (system:masters, then the authorization modes' authorizers)
  *                                └ WithRequestMetrics (apiserver_request_total, _duration_seconds, _response_sizes, long-running)
  *                                   └ Director     (API paths → server chain; others → non-API mux)
  * </pre>
@@ -67,7 +67,6 @@ final class HandlerChain {
     static Handler build(Handler director, Authentication authentication, AuthorizationChain authorization,
                          boolean anonymous, RequestMetrics metrics, Limits limits, AuditOptions.Audit audit) {
         Handler h = new WithRequestMetrics(director, metrics);
-        h = new WithTimeout(h, limits.requestTimeout(), metrics);
         h = new WithAuthorization(h, authorization, anonymous);
         if (limits.priorityAndFairness() != null) {
             h = new WithPriorityAndFairness(h, limits.priorityAndFairness(), metrics);
@@ -82,6 +81,9 @@ final class HandlerChain {
         } else {
             h = new WithAuthentication(h, authentication::authenticate, anonymous);
         }
+        // As kube's WithTimeoutForNonLongRunningRequests, outside authentication and flow control:
+        // the time a request spends being authenticated or queued counts against its timeout.
+        h = new WithTimeout(h, limits.requestTimeout(), metrics);
         h = new WithRequestInfo(new WithHTTPLogging(h));
         h = new WithURIPolicy(h);
         return new WithAuditInit(new WithPanicRecovery(h));

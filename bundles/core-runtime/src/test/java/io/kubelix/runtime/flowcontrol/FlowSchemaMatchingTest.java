@@ -58,8 +58,14 @@ class FlowSchemaMatchingTest {
                 classify(resource("list", "", "default", "pods", ""), kubeSystemSA), "ByNamespace");
         assertEquals("system-leader-election/leader-election/system:serviceaccount:kube-system:endpoint-controller",
                 classify(resource("update", "coordination.k8s.io", "kube-system", "leases", ""), kubeSystemSA));
-        assertEquals("workload-leader-election/leader-election/system:serviceaccount:kube-system:endpoint-controller",
-                classify(resource("update", "coordination.k8s.io", "team", "leases", ""), kubeSystemSA));
+        assertEquals("system-leader-election/leader-election/system:serviceaccount:kube-system:endpoint-controller",
+                classify(resource("update", "coordination.k8s.io", "team", "leases", ""), kubeSystemSA),
+                "leases in any namespace");
+        assertEquals("workload-leader-election/leader-election/system:serviceaccount:kube-system:builder",
+                classify(resource("update", "", "team", "configmaps", ""),
+                        user("system:serviceaccount:kube-system:builder", "system:serviceaccounts",
+                                "system:serviceaccounts:kube-system", "system:authenticated")),
+                "a configmap lock");
         assertEquals("system-node-high/node-high/system:node:n1",
                 classify(resource("patch", "", "", "nodes", "status"), node), "a subresource is resource/subresource");
         assertEquals("system-nodes/system/system:node:n1", classify(resource("get", "", "", "pods", ""), node));
@@ -94,6 +100,8 @@ class FlowSchemaMatchingTest {
         // Without any stored schema, the mandatory ones stand in.
         apf.apply(List.of(), List.of());
         assertEquals("catch-all/catch-all/alice", classify(resource("get", "", "", "pods", ""), alice));
+        assertEquals("catch-all/catch-all/alice", classify(nonResource("get", "/readyz"), alice),
+                "probes is a suggested schema, not a mandatory one");
     }
 
     @Test

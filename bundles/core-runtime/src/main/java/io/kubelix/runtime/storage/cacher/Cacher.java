@@ -647,6 +647,11 @@ public final class Cacher implements StorageInterface {
         return groupResource;
     }
 
+    /** The objects the cache holds, -1 before it has listed: what priority and fairness estimates LISTs by. */
+    public long objectCount() {
+        return ready ? cache.objects() : -1;
+    }
+
     /** Whether the cache has listed and is following the backend (for tests and status). */
     public boolean ready() {
         return ready;
