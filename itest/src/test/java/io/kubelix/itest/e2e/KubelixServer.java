@@ -291,12 +291,17 @@ final class KubelixServer implements AutoCloseable {
             Runtime.getRuntime().removeShutdownHook(shutdownHook);
             shutdownHook = null;
         }
+        terminate(process, "kubelix", 30);
+    }
+
+    /** SIGTERM to {@code process}, SIGKILL if it has not ended after {@code graceSeconds}; nothing when it has ended. */
+    static void terminate(Process process, String name, int graceSeconds) throws InterruptedException {
         if (process == null || !process.isAlive()) {
             return;
         }
         process.destroy();
-        if (!process.waitFor(30, TimeUnit.SECONDS)) {
-            System.err.println("kubelix pid " + process.pid() + " did not stop within 30s: killing it");
+        if (!process.waitFor(graceSeconds, TimeUnit.SECONDS)) {
+            System.err.println(name + " pid " + process.pid() + " did not stop within " + graceSeconds + "s: killing it");
             process.destroyForcibly();
             process.waitFor(10, TimeUnit.SECONDS);
         }

@@ -1,6 +1,9 @@
 package io.kubelix.runtime.bootstrap;
 
+import org.bouncycastle.asn1.ASN1ObjectIdentifier;
+import org.bouncycastle.asn1.pkcs.PKCSObjectIdentifiers;
 import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
+import org.bouncycastle.asn1.x9.X9ObjectIdentifiers;
 import org.bouncycastle.openssl.PEMKeyPair;
 import org.bouncycastle.openssl.PEMParser;
 import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
@@ -14,10 +17,13 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
 import java.security.PrivateKey;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
+import java.security.spec.PKCS8EncodedKeySpec;
 
 /**
  * PEM encoding of certificates ({@code CERTIFICATE}) and private keys (PKCS#8 {@code PRIVATE KEY},
@@ -61,20 +67,33 @@ final class PemFiles {
         } catch (IOException | RuntimeException e) {
             throw corrupt(file, "is not a PEM private key", e);
         }
-        // The JDK's own key factories (no provider set) turn the key into a JDK key object.
-        JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
+        PrivateKeyInfo info = parsed instanceof PrivateKeyInfo i ? i
+                : parsed instanceof PEMKeyPair pair ? pair.getPrivateKeyInfo() : null;
+        if (info == null) {
+            String found = parsed == null ? "nothing" : parsed.getClass().getSimpleName();
+            throw corrupt(file, "should hold an unencrypted PEM private key but holds " + found, null);
+        }
         try {
-            if (parsed instanceof PrivateKeyInfo info) {
-                return converter.getPrivateKey(info);
-            }
-            if (parsed instanceof PEMKeyPair pair) {
-                return converter.getKeyPair(pair).getPrivate();
-            }
-        } catch (IOException | RuntimeException e) {
+            return toKey(info);
+        } catch (IOException | GeneralSecurityException | RuntimeException e) {
             throw corrupt(file, "holds a private key this server cannot use", e);
         }
-        String found = parsed == null ? "nothing" : parsed.getClass().getSimpleName();
-        throw corrupt(file, "should hold an unencrypted PEM private key but holds " + found, null);
+    }
+
+    /**
+     * EC and RSA keys come from the key factory named "EC" or "RSA", whose keys say "EC" or "RSA"
+     * whatever provider serves them. BouncyCastle's converter asks for "ECDSA" first, which a
+     * BouncyCastle provider registered in the JVM (Karaf's SSH server registers one) answers with a
+     * key named "ECDSA": the CA key then matched no certificate, and a restart failed.
+     */
+    private static PrivateKey toKey(PrivateKeyInfo info) throws IOException, GeneralSecurityException {
+        ASN1ObjectIdentifier oid = info.getPrivateKeyAlgorithm().getAlgorithm();
+        String algorithm = X9ObjectIdentifiers.id_ecPublicKey.equals(oid) ? "EC"
+                : PKCSObjectIdentifiers.rsaEncryption.equals(oid) ? "RSA" : null;
+        if (algorithm == null) {
+            return new JcaPEMKeyConverter().getPrivateKey(info);
+        }
+        return KeyFactory.getInstance(algorithm).generatePrivate(new PKCS8EncodedKeySpec(info.getEncoded()));
     }
 
     private static byte[] read(Path file) throws IOException {

@@ -2,6 +2,7 @@ package io.kubelix.runtime.bootstrap;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import org.bouncycastle.jce.provider.BouncyCastleProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -11,6 +12,7 @@ import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.Security;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
@@ -87,6 +89,25 @@ class DataDirectoryTest {
         assertEquals(first.adminToken(), second.adminToken());
         try (Stream<Path> files = Files.list(temp.resolve("pki"))) {
             assertEquals(6, files.count(), "no temporary files left behind");
+        }
+    }
+
+    /** As in Karaf, whose SSH server registers BouncyCastle in the JVM: a restart reads back the keys it wrote. */
+    @Test
+    void aBouncyCastleProviderRegisteredInTheJvmDoesNotBreakARestart() throws Exception {
+        DataDirectory.prepare(temp, List.of());
+        Map<String, byte[]> before = snapshot(temp);
+        Security.addProvider(new BouncyCastleProvider());
+        try {
+            assertEquals("EC", PemFiles.readPrivateKey(temp.resolve("pki/ca.key")).getAlgorithm());
+
+            DataDirectory.prepare(temp, List.of());
+        } finally {
+            Security.removeProvider(BouncyCastleProvider.PROVIDER_NAME);
+        }
+        Map<String, byte[]> after = snapshot(temp);
+        for (String file : FILES) {
+            assertArrayEquals(before.get(file), after.get(file), file);
         }
     }
 
