@@ -92,7 +92,7 @@ class PriorityAdmissionTest {
         GroupVersionResource gvr = new GroupVersionResource("scheduling.k8s.io", "v1", "priorityclasses");
         ObjectNode pc = json("{'metadata':{'name':'" + name + "'},'value':" + value + ",'globalDefault':" + globalDefault + "}");
         plugin.validate(new AdmissionAttributes(operation, new GroupVersionKind("scheduling.k8s.io", "v1", "PriorityClass"),
-                gvr, "", "", name, pc, operation == Operation.UPDATE ? classes.get(name) : null, false,
+                gvr, "", "", name, pc, operation == Operation.UPDATE ? classes.getByKey(name) : null, false,
                 RequestContext.system("")));
     }
 
