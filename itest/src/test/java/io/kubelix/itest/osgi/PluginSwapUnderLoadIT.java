@@ -115,6 +115,31 @@ public class PluginSwapUnderLoadIT {
         }
     }
 
+    /**
+     * Updating the storage plugin under load, as replacing its jar does: requests wait for the new
+     * version and none fails, the objects outlive the bundle, and the watches (served by
+     * core-runtime's watch cache) keep streaming every event once and in order.
+     */
+    @Test
+    public void storageBundleUpdatesUnderLoadFailNoRequestAndEndNoWatch() throws Exception {
+        List<ApiClient.Watch> watching = openWatches(CONFIGMAPS);
+        Load load = new Load(i -> List.of(
+                () -> api.post(CONFIGMAPS, configMap("st-" + i)),
+                () -> api.get(CONFIGMAPS + "/st-" + i),
+                () -> api.get(CONFIGMAPS + "?limit=20")));
+        swapThreeTimesUnderLoad(load, Bundles.kubelix(context, KubelixContainer.PLUGIN_STORAGE_MEMORY));
+
+        Set<String> created = load.created.get(CONFIGMAPS);
+        assertTrue("a swap with too little load to prove anything", created.size() > 50);
+        for (ApiClient.Watch w : watching) {
+            assertEveryAddOnceInOrder(w, created, CONFIGMAPS);
+        }
+        for (String name : created) {
+            Response kept = api.get(CONFIGMAPS + "/" + name);
+            assertEquals(kept.toString(), 200, kept.status());
+        }
+    }
+
     /** Updating the authenticator under load: a valid token always works, a wrong one never does. */
     @Test
     public void authenticatorUpdatesUnderLoadLetNoRequestThroughUnauthenticated() throws Exception {

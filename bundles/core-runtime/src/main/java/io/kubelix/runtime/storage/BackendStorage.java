@@ -7,6 +7,7 @@ import io.kubelix.api.storage.GetOptions;
 import io.kubelix.api.storage.ListOptions;
 import io.kubelix.api.storage.ListResult;
 import io.kubelix.api.storage.Preconditions;
+import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.storage.StorageBackend;
 import io.kubelix.api.storage.StorageConfig;
 import io.kubelix.api.storage.StorageInterface;
@@ -15,6 +16,8 @@ import io.kubelix.api.storage.ValueTransformer;
 import io.kubelix.api.storage.ValidateObjectFunction;
 import io.kubelix.api.storage.Versioner;
 import io.kubelix.api.storage.Watch;
+
+import java.util.function.Function;
 
 /**
  * A resource's storage as core-runtime keeps it: forwards to the current backend's storage for
@@ -34,7 +37,7 @@ final class BackendStorage implements StorageInterface {
         this.factory = factory;
     }
 
-    private StorageInterface delegate() {
+    private Bound bound() {
         StorageBackend backend = factory.backend();
         Bound b = bound;
         if (b == null || b.backend() != backend) {
@@ -46,7 +49,28 @@ final class BackendStorage implements StorageInterface {
                 }
             }
         }
-        return b.storage();
+        return b;
+    }
+
+    /**
+     * Runs {@code op} on the current backend's storage. A backend whose bundle is being updated
+     * refuses what it can no longer hand over with a 503, before doing it; the operation then runs
+     * again on the new revision (the factory waits for it), so the update costs the request nothing.
+     */
+    private <T> T call(Function<StorageInterface, T> op) {
+        Bound b = bound();
+        try {
+            return op.apply(b.storage());
+        } catch (StatusException e) {
+            if (e.code() != 503) {
+                throw e;
+            }
+            Bound now = bound();
+            if (now.backend() == b.backend()) {
+                throw e;
+            }
+            return op.apply(now.storage());
+        }
     }
 
     @Override
@@ -56,54 +80,54 @@ final class BackendStorage implements StorageInterface {
 
     @Override
     public ObjectNode create(String key, ObjectNode obj) {
-        return delegate().create(key, obj);
+        return call(st -> st.create(key, obj));
     }
 
     @Override
     public ObjectNode delete(String key, Preconditions preconditions, ValidateObjectFunction validateDeletion) {
-        return delegate().delete(key, preconditions, validateDeletion);
+        return call(st -> st.delete(key, preconditions, validateDeletion));
     }
 
     @Override
     public ObjectNode delete(String key, Preconditions preconditions, ValidateObjectFunction validateDeletion,
                              ObjectNode cachedExisting) {
-        return delegate().delete(key, preconditions, validateDeletion, cachedExisting);
+        return call(st -> st.delete(key, preconditions, validateDeletion, cachedExisting));
     }
 
     @Override
     public Watch watch(String key, ListOptions opts) {
-        return delegate().watch(key, opts);
+        return call(st -> st.watch(key, opts));
     }
 
     @Override
     public ObjectNode get(String key, GetOptions opts) {
-        return delegate().get(key, opts);
+        return call(st -> st.get(key, opts));
     }
 
     @Override
     public ListResult getList(String key, ListOptions opts) {
-        return delegate().getList(key, opts);
+        return call(st -> st.getList(key, opts));
     }
 
     @Override
     public ObjectNode guaranteedUpdate(String key, boolean ignoreNotFound, Preconditions preconditions,
                                       UpdateFunction tryUpdate) {
-        return delegate().guaranteedUpdate(key, ignoreNotFound, preconditions, tryUpdate);
+        return call(st -> st.guaranteedUpdate(key, ignoreNotFound, preconditions, tryUpdate));
     }
 
     @Override
     public ObjectNode guaranteedUpdate(String key, boolean ignoreNotFound, Preconditions preconditions,
                                       UpdateFunction tryUpdate, ObjectNode cachedExisting) {
-        return delegate().guaranteedUpdate(key, ignoreNotFound, preconditions, tryUpdate, cachedExisting);
+        return call(st -> st.guaranteedUpdate(key, ignoreNotFound, preconditions, tryUpdate, cachedExisting));
     }
 
     @Override
     public long count(String key) {
-        return delegate().count(key);
+        return call(st -> st.count(key));
     }
 
     @Override
     public long currentResourceVersion() {
-        return delegate().currentResourceVersion();
+        return call(st -> st.currentResourceVersion());
     }
 }

@@ -7,6 +7,7 @@ import io.kubelix.api.storage.StorageBackend;
 import io.kubelix.api.storage.StorageInterface;
 import io.kubelix.api.storage.ValueTransformer;
 import io.kubelix.runtime.server.Lifecycle;
+import io.kubelix.runtime.server.PluginSwaps;
 import io.kubelix.runtime.server.Settings;
 import io.kubelix.runtime.storage.cacher.Cacher;
 import io.kubelix.runtime.storage.cacher.CacherStats;
@@ -34,8 +35,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * The StorageFactory: which backend stores each resource. The backend is the
  * {@link StorageBackend} service named by {@code --storage-backend} (default {@code memory}).
  * Storages handed out belong to core-runtime and are kept per key prefix, so they outlive the
- * resource bundles that use them; they follow the backend when its bundle is updated, and
- * answer 503 while it is missing. Each resource's storage is decorated by a Cacher (the watch cache;
+ * resource bundles that use them; they follow the backend when its bundle is updated (requests
+ * meanwhile wait for its new revision, at most for {@link PluginSwaps}' grace period), and answer
+ * 503 while it is missing. Each resource's storage is decorated by a Cacher (the watch cache;
  * {@code --watch-cache=false} turns it off, {@code --default-watch-cache-size} sizes its event
  * window). Every value a backend stores passes through its resource's transformer, the encryption
  * at rest of {@code --encryption-provider-config} (kube's storage.Config.Transformer), whatever
@@ -54,11 +56,18 @@ public final class StorageFactory implements HealthChecker {
     private final Map<String, StorageBackend> backends = new ConcurrentHashMap<>();
     private final Map<String, StorageInterface> storages = new ConcurrentHashMap<>();
     private final Map<String, StorageInterface> rawStorages = new ConcurrentHashMap<>();
+    /**
+     * Backends whose bundle is being updated, with the {@link System#nanoTime()} until which
+     * requests wait for the new revision; guarded by itself, notified when a backend registers.
+     */
+    private final Map<String, Long> swapping = new java.util.HashMap<>();
+    private final PluginSwaps swaps;
     /** Told when a storage backend comes or goes. */
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
 
     @Activate
-    public StorageFactory(Map<String, Object> config, BundleContext context) {
+    public StorageFactory(Map<String, Object> config, BundleContext context, @Reference PluginSwaps swaps) {
+        this.swaps = swaps;
         Settings settings = new Settings(config, context);
         backendName = settings.get("storage-backend", "memory");
         watchCache = Boolean.parseBoolean(settings.get("watch-cache", "true"));
@@ -110,7 +119,13 @@ public final class StorageFactory implements HealthChecker {
             return;
         }
         backends.put(name.toString(), backend);
-        LOG.info("storage backend available: {}{}", name, name.equals(backendName) ? " (in use)" : "");
+        boolean swapped;
+        synchronized (swapping) {
+            swapped = swapping.remove(name.toString()) != null;
+            swapping.notifyAll();
+        }
+        LOG.info("storage backend {}: {}{}", swapped ? "updated" : "available", name,
+                name.equals(backendName) ? " (in use)" : "");
         listeners.forEach(Runnable::run);
     }
 
@@ -123,6 +138,25 @@ public final class StorageFactory implements HealthChecker {
     void removeBackend(StorageBackend backend, Map<String, Object> props) {
         Object name = props.get(StorageBackend.NAME_PROPERTY);
         if (name != null && backends.remove(name.toString(), backend)) {
+            if (swaps.restarting(props)) {
+                // An update: the new revision registers in a moment, and requests wait for it.
+                synchronized (swapping) {
+                    swapping.put(name.toString(), System.nanoTime() + swaps.grace().toNanos());
+                }
+                LOG.info("storage backend {} is being updated: requests wait for its new revision", name);
+                swaps.afterGrace(() -> {
+                    boolean expired;
+                    synchronized (swapping) {
+                        expired = swapping.remove(name.toString()) != null;
+                    }
+                    if (expired) {
+                        LOG.warn("storage backend {} did not come back within {} s of its update", name,
+                                swaps.grace().toSeconds());
+                        listeners.forEach(Runnable::run);
+                    }
+                });
+                return;
+            }
             if (Lifecycle.stopping()) {
                 LOG.debug("storage backend gone: {}", name);
             } else {
@@ -174,9 +208,9 @@ public final class StorageFactory implements HealthChecker {
                 p -> new BackendStorage(new GroupResource("", p), p, ValueTransformer.IDENTITY, this));
     }
 
-    /** Whether the backend in use is there now. */
+    /** Whether the backend in use is there now, or being updated (requests wait for it). */
     public boolean available() {
-        return backends.containsKey(backendName);
+        return backends.containsKey(backendName) || swapDeadline() != null;
     }
 
     /** The name of the backend in use ({@code --storage-backend}). */
@@ -188,10 +222,42 @@ public final class StorageFactory implements HealthChecker {
     StorageBackend backend() {
         StorageBackend b = backends.get(backendName);
         if (b == null) {
+            b = awaitUpdate();
+        }
+        if (b == null) {
             throw StatusException.serviceUnavailable("storage backend \"" + backendName + "\" is not available: no "
                     + "installed bundle provides it (available: " + backends.keySet() + ")");
         }
         return b;
+    }
+
+    /** While the backend's bundle is being updated, waits for its new revision until the grace period ends. */
+    private StorageBackend awaitUpdate() {
+        synchronized (swapping) {
+            StorageBackend b;
+            while ((b = backends.get(backendName)) == null) {
+                Long deadline = swapDeadline();
+                long left = deadline == null ? 0 : deadline - System.nanoTime();
+                if (left <= 0) {
+                    return null;
+                }
+                try {
+                    swapping.wait(Math.max(1, left / 1_000_000));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return null;
+                }
+            }
+            return b;
+        }
+    }
+
+    /** Until when requests wait for the backend in use, being updated; null when it is not. */
+    private Long swapDeadline() {
+        synchronized (swapping) {
+            Long deadline = swapping.get(backendName);
+            return deadline != null && deadline - System.nanoTime() > 0 ? deadline : null;
+        }
     }
 
     @Override
@@ -199,8 +265,11 @@ public final class StorageFactory implements HealthChecker {
         return "storage-backend";
     }
 
+    /** Ready while the backend is there or being updated; a probe never waits for an update. */
     @Override
     public void check() {
-        backend();
+        if (swapDeadline() == null) {
+            backend();
+        }
     }
 }

@@ -107,7 +107,7 @@ public final class MemoryStorageBackend implements StorageBackend {
     void deactivate() {
         scheduler.shutdownNow();
         int watches = store.watcherCount();
-        store.endWatches();
+        store.close();
         // A framework shutdown is no update of the bundle: nothing comes to take the objects over.
         boolean stopping = frameworkStopping.getAsBoolean();
         int kept = stopping ? -1 : handOver();

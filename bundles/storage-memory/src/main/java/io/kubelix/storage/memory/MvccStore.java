@@ -46,6 +46,8 @@ final class MvccStore {
     /** Like etcd, an empty store is at revision 1, so no list or object is ever at "0". */
     private volatile long revision = 1;
     private volatile long compactedRevision;
+    /** Set when the bundle stops: writes are refused from then on; guarded by the write lock. */
+    private boolean closed;
 
     MvccStore(int eventHistorySize) {
         this.log = new EventLog(eventHistorySize, revision);
@@ -103,6 +105,10 @@ final class MvccStore {
     long write(String key, long expectedModRevision, byte[] data) {
         writeLock.lock();
         try {
+            if (closed) {
+                // Nothing written after the hand-over may be acknowledged: it would not reach the next version.
+                throw StatusException.serviceUnavailable("the memory storage is being stopped");
+            }
             KeyHistory h = keys.get(key);
             Version cur = h == null ? null : h.latest();
             if ((cur == null ? 0 : cur.modRevision()) != expectedModRevision || cur == null && data == null) {
@@ -158,6 +164,10 @@ final class MvccStore {
     QueuedWatch watch(long fromRevision, WatchFactory factory) {
         writeLock.lock();
         try {
+            if (closed) {
+                // A watch registered now would never be ended: its caller watches the next version instead.
+                throw StatusException.serviceUnavailable("the memory storage is being stopped");
+            }
             if (fromRevision != 0 && fromRevision < compactedRevision) {
                 LOG.debug("Refused watch from revision {}: compacted up to {}", fromRevision, compactedRevision);
                 throw StorageErrors.tooOldResourceVersion(fromRevision, compactedRevision);
@@ -215,11 +225,17 @@ final class MvccStore {
         }
     }
 
-    /** Ends every watch; their clients see the streams end. */
-    void endWatches() {
+    /**
+     * Refuses every later write (503) and ends every watch; their clients see the streams end, those
+     * asking for progress notifications after a BOOKMARK at the final revision (the one the store
+     * hands over at), so they may watch the bundle's next version from there.
+     */
+    void close() {
         writeLock.lock();
         try {
-            watchers.forEach(QueuedWatch::end);
+            closed = true;
+            long at = revision;
+            watchers.forEach(w -> w.endAt(at));
             watchers.clear();
         } finally {
             writeLock.unlock();

@@ -200,6 +200,45 @@ class MemoryStorageBackendTest {
                 "the history before the hand-over is gone");
     }
 
+    /**
+     * A watch asking for progress notifications ends, at a hand-over, with a BOOKMARK at the revision
+     * handed over, even when the last writes were to other resources: from there it can watch the
+     * next version, which has no history before that revision.
+     */
+    @Test
+    void watchesEndWithTheRevisionHandedOverSoTheyCanGoOnFromIt(@TempDir Path dataArea) throws Exception {
+        Path handover = dataArea.resolve("handover.snapshot");
+        MemoryStorageBackend old = new MemoryStorageBackend(100, 100, Duration.ofSeconds(10), handover);
+        StorageInterface s = old.forResource(CONFIGMAPS);
+        long created = rv(s.create("/configmaps/default/a", object("a", 0)));
+        Watch w = s.watch("/configmaps", new ListOptions(Long.toString(created), null, SelectionPredicate.EVERYTHING,
+                true, 0, null, true));
+        StorageInterface secrets = old.forResource(new StorageConfig(GroupResource.of("", "secrets"), "/secrets"));
+        secrets.create("/secrets/default/s", object("s", 0));
+        long revision = s.currentResourceVersion();
+        assertTrue(revision > created);
+        old.deactivate();
+        assertEquals(503, assertThrows(StatusException.class, () -> s.create("/configmaps/default/late", object("late", 0)))
+                .code(), "nothing is acknowledged after the hand-over, which would not carry it");
+        assertEquals(503, assertThrows(StatusException.class, () -> watch(s, revision)).code(),
+                "no watch starts that nothing would end");
+
+        WatchEvent last = next(w);
+        assertEquals(WatchEvent.Type.BOOKMARK, last.type());
+        assertEquals(revision, rv(last.object()));
+        assertNull(w.next(Duration.ofSeconds(1)));
+        assertTrue(w.done());
+
+        backend = new MemoryStorageBackend(100, 100, Duration.ofSeconds(10), handover);
+        StorageInterface next = backend.forResource(CONFIGMAPS);
+        Watch resumed = watch(next, revision);
+        ObjectNode updated = update(next, "a", 1);
+        WatchEvent e = next(resumed);
+        assertEquals(WatchEvent.Type.MODIFIED, e.type());
+        assertEquals(rv(updated), rv(e.object()));
+        resumed.close();
+    }
+
     private static Watch watch(StorageInterface s, long from) {
         return s.watch("/configmaps", new ListOptions(Long.toString(from), null, null, true, 0, null, false));
     }

@@ -169,6 +169,26 @@ public final class QueuedWatch implements Watch {
     }
 
     /** Ends the stream after the queued events (the backend is going away). */
+    /**
+     * Ends the watch after what is queued, with a last BOOKMARK at {@code revision} for a watcher of
+     * progress notifications: it has then seen everything up to that revision, so a watch of the
+     * storage's next version (after a plugin update) can go on from there.
+     */
+    public void endAt(long revision) {
+        lock.lock();
+        try {
+            if (!ended && progressNotify && revision >= startRevision) {
+                ObjectNode obj = JsonNodeFactory.instance.objectNode();
+                obj.putObject("metadata").put("resourceVersion", Long.toString(revision));
+                live.add(WatchEvent.of(WatchEvent.Type.BOOKMARK, obj));
+            }
+            ended = true;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     public void end() {
         lock.lock();
         try {

@@ -52,8 +52,10 @@ import java.util.function.Supplier;
  * </ul>
  * Watchers are indexed by the namespace directory they watch, so an event reaches only the
  * watchers of its namespace and the cluster-wide ones, and by the resource's indexed field when it
- * declares one ({@link #indexBy}). When the backend watch ends (the backend
- * went away, or fell behind), every watcher is terminated and the cache relists.
+ * declares one ({@link #indexBy}). When the backend ends its watch (its bundle updated), the cache
+ * watches again from its own revision and the watchers notice nothing; when the backend watch fails
+ * (the backend fell behind, or cannot go on from that revision), every watcher is terminated and
+ * the cache relists.
  */
 public final class Cacher implements StorageInterface {
     private static final Logger LOG = LoggerFactory.getLogger(Cacher.class);
@@ -77,6 +79,8 @@ public final class Cacher implements StorageInterface {
     private volatile Watch backendWatch;
     private volatile boolean stopped;
     private static final long BOOKMARK_TICK_NANOS = Duration.ofSeconds(1).toNanos();
+    /** How often in a row the backend may end a watch before anything came on it, before the cache relists. */
+    private static final int MAX_IDLE_RESUMES = 3;
     private long lastBookmarkCheck = System.nanoTime();
     private final LongAdder events = new LongAdder();
     private final LongAdder watchersStarted = new LongAdder();
@@ -149,27 +153,57 @@ public final class Cacher implements StorageInterface {
         ready = true;
         LOG.debug("watch cache {} ready at resourceVersion {} with {} objects", groupResource, list.resourceVersion(),
                 list.items().size());
-        ListOptions watchFrom = new ListOptions(Long.toString(list.resourceVersion()), ResourceVersionMatch.UNSET,
+        long from = list.resourceVersion();
+        int idleResumes = 0;
+        while (!stopped) {
+            boolean progressed = watchFrom(from);
+            if (stopped) {
+                return;
+            }
+            // The backend ended the watch without an error (its bundle was updated, its connection
+            // moved): watch again from where the cache is, so the watchers notice nothing. A backend
+            // that cannot go on from there answers an error (410), and only then the cache relists,
+            // which ends the watchers. One that keeps ending watches at once is relisted too.
+            idleResumes = progressed ? 0 : idleResumes + 1;
+            if (idleResumes > MAX_IDLE_RESUMES) {
+                throw new IllegalStateException("the backend ended the watch");
+            }
+            from = cache.resourceVersion();
+            LOG.debug("watch cache {}: the backend ended the watch; watching again from resourceVersion {}",
+                    groupResource, from);
+        }
+    }
+
+    /**
+     * Watches the backend from {@code resourceVersion} until it ends the watch (returning whether
+     * anything came meanwhile) or fails (throwing).
+     */
+    private boolean watchFrom(long resourceVersion) throws InterruptedException {
+        ListOptions watchFrom = new ListOptions(Long.toString(resourceVersion), ResourceVersionMatch.UNSET,
                 null, true, 0, null, true);
+        boolean progressed = false;
         try (Watch w = storage.watch(prefix, watchFrom)) {
             backendWatch = w;
             while (!stopped) {
                 WatchEvent e = w.next(Duration.ofSeconds(1));
                 if (e == null) {
                     if (w.done()) {
-                        throw new IllegalStateException("the backend ended the watch");
+                        return progressed;
                     }
                 } else if (e.type() == WatchEvent.Type.ERROR) {
                     throw new IllegalStateException("the backend watch failed: " + e.error().getMessage());
                 } else if (e.type() == WatchEvent.Type.BOOKMARK) {
+                    progressed = true;
                     cache.bookmark(storage.versioner().objectResourceVersion(e.object()));
                     answerProgressRequests();
                 } else {
+                    progressed = true;
                     dispatch(e);
                 }
                 sendBookmarksIfDue();
             }
         }
+        return progressed;
     }
 
     /**

@@ -325,4 +325,52 @@ class CacherTest {
         CacherStats stats = cacher.stats();
         assertEquals(41, stats.readsFromCache() + stats.readsFromStorage(), "every read is counted once");
     }
+
+    /**
+     * A backend that ends its watch without an error (as a storage bundle's update does) is watched
+     * again from the cache's revision: the watchers keep every event, and the cache does not relist.
+     */
+    @Test
+    void aWatchTheBackendEndsIsResumedWithoutEndingTheWatchers() throws Exception {
+        StorageInterface real = memory.forResource(new StorageConfig(CONFIGMAPS, "/configmaps"));
+        java.util.concurrent.BlockingQueue<Watch> backendWatches = new java.util.concurrent.LinkedBlockingQueue<>();
+        StorageInterface ending = (StorageInterface) java.lang.reflect.Proxy.newProxyInstance(
+                StorageInterface.class.getClassLoader(), new Class<?>[] {StorageInterface.class}, (proxy, method, args) -> {
+                    try {
+                        Object result = method.invoke(real, args);
+                        if (result instanceof Watch w) {
+                            backendWatches.add(w);
+                        }
+                        return result;
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        cacher = new Cacher(ending, CONFIGMAPS, "/configmaps",
+                new CacherOptions(1000, 100, Duration.ofMillis(20), Duration.ofMillis(200), Duration.ofSeconds(3)));
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!cacher.ready() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        long start = create("default", "before");
+        Watch watcher = cacher.watch("/configmaps", from(Long.toString(start)));
+        long relists = cacher.stats().relists();
+
+        Watch first = backendWatches.poll(5, TimeUnit.SECONDS);
+        assertNotNull(first, "the cache watches the backend");
+        first.close();
+        assertNotNull(backendWatches.poll(5, TimeUnit.SECONDS), "the cache watches the backend again");
+        create("default", "after");
+
+        WatchEvent e = watcher.next(WAIT);
+        assertNotNull(e, "the watcher goes on");
+        while (e.type() == WatchEvent.Type.BOOKMARK) {
+            e = watcher.next(WAIT);
+            assertNotNull(e, "the watcher goes on");
+        }
+        assertEquals(WatchEvent.Type.ADDED, e.type());
+        assertEquals("after", e.object().path("metadata").path("name").asText());
+        assertEquals(relists, cacher.stats().relists(), "no relist");
+        watcher.close();
+    }
 }
