@@ -25,7 +25,8 @@ import java.util.regex.Pattern;
  * writes: as fast as the server answers, N creates of 1-KiB configmaps with C requests in flight
  * (each in-flight slot sends its next request when the previous one is answered), then N updates
  * (a PUT of each object with the resourceVersion its last write returned, and one more field), then
- * N deletes, for R rounds, each round in a namespace of its own. Reports per phase the rate, the latency, the
+ * N deletes, for R rounds, each round in a namespace of its own ({@code --updates U} updates every object
+ * U times, one pass after another; {@code --keep} leaves the objects in place, without deletes). Reports per phase the rate, the latency, the
  * server's CPU time per request ({@code --server-pid}) and, with {@code --etcd-metrics URL} (etcd's
  * client URL), the etcd requests per API write read from etcd's own {@code grpc_server_started_total}
  * and, with {@code --etcd-pid}, etcd's CPU time per write.
@@ -40,6 +41,8 @@ final class Writes {
     private final int count;
     private final int inFlight;
     private final int rounds;
+    private final int updatePasses;
+    private final boolean keep;
     private final String namespacePrefix;
     private final String payload;
     private final ServerProbe probe;
@@ -52,6 +55,8 @@ final class Writes {
         this.count = o.integer("count", 2000);
         this.inFlight = o.integer("in-flight", 8);
         this.rounds = o.integer("rounds", 3);
+        this.updatePasses = o.integer("updates", 1);
+        this.keep = o.flag("keep");
         this.namespacePrefix = o.get("namespace", "bench-writes");
         this.payload = "x".repeat(o.integer("bytes", 1024));
         this.probe = new ServerProbe(o.get("server-pid"));
@@ -61,7 +66,7 @@ final class Writes {
 
     void run() throws Exception {
         System.out.printf("writes: %d creates, %d updates and %d deletes of %d-byte configmaps, %d in flight, %d rounds%n",
-                count, count, count, payload.length(), inFlight, rounds);
+                count, (long) count * updatePasses, keep ? 0 : count, payload.length(), inFlight, rounds);
         int lost = 0;
         for (int round = 1; round <= rounds; round++) {
             String ns = namespacePrefix + "-" + round;
@@ -80,29 +85,38 @@ final class Writes {
                 return kube.send("POST", path, "application/json", bytes(cm))
                         .thenApply(r -> remember(r, 201, rv, i));
             });
-            phase("update", i -> {
-                if (rv[i] == null) {
-                    return CompletableFuture.completedFuture(false);
-                }
-                ObjectNode cm = Kube.configMap("cm-" + i, "payload", payload);
-                ((ObjectNode) cm.path("data")).put("n", "1");
-                ((ObjectNode) cm.path("metadata")).put("resourceVersion", rv[i]);
-                return kube.send("PUT", path + "/cm-" + i, "application/json", bytes(cm))
-                        .thenApply(r -> {
-                            boolean ok = remember(r, 200, rv, i);
-                            if (ok) {
-                                updates.incrementAndGet(i);
-                            }
-                            return ok;
-                        });
-            });
+            for (int pass = 1; pass <= updatePasses; pass++) {
+                update(path, rv, updates, pass);
+            }
             int lostHere = verify(ns, rv, updates);
             lost += lostHere;
-            phase("delete", i -> rv[i] == null ? CompletableFuture.completedFuture(false)
-                    : kube.send("DELETE", path + "/cm-" + i, null, null).thenApply(r -> r.statusCode() == 200));
+            if (!keep) {
+                phase("delete", i -> rv[i] == null ? CompletableFuture.completedFuture(false)
+                        : kube.send("DELETE", path + "/cm-" + i, null, null).thenApply(r -> r.statusCode() == 200));
+            }
             System.out.printf("%nround %d: %d acknowledged writes lost%n", round, lostHere);
         }
         System.out.printf("%nall rounds: %d acknowledged writes lost; load average %s%n", lost, ServerProbe.loadAverage());
+    }
+
+    /** One pass of updates: each object gets data {@code n} = its count of acknowledged updates so far + 1. */
+    private void update(String path, String[] rv, AtomicLongArray updates, int pass) throws Exception {
+        phase(updatePasses == 1 ? "update" : "update " + pass, i -> {
+            if (rv[i] == null) {
+                return CompletableFuture.completedFuture(false);
+            }
+            ObjectNode cm = Kube.configMap("cm-" + i, "payload", payload);
+            ((ObjectNode) cm.path("data")).put("n", Long.toString(updates.get(i) + 1));
+            ((ObjectNode) cm.path("metadata")).put("resourceVersion", rv[i]);
+            return kube.send("PUT", path + "/cm-" + i, "application/json", bytes(cm))
+                    .thenApply(r -> {
+                        boolean ok = remember(r, 200, rv, i);
+                        if (ok) {
+                            updates.incrementAndGet(i);
+                        }
+                        return ok;
+                    });
+        });
     }
 
     private static byte[] bytes(ObjectNode o) {

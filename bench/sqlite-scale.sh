@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The embedded default (SQLite) at scale, on a private copy of a distribution:
+#  1. start-up with OBJECTS configmaps stored (default 100,000): a fresh server is filled with the
+#     writes scenario (--keep), stopped, and started again; prints the time from the start of
+#     bin/kubelix to /readyz 200 and to the first full LIST of them, and the database's size;
+#  2. growth: a fresh server, LIVE configmaps (default 1,000) updated PASSES times each (default
+#     1,000, so 1,000,000 updates), then compacted (--etcd-compaction-interval, 1m here); prints the
+#     database's size against its live data (the configmaps' JSON as the API returns them).
+# usage: bench/sqlite-scale.sh <distribution dir> <work dir> [startup|growth]...   (both when none given)
+# OBJECTS, LIVE, PASSES, IN_FLIGHT set the sizes; KUBELIX_JAVA_OPTS passes JVM flags to the server.
+set -euo pipefail
+dist=$1 work=$2
+shift 2
+parts=("${@:-startup growth}")
+here=$(cd "$(dirname "$0")" && pwd)
+bench="java -Xmx1g -jar $here/target/kubelix-bench.jar"
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+now_ms() { date +%s%3N; }
+db_bytes() { du -cb "$1"/data/*.db* 2>/dev/null | tail -1 | cut -f1; }
+pid=
+trap '[[ -n $pid ]] && kill "$pid" 2>/dev/null || true' EXIT
+mkdir -p "$work"
+
+for part in ${parts[*]}; do
+  port=$(free_port)
+  s="$work/$part"
+  case $part in
+  startup)
+    objects=${OBJECTS:-100000}
+    "$here/run-server.sh" "$dist" "$s" "$port" --storage-backend sqlite
+    pid=$(cat "$s/pid")
+    echo "## start-up with $objects configmaps stored (load average $(cut -d' ' -f1-3 /proc/loadavg))"
+    $bench writes --server "https://127.0.0.1:$port" --ca "$s/data/pki/ca.crt" --token "$(cat "$s/token")" \
+      --server-pid "$pid" --count "$objects" --rounds 1 --updates 0 --keep --in-flight "${IN_FLIGHT:-16}" \
+      --request-connections 8 --namespace scale
+    kill "$pid"; while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
+    echo "database: $(db_bytes "$s") bytes"
+    start=$(now_ms)
+    nohup "$s/dist/bin/kubelix" --secure-port "$port" --data-dir "$s/data" --storage-backend sqlite >"$s/restart.log" 2>&1 &
+    pid=$!
+    until curl -skf "https://127.0.0.1:$port/readyz" >/dev/null; do sleep 0.05; done
+    ready=$(now_ms)
+    n=$(curl -sk -H "Authorization: Bearer $(cat "$s/token")" \
+      "https://127.0.0.1:$port/api/v1/namespaces/scale-1/configmaps" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["items"]))')
+    listed=$(now_ms)
+    echo "restart: /readyz 200 after $((ready - start)) ms; LIST of $n configmaps answered after $((listed - start)) ms"
+    kill "$pid"; while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done; pid=
+    ;;
+  growth)
+    live=${LIVE:-1000} passes=${PASSES:-1000}
+    "$here/run-server.sh" "$dist" "$s" "$port" --storage-backend sqlite --etcd-compaction-interval 1m
+    pid=$(cat "$s/pid")
+    echo "## growth: $live configmaps updated $passes times each (load average $(cut -d' ' -f1-3 /proc/loadavg))"
+    $bench writes --server "https://127.0.0.1:$port" --ca "$s/data/pki/ca.crt" --token "$(cat "$s/token")" \
+      --server-pid "$pid" --count "$live" --rounds 1 --updates "$passes" --keep --in-flight "${IN_FLIGHT:-16}" \
+      --request-connections 8 --namespace growth | grep -v '^| update [0-9]'
+    echo "database after the updates: $(db_bytes "$s") bytes"
+    # two compaction intervals: the first compacts to the revision the one before it saw
+    sleep 130
+    curl -sk -H "Authorization: Bearer $(cat "$s/token")" "https://127.0.0.1:$port/api/v1/namespaces/growth-1/configmaps" \
+      >"$s/live.json"
+    echo "database after compaction: $(db_bytes "$s") bytes; live data (the LIST's JSON): $(stat -c %s "$s/live.json") bytes"
+    kill "$pid"; pid=
+    ;;
+  *) echo "unknown part $part (startup, growth)" >&2; exit 2 ;;
+  esac
+done
