@@ -241,13 +241,12 @@ public final class GenericAPIServer {
         if (storage == null) {
             return io.kubelix.runtime.flowcontrol.WorkEstimator.NOT_FOUND;
         }
-        for (io.kubelix.runtime.storage.cacher.Cacher c : storage.cachers()) {
-            if (c.groupResource().toString().equals(resource)) {
-                long n = c.objectCount();
-                return n < 0 ? io.kubelix.runtime.flowcontrol.WorkEstimator.STALE : n;
-            }
+        io.kubelix.runtime.storage.cacher.Cacher c = storage.cacher(resource);
+        if (c == null) {
+            return io.kubelix.runtime.flowcontrol.WorkEstimator.NOT_FOUND;
         }
-        return io.kubelix.runtime.flowcontrol.WorkEstimator.NOT_FOUND;
+        long n = c.objectCount();
+        return n < 0 ? io.kubelix.runtime.flowcontrol.WorkEstimator.STALE : n;
     }
 
     /** Logs why the server cannot start and, under {@code bin/kubelix}, ends the process. */

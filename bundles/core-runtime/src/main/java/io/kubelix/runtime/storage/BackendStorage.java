@@ -17,7 +17,6 @@ import io.kubelix.api.storage.ValidateObjectFunction;
 import io.kubelix.api.storage.Versioner;
 import io.kubelix.api.storage.Watch;
 
-import java.util.function.Function;
 
 /**
  * A resource's storage as core-runtime keeps it: forwards to the current backend's storage for
@@ -53,24 +52,20 @@ final class BackendStorage implements StorageInterface {
     }
 
     /**
-     * Runs {@code op} on the current backend's storage. A backend whose bundle is being updated
-     * refuses what it can no longer hand over with a 503, before doing it; the operation then runs
-     * again on the new revision (the factory waits for it), so the update costs the request nothing.
+     * The storage to run an operation again on after {@code failure} on {@code tried}'s. A backend
+     * whose bundle is being updated refuses what it can no longer hand over with a 503, before doing
+     * it; the operation then runs again on the new revision (the factory waits for it), so the update
+     * costs the request nothing. Any other failure is rethrown.
      */
-    private <T> T call(Function<StorageInterface, T> op) {
-        Bound b = bound();
-        try {
-            return op.apply(b.storage());
-        } catch (StatusException e) {
-            if (e.code() != 503) {
-                throw e;
-            }
-            Bound now = bound();
-            if (now.backend() == b.backend()) {
-                throw e;
-            }
-            return op.apply(now.storage());
+    private StorageInterface retryAfter(Bound tried, StatusException failure) {
+        if (failure.code() != 503) {
+            throw failure;
         }
+        Bound now = bound();
+        if (now.backend() == tried.backend()) {
+            throw failure;
+        }
+        return now.storage();
     }
 
     @Override
@@ -80,54 +75,104 @@ final class BackendStorage implements StorageInterface {
 
     @Override
     public ObjectNode create(String key, ObjectNode obj) {
-        return call(st -> st.create(key, obj));
+        Bound b = bound();
+        try {
+            return b.storage().create(key, obj);
+        } catch (StatusException e) {
+            return retryAfter(b, e).create(key, obj);
+        }
     }
 
     @Override
     public ObjectNode delete(String key, Preconditions preconditions, ValidateObjectFunction validateDeletion) {
-        return call(st -> st.delete(key, preconditions, validateDeletion));
+        Bound b = bound();
+        try {
+            return b.storage().delete(key, preconditions, validateDeletion);
+        } catch (StatusException e) {
+            return retryAfter(b, e).delete(key, preconditions, validateDeletion);
+        }
     }
 
     @Override
     public ObjectNode delete(String key, Preconditions preconditions, ValidateObjectFunction validateDeletion,
                              ObjectNode cachedExisting) {
-        return call(st -> st.delete(key, preconditions, validateDeletion, cachedExisting));
+        Bound b = bound();
+        try {
+            return b.storage().delete(key, preconditions, validateDeletion, cachedExisting);
+        } catch (StatusException e) {
+            return retryAfter(b, e).delete(key, preconditions, validateDeletion, cachedExisting);
+        }
     }
 
     @Override
     public Watch watch(String key, ListOptions opts) {
-        return call(st -> st.watch(key, opts));
+        Bound b = bound();
+        try {
+            return b.storage().watch(key, opts);
+        } catch (StatusException e) {
+            return retryAfter(b, e).watch(key, opts);
+        }
     }
 
     @Override
     public ObjectNode get(String key, GetOptions opts) {
-        return call(st -> st.get(key, opts));
+        Bound b = bound();
+        try {
+            return b.storage().get(key, opts);
+        } catch (StatusException e) {
+            return retryAfter(b, e).get(key, opts);
+        }
     }
 
     @Override
     public ListResult getList(String key, ListOptions opts) {
-        return call(st -> st.getList(key, opts));
+        Bound b = bound();
+        try {
+            return b.storage().getList(key, opts);
+        } catch (StatusException e) {
+            return retryAfter(b, e).getList(key, opts);
+        }
     }
 
     @Override
     public ObjectNode guaranteedUpdate(String key, boolean ignoreNotFound, Preconditions preconditions,
                                       UpdateFunction tryUpdate) {
-        return call(st -> st.guaranteedUpdate(key, ignoreNotFound, preconditions, tryUpdate));
+        Bound b = bound();
+        try {
+            return b.storage().guaranteedUpdate(key, ignoreNotFound, preconditions, tryUpdate);
+        } catch (StatusException e) {
+            return retryAfter(b, e).guaranteedUpdate(key, ignoreNotFound, preconditions, tryUpdate);
+        }
     }
 
     @Override
     public ObjectNode guaranteedUpdate(String key, boolean ignoreNotFound, Preconditions preconditions,
                                       UpdateFunction tryUpdate, ObjectNode cachedExisting) {
-        return call(st -> st.guaranteedUpdate(key, ignoreNotFound, preconditions, tryUpdate, cachedExisting));
+        Bound b = bound();
+        try {
+            return b.storage().guaranteedUpdate(key, ignoreNotFound, preconditions, tryUpdate, cachedExisting);
+        } catch (StatusException e) {
+            return retryAfter(b, e).guaranteedUpdate(key, ignoreNotFound, preconditions, tryUpdate, cachedExisting);
+        }
     }
 
     @Override
     public long count(String key) {
-        return call(st -> st.count(key));
+        Bound b = bound();
+        try {
+            return b.storage().count(key);
+        } catch (StatusException e) {
+            return retryAfter(b, e).count(key);
+        }
     }
 
     @Override
     public long currentResourceVersion() {
-        return call(st -> st.currentResourceVersion());
+        Bound b = bound();
+        try {
+            return b.storage().currentResourceVersion();
+        } catch (StatusException e) {
+            return retryAfter(b, e).currentResourceVersion();
+        }
     }
 }

@@ -56,6 +56,8 @@ public final class StorageFactory implements HealthChecker {
     private final Map<String, StorageBackend> backends = new ConcurrentHashMap<>();
     private final Map<String, StorageInterface> storages = new ConcurrentHashMap<>();
     private final Map<String, StorageInterface> rawStorages = new ConcurrentHashMap<>();
+    /** The watch caches by resource ({@code pods}, {@code deployments.apps}), for lookups on the request path. */
+    private final Map<String, Cacher> cachersByResource = new ConcurrentHashMap<>();
     /**
      * Backends whose bundle is being updated, with the {@link System#nanoTime()} until which
      * requests wait for the new revision; guarded by itself, notified when a backend registers.
@@ -176,8 +178,18 @@ public final class StorageFactory implements HealthChecker {
         }
         return storages.computeIfAbsent(resourcePrefix, p -> {
             StorageInterface backend = new BackendStorage(groupResource, p, transformers.forResource(groupResource), this);
-            return watchCache ? new Cacher(backend, groupResource, p, cacherOptions) : backend;
+            if (!watchCache) {
+                return backend;
+            }
+            Cacher cacher = new Cacher(backend, groupResource, p, cacherOptions);
+            cachersByResource.put(groupResource.toString(), cacher);
+            return cacher;
         });
+    }
+
+    /** The watch cache of a resource ({@code pods}, {@code deployments.apps}), or null when it has none. */
+    public Cacher cacher(String groupResource) {
+        return cachersByResource.get(groupResource);
     }
 
     /** The watch caches in front of the resources served so far (none when the watch cache is off). */
