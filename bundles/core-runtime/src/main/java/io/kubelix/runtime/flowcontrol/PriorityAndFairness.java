@@ -34,6 +34,8 @@ public final class PriorityAndFairness {
 
     private final int serverConcurrencyLimit;
     private final Duration requestWaitLimit;
+    /** kube's hard limit on any request's wait in a queue. */
+    private static final Duration MAX_WAIT = Duration.ofMinutes(1);
     private final FlowControlMetrics metrics;
     private final EventClock clock;
     private final WatchTracker watches = new WatchTracker();
@@ -65,7 +67,7 @@ public final class PriorityAndFairness {
 
     /**
      * @param serverConcurrencyLimit the seats of every Limited level together
-     * @param requestWaitLimit       how long a request may wait in a queue (kube: a quarter of the request timeout)
+     * @param requestWaitLimit       how long a request with no deadline may wait in a queue (kube: a quarter of the request timeout)
      * @param objectCounts           the stored objects of a resource, for the work estimates of LISTs
      *                               (see {@link WorkEstimator})
      */
@@ -116,6 +118,18 @@ public final class PriorityAndFairness {
 
     public Duration requestWaitLimit() {
         return requestWaitLimit;
+    }
+
+    /**
+     * How long a request given {@code timeout} from its arrival may wait in a queue, as kube's
+     * getRequestWaitContext: a quarter of it, or the default wait limit for a request with no
+     * deadline (a watch), and never more than a minute.
+     *
+     * @param timeout the request's time from its arrival, or null when it has no deadline
+     */
+    public Duration requestWaitLimit(Duration timeout) {
+        Duration limit = timeout == null ? requestWaitLimit : timeout.dividedBy(4);
+        return limit.compareTo(MAX_WAIT) > 0 ? MAX_WAIT : limit;
     }
 
     /**

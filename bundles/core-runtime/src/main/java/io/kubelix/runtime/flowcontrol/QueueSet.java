@@ -46,7 +46,9 @@ public final class QueueSet {
     private int concurrencyLimit;
     private int queueLengthLimit;
     private Dealer dealer;
+    /** The queues: the first {@link #desiredQueues} take new requests, any others drain. */
     private Queue[] queues = new Queue[0];
+    private int desiredQueues;
     /** Virtual time R, seat-seconds, as of {@link #lastRealNanos}. */
     private double currentR;
     private long lastRealNanos;
@@ -119,6 +121,8 @@ public final class QueueSet {
         double work;
         long startNanos;
         Queue queue;
+        /** The seats it was counted for while queued (its estimate may be reshaped when dispatched). */
+        final int queuedSeats;
         /** Set once it waits; a request dispatched before that has nothing to cancel (its time-out finds it gone). */
         volatile Runnable cancelTimeout = () -> { };
 
@@ -132,6 +136,11 @@ public final class QueueSet {
             this.later = later;
             this.executor = executor;
             this.arrivalR = arrivalR;
+            this.queuedSeats = estimate.maxSeats();
+        }
+
+        boolean watch() {
+            return digest != null && digest.info() != null && "watch".equals(digest.info().verb());
         }
     }
 
@@ -154,6 +163,8 @@ public final class QueueSet {
                 dispatched = finish(waiter);
             }
             metrics.executing(waiter.flowSchema, priorityLevel, -1);
+            metrics.executed(waiter.flowSchema, priorityLevel, waiter.watch(),
+                    (clock.nanoTime() - waiter.startNanos) / 1e9);
             resume(dispatched);
         }
     }
@@ -191,58 +202,47 @@ public final class QueueSet {
     }
 
     /**
-     * Takes the level's new limits; requests waiting in queues that no longer exist are dealt again
-     * into the new ones.
+     * Takes the level's new limits. As kube's queueset, queues are added at once but removed by
+     * attrition: a new request is dealt only among the first {@code queueCount} queues, while
+     * requests already waiting in the others stay there and are dispatched in their turn; a queue
+     * past the count leaves once it and those after it are idle. A level that becomes the Reject
+     * type ({@code queueCount} 0) likewise drains what it had queued.
      *
      * @param queueCount 0 for the Reject type
      */
     void configure(int concurrencyLimit, int queueCount, int handSize, int queueLengthLimit) {
         List<Waiter> dispatched;
-        List<Waiter> refused = new ArrayList<>();
         synchronized (this) {
             syncTime();
             this.concurrencyLimit = concurrencyLimit;
             this.queueLengthLimit = queueLengthLimit;
-            Dealer newDealer = queueCount == 0 ? null
-                    : new Dealer(queueCount, Math.min(Math.max(handSize, 1), queueCount));
-            if (queueCount != queues.length) {
-                List<Waiter> waiting = new ArrayList<>();
-                for (Queue q : queues) {
-                    waiting.addAll(q.waiting);
+            this.desiredQueues = queueCount;
+            dealer = queueCount == 0 ? null : new Dealer(queueCount, Math.min(Math.max(handSize, 1), queueCount));
+            if (queueCount > queues.length) {
+                Queue[] grown = java.util.Arrays.copyOf(queues, queueCount);
+                for (int i = queues.length; i < queueCount; i++) {
+                    grown[i] = new Queue(i);
                 }
-                queues = new Queue[queueCount];
-                for (int i = 0; i < queueCount; i++) {
-                    queues[i] = new Queue(i);
-                }
-                robinIndex = -1;
-                dealer = newDealer;
-                for (Waiter w : waiting) {
-                    if (queueCount == 0) {
-                        // The level became Reject: what waited is refused as it would be now.
-                        w.queue = null;
-                        requestsWaiting--;
-                        seatsWaiting -= w.estimate.maxSeats();
-                        rejectedCount++;
-                        refused.add(w);
-                    } else {
-                        w.queue = shuffleShard(Dealer.flowHash(w.flowSchema, w.distinguisher));
-                        if (w.queue.idle()) {
-                            w.queue.nextDispatchR = currentR;
-                        }
-                        w.queue.add(w);
-                    }
-                }
-            } else {
-                dealer = newDealer;
+                queues = grown;
             }
+            trimQueues();
             dispatched = dispatchAsMuchAsPossible();
         }
-        for (Waiter w : refused) {
-            w.cancelTimeout.run();
-            metrics.inQueue(w.flowSchema, priorityLevel, -1);
-            w.executor.execute(() -> w.later.accept(refused(w, CONCURRENCY_LIMIT)));
-        }
         resume(dispatched);
+    }
+
+    /** Drops the idle queues past the desired count from the end. Holds the lock. */
+    private void trimQueues() {
+        int n = queues.length;
+        while (n > desiredQueues && queues[n - 1].idle() && queues[n - 1].seatsInUse == 0) {
+            n--;
+        }
+        if (n != queues.length) {
+            queues = java.util.Arrays.copyOf(queues, n);
+            if (robinIndex >= n) {
+                robinIndex = -1;
+            }
+        }
     }
 
     /** The level's seats now (changed by borrowing and lending between levels). */
@@ -276,6 +276,7 @@ public final class QueueSet {
         List<Waiter> dispatched = new ArrayList<>();
         String rejection;
         boolean queued;
+        metrics.estimated(flowSchema, priorityLevel, estimate.maxSeats());
         synchronized (this) {
             syncTime();
             w = new Waiter(flowSchema, distinguisher, digest, estimate, later, executor, currentR);
@@ -289,7 +290,7 @@ public final class QueueSet {
         if (!queued) {
             return started(w);
         }
-        metrics.inQueue(flowSchema, priorityLevel, 1);
+        metrics.inQueue(flowSchema, priorityLevel, 1, w.queuedSeats);
         w.cancelTimeout = clock.schedule(() -> timeOut(w), waitLimit);
         return new Outcome(null, null, new Waiting(w));
     }
@@ -311,7 +312,7 @@ public final class QueueSet {
             dispatched = dispatchAsMuchAsPossible();
         }
         w.cancelTimeout.run();
-        metrics.inQueue(w.flowSchema, priorityLevel, -1);
+        metrics.inQueue(w.flowSchema, priorityLevel, -1, -w.queuedSeats);
         refused(w, TIME_OUT);
         resume(dispatched);
         return true;
@@ -326,7 +327,7 @@ public final class QueueSet {
             startSansQueue(w);
             return null;
         }
-        if (queues.length == 0) {
+        if (desiredQueues == 0) {
             if (!canAccommodate(w.estimate.maxSeats())) {
                 rejectedCount++;
                 return CONCURRENCY_LIMIT;
@@ -344,6 +345,7 @@ public final class QueueSet {
         }
         w.queue = q;
         q.add(w);
+        metrics.queueLength(w.flowSchema, priorityLevel, q.waiting.size());
         requestsWaiting++;
         seatsWaiting += w.estimate.maxSeats();
         boundNextDispatch(q);
@@ -382,7 +384,7 @@ public final class QueueSet {
             timedOutCount++;
             dispatched = dispatchAsMuchAsPossible();
         }
-        metrics.inQueue(w.flowSchema, priorityLevel, -1);
+        metrics.inQueue(w.flowSchema, priorityLevel, -1, -w.queuedSeats);
         w.executor.execute(() -> w.later.accept(refused(w, TIME_OUT)));
         resume(dispatched);
     }
@@ -399,6 +401,7 @@ public final class QueueSet {
         metrics.waited(w.flowSchema, priorityLevel, true, (w.startNanos - w.arrivedNanos) / 1e9);
         metrics.dispatched(w.flowSchema, priorityLevel);
         metrics.executing(w.flowSchema, priorityLevel, 1);
+        metrics.executingSeats(w.flowSchema, priorityLevel, w.estimate.maxSeats());
         return new Outcome(new Seat(w), null);
     }
 
@@ -406,7 +409,7 @@ public final class QueueSet {
     private void resume(List<Waiter> dispatched) {
         for (Waiter w : dispatched) {
             w.cancelTimeout.run();
-            metrics.inQueue(w.flowSchema, priorityLevel, -1);
+            metrics.inQueue(w.flowSchema, priorityLevel, -1, -w.queuedSeats);
             w.executor.execute(() -> w.later.accept(started(w)));
         }
     }
@@ -491,6 +494,7 @@ public final class QueueSet {
             }
             dispatched.add(w);
         }
+        trimQueues();
         noteDemand();
         return dispatched;
     }
@@ -515,7 +519,11 @@ public final class QueueSet {
                 bestIndex = index;
             }
         }
-        if (best == null || !canAccommodate(best.waiting.peek().estimate.maxSeats())) {
+        if (best == null) {
+            return null;
+        }
+        if (!canAccommodate(best.waiting.peek().estimate.maxSeats())) {
+            metrics.noAccommodation(best.waiting.peek().flowSchema, priorityLevel);
             return null;
         }
         Waiter w = best.waiting.peek();
@@ -573,6 +581,7 @@ public final class QueueSet {
     }
 
     private void releaseSeats(Waiter w) {
+        metrics.executingSeats(w.flowSchema, priorityLevel, -w.estimate.maxSeats());
         seatsInUse -= w.estimate.maxSeats();
         if (w.queue != null) {
             w.queue.seatsInUse -= w.estimate.maxSeats();

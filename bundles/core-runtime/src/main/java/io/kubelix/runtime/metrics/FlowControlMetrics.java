@@ -14,6 +14,12 @@ public final class FlowControlMetrics {
     private final Counter dispatched;
     private final Gauge inQueue;
     private final Gauge executing;
+    private final Gauge inQueueSeats;
+    private final Gauge executingSeats;
+    private final Histogram queueLength;
+    private final Histogram execution;
+    private final Histogram estimatedSeats;
+    private final Counter noAccommodation;
     private final Histogram waitDuration;
     private final Gauge nominalLimit;
     private final Gauge lowerLimit;
@@ -39,6 +45,27 @@ public final class FlowControlMetrics {
                 .labelNames("flow_schema", "priority_level").register(registry);
         executing = Gauge.builder().name("apiserver_flowcontrol_current_executing_requests")
                 .help("Number of requests in initial (for a WATCH) or any (for a non-WATCH) execution stage in the API Priority and Fairness subsystem")
+                .labelNames("flow_schema", "priority_level").register(registry);
+        inQueueSeats = Gauge.builder().name("apiserver_flowcontrol_current_inqueue_seats")
+                .help("Number of seats currently pending in queues of the API Priority and Fairness subsystem")
+                .labelNames("flow_schema", "priority_level").register(registry);
+        executingSeats = Gauge.builder().name("apiserver_flowcontrol_current_executing_seats")
+                .help("Concurrency (number of seats) occupied by the currently executing (initial stage for a WATCH, any stage otherwise) requests in the API Priority and Fairness subsystem")
+                .labelNames("flow_schema", "priority_level").register(registry);
+        queueLength = Histogram.builder().name("apiserver_flowcontrol_request_queue_length_after_enqueue")
+                .help("Length of queue in the API Priority and Fairness subsystem, as seen by each request after it is enqueued")
+                .classicOnly().classicUpperBounds(0, 10, 25, 50, 100, 250, 500, 1000)
+                .labelNames("flow_schema", "priority_level").register(registry);
+        execution = Histogram.builder().name("apiserver_flowcontrol_request_execution_seconds")
+                .help("Duration of initial stage (for a WATCH) or any (for a non-WATCH) stage of request execution in the API Priority and Fairness subsystem")
+                .classicOnly().classicUpperBounds(0, 0.005, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30)
+                .labelNames("flow_schema", "priority_level", "type").register(registry);
+        estimatedSeats = Histogram.builder().name("apiserver_flowcontrol_work_estimated_seats")
+                .help("Number of estimated seats (maximum of initial and final seats) associated with requests in API Priority and Fairness")
+                .classicOnly().classicUpperBounds(1, 2, 4, 10)
+                .labelNames("flow_schema", "priority_level").register(registry);
+        noAccommodation = Counter.builder().name("apiserver_flowcontrol_request_dispatch_no_accommodation")
+                .help("Number of times a dispatch attempt resulted in a non accommodation due to lack of available seats")
                 .labelNames("flow_schema", "priority_level").register(registry);
         waitDuration = Histogram.builder().name("apiserver_flowcontrol_request_wait_duration_seconds")
                 .help("Length of time a request spent waiting in its queue")
@@ -100,8 +127,35 @@ public final class FlowControlMetrics {
         dispatched.labelValues(flowSchema, priorityLevel).inc();
     }
 
-    public void inQueue(String flowSchema, String priorityLevel, int delta) {
+    /** Requests, and the seats they ask for, joining ({@code delta} > 0) or leaving a queue. */
+    public void inQueue(String flowSchema, String priorityLevel, int delta, int seatsDelta) {
         inQueue.labelValues(flowSchema, priorityLevel).inc(delta);
+        inQueueSeats.labelValues(flowSchema, priorityLevel).inc(seatsDelta);
+    }
+
+    /** Seats taken ({@code delta} > 0) or given back, which for a write with watchers is after it has answered. */
+    public void executingSeats(String flowSchema, String priorityLevel, int delta) {
+        executingSeats.labelValues(flowSchema, priorityLevel).inc(delta);
+    }
+
+    /** The length of a request's queue once it has joined it. */
+    public void queueLength(String flowSchema, String priorityLevel, int length) {
+        queueLength.labelValues(flowSchema, priorityLevel).observe(length);
+    }
+
+    /** How long a request ran in its seats: a watch until its stream started, kube's {@code type} "watch". */
+    public void executed(String flowSchema, String priorityLevel, boolean watch, double seconds) {
+        execution.labelValues(flowSchema, priorityLevel, watch ? "watch" : "regular").observe(seconds);
+    }
+
+    /** The seats the work estimator asked for a request. */
+    public void estimated(String flowSchema, String priorityLevel, int seats) {
+        estimatedSeats.labelValues(flowSchema, priorityLevel).observe(seats);
+    }
+
+    /** The request whose turn it was did not fit in the free seats. */
+    public void noAccommodation(String flowSchema, String priorityLevel) {
+        noAccommodation.labelValues(flowSchema, priorityLevel).inc();
     }
 
     public void executing(String flowSchema, String priorityLevel, int delta) {

@@ -8,6 +8,7 @@ import org.eclipse.jetty.server.Request;
 public final class Requests {
     private static final String REQUEST_INFO = "io.kubelix.requestInfo";
     private static final String USER = "io.kubelix.user";
+    private static final String TIMEOUT = "io.kubelix.timeout";
 
     private Requests() {
     }
@@ -28,5 +29,15 @@ public final class Requests {
     /** The user set by WithAuthentication, or null before it. */
     public static UserInfo user(Request request) {
         return (UserInfo) request.getAttribute(USER);
+    }
+
+    /** The time the request is given from its arrival (WithTimeout's deadline), for the filters inside it. */
+    public static void setTimeout(Request request, java.time.Duration timeout) {
+        request.setAttribute(TIMEOUT, timeout);
+    }
+
+    /** The time WithTimeout gives the request, or null for a request that has no deadline. */
+    public static java.time.Duration timeout(Request request) {
+        return (java.time.Duration) request.getAttribute(TIMEOUT);
     }
 }

@@ -3,6 +3,7 @@ package io.kubelix.runtime.flowcontrol;
 import io.kubelix.runtime.metrics.FlowControlMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -240,5 +241,77 @@ class QueueSetTest {
             assertNotNull(exempt.acquire("fs", "", null, seats(10), Duration.ZERO, Runnable::run, o -> { }).seat());
         }
         assertEquals(100, exempt.state().executing());
+    }
+
+    @Test
+    void fewerQueuesTakeNoNewRequestsButDrainTheirOwn() {
+        level.configure(1, 8, 1, 50);
+        Req held = acquire("a");
+        List<Req> waiting = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            waiting.add(acquire("flow-" + i));
+        }
+        java.util.Set<Integer> used = new java.util.HashSet<>();
+        level.queues().stream().filter(q -> q.waiting() > 0).forEach(q -> used.add(q.index()));
+        assertTrue(used.stream().anyMatch(i -> i >= 2), "20 flows dealt into 8 queues use more than the first two");
+
+        level.configure(1, 2, 1, 50);
+        assertEquals(20, level.state().waiting(), "nothing waiting is refused");
+        java.util.Map<Integer, Integer> before = new java.util.HashMap<>();
+        level.queues().forEach(q -> before.put(q.index(), q.waiting()));
+        for (int i = 0; i < 10; i++) {
+            waiting.add(acquire("late-" + i));
+        }
+        int intoFirstTwo = 0;
+        for (QueueSet.QueueState q : level.queues()) {
+            if (q.index() >= 2) {
+                assertEquals(before.get(q.index()), q.waiting(), "queue " + q.index() + " past the count takes no new request");
+            } else {
+                intoFirstTwo += q.waiting() - before.get(q.index());
+            }
+        }
+        assertEquals(10, intoFirstTwo);
+
+        runToCompletion(List.of(held), waiting, Duration.ofMillis(3));
+        assertTrue(waiting.stream().allMatch(r -> r.rejection() == null), "every waiting request was served");
+        assertEquals(2, level.queues().size(), "the drained queues past the count are gone");
+    }
+
+    @Test
+    void aLevelThatBecomesRejectServesWhatItHadQueued() {
+        level.configure(1, 4, 1, 50);
+        Req held = acquire("a");
+        Req queued = acquire("b");
+        assertTrue(queued.now.queued());
+        level.configure(1, 0, 0, 0);
+        assertEquals(QueueSet.CONCURRENCY_LIMIT, acquire("c").rejection(), "new requests meet the Reject type");
+        held.seat().release();
+        assertNotNull(queued.seat(), "the request queued before the change is served");
+        queued.seat().release();
+    }
+
+    @Test
+    void seatsAreCountedWhileQueuedAndUntilAWriteWithWatchersGivesThemBack() {
+        level.configure(4, 64, 1, 50);
+        Req held = acquire("a", seats(3), LONG);
+        Req write = acquire("b", new WorkEstimate(1, 2, Duration.ofMillis(50)), LONG);
+        assertTrue(write.now.queued(), "2 seats asked, 1 free");
+        assertEquals(2.0, gauge("apiserver_flowcontrol_current_inqueue_seats"));
+        assertEquals(3.0, gauge("apiserver_flowcontrol_current_executing_seats"));
+        held.seat().release();
+        assertEquals(0.0, gauge("apiserver_flowcontrol_current_inqueue_seats"));
+        assertEquals(2.0, gauge("apiserver_flowcontrol_current_executing_seats"));
+        write.seat().release();
+        assertEquals(0.0, gauge("apiserver_flowcontrol_current_executing_requests"), "it has answered");
+        assertEquals(2.0, gauge("apiserver_flowcontrol_current_executing_seats"), "its final seats are still held");
+        clock.advance(Duration.ofMillis(50));
+        assertEquals(0.0, gauge("apiserver_flowcontrol_current_executing_seats"));
+    }
+
+    private double gauge(String name) {
+        return registry.scrape().stream()
+                .filter(m -> m.getMetadata().getName().equals(name))
+                .flatMap(m -> ((GaugeSnapshot) m).getDataPoints().stream())
+                .mapToDouble(GaugeSnapshot.GaugeDataPointSnapshot::getValue).sum();
     }
 }

@@ -76,7 +76,7 @@ public final class WithPriorityAndFairness extends Handler.Wrapper {
         WorkEstimate estimate = apf.estimateWork(c, digest, query::getValue);
         Callback done = callback;
         QueueSet.Outcome now = c.queues().acquire(c.flowSchema(), c.distinguisher(), digest, estimate,
-                apf.requestWaitLimit(), request.getContext(), outcome -> {
+                apf.requestWaitLimit(Requests.timeout(request)), request.getContext(), outcome -> {
                     request.setAttribute(OUTCOME, outcome);
                     request.setAttribute(LEVEL, c.priorityLevel());
                     try {

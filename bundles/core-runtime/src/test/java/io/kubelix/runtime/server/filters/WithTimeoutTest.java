@@ -28,27 +28,29 @@ class WithTimeoutTest {
     private FilterServer server;
 
     /** Answers after the time the request's {@code X-Test-Sleep} header says, in milliseconds. */
-    private final Handler sleeper = new Handler.Abstract() {
-        @Override
-        public boolean handle(Request request, Response response, Callback callback) throws Exception {
-            String sleep = request.getHeaders().get("X-Test-Sleep");
-            if (sleep != null) {
-                Thread.sleep(Long.parseLong(sleep));
+    private Handler sleeper() {
+        return new Handler.Abstract() {
+            @Override
+            public boolean handle(Request request, Response response, Callback callback) throws Exception {
+                String sleep = request.getHeaders().get("X-Test-Sleep");
+                if (sleep != null) {
+                    Thread.sleep(Long.parseLong(sleep));
+                }
+                response.setStatus(200);
+                response.getHeaders().put("Content-Type", "text/plain");
+                response.write(true, ByteBuffer.wrap(Requests.requestInfo(request).verb().getBytes(StandardCharsets.UTF_8)),
+                        Callback.from(callback::succeeded, x -> {
+                            slowHandlerDone.countDown();
+                            callback.failed(x);
+                        }));
+                return true;
             }
-            response.setStatus(200);
-            response.getHeaders().put("Content-Type", "text/plain");
-            response.write(true, ByteBuffer.wrap(Requests.requestInfo(request).verb().getBytes(StandardCharsets.UTF_8)),
-                    Callback.from(callback::succeeded, x -> {
-                        slowHandlerDone.countDown();
-                        callback.failed(x);
-                    }));
-            return true;
-        }
-    };
+        };
+    }
 
     @BeforeEach
     void start() throws Exception {
-        server = new FilterServer((next, metrics) -> new WithTimeout(next, Duration.ofMillis(300), metrics), sleeper);
+        server = new FilterServer((next, metrics) -> new WithTimeout(next, Duration.ofMillis(300), metrics), sleeper());
     }
 
     @AfterEach
@@ -82,5 +84,31 @@ class WithTimeoutTest {
                 "X-Test-Sleep", "700");
         assertEquals(200, watch.statusCode());
         assertEquals("watch", watch.body());
+    }
+
+    @Test
+    void theClientMayAskForLessTimeButNotForMore() throws Exception {
+        try (FilterServer patient = new FilterServer(
+                (next, metrics) -> new WithTimeout(next, Duration.ofSeconds(30), metrics), sleeper())) {
+            long began = System.nanoTime();
+            HttpResponse<String> r = patient.send("GET", SLOW + "?timeout=100ms", "X-Test-Sleep", "1500");
+            assertEquals(504, r.statusCode(), r.body());
+            assertTrue((System.nanoTime() - began) / 1_000_000 < 1400, "answered at the client's 100 ms");
+            assertEquals("Timeout", JSON.readTree(r.body()).path("reason").asText());
+        }
+        // 0 and a time past the server's mean the server's (here 300 ms, enough for 50 ms).
+        assertEquals(200, server.send("GET", SLOW + "?timeout=0", "X-Test-Sleep", "50").statusCode());
+        assertEquals(200, server.send("GET", SLOW + "?timeout=1h", "X-Test-Sleep", "50").statusCode());
+        assertEquals(504, server.send("GET", SLOW + "?timeout=1h", "X-Test-Sleep", "1500").statusCode());
+    }
+
+    @Test
+    void aTimeoutThatIsNotAGoDurationIsABadRequest() throws Exception {
+        HttpResponse<String> r = server.send("GET", SLOW + "?timeout=5");
+        assertEquals(400, r.statusCode(), r.body());
+        JsonNode status = JSON.readTree(r.body());
+        assertEquals("BadRequest", status.path("reason").asText());
+        assertEquals("invalid timeout specified in the request URL - time: missing unit in duration \"5\"",
+                status.path("message").asText());
     }
 }
