@@ -1,9 +1,13 @@
 package io.kubelix.runtime.metrics;
 
+import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.core.metrics.Summary;
 
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * kube-apiserver's admission latencies (k8s.io/apiserver's admission/metrics), with its names,
@@ -23,6 +27,15 @@ public final class AdmissionMetrics {
     private final Histogram step;
     private final Summary stepSummary;
     private final Histogram controller;
+    /**
+     * The data points a write observes, by {@link #slot} (and plugin name): the client's
+     * {@code labelValues} builds and hashes a list of the labels on every call, and a write
+     * observes a dozen plugins or more. A point looked up twice by racing threads is the same point.
+     */
+    private static final int SLOTS = 2 * 4 * 2;
+    private final AtomicReferenceArray<DistributionDataPoint> stepPoints = new AtomicReferenceArray<>(SLOTS);
+    private final AtomicReferenceArray<DistributionDataPoint> stepSummaryPoints = new AtomicReferenceArray<>(SLOTS);
+    private final Map<String, AtomicReferenceArray<DistributionDataPoint>> controllerPoints = new ConcurrentHashMap<>();
 
     AdmissionMetrics(ServerMetrics metrics) {
         double[] buckets = {0.005, 0.025, 0.1, 0.5, 1.0, 2.5};
@@ -48,13 +61,47 @@ public final class AdmissionMetrics {
     /** Records one step ({@link #ADMIT} or {@link #VALIDATE}) of {@code nanos}. */
     public void step(String type, String operation, boolean rejected, long nanos) {
         double seconds = nanos / 1e9;
-        String r = Boolean.toString(rejected);
-        step.labelValues(type, operation, r).observe(seconds);
-        stepSummary.labelValues(type, operation, r).observe(seconds);
+        int slot = slot(type, operation, rejected);
+        DistributionDataPoint h = slot < 0 ? null : stepPoints.get(slot);
+        DistributionDataPoint s = slot < 0 ? null : stepSummaryPoints.get(slot);
+        if (h == null || s == null) {
+            String r = Boolean.toString(rejected);
+            h = step.labelValues(type, operation, r);
+            s = stepSummary.labelValues(type, operation, r);
+            if (slot >= 0) {
+                stepPoints.set(slot, h);
+                stepSummaryPoints.set(slot, s);
+            }
+        }
+        h.observe(seconds);
+        s.observe(seconds);
     }
 
     /** Records one plugin's part of a step. */
     public void controller(String name, String type, String operation, boolean rejected, long nanos) {
-        controller.labelValues(name, type, operation, Boolean.toString(rejected)).observe(nanos / 1e9);
+        int slot = slot(type, operation, rejected);
+        AtomicReferenceArray<DistributionDataPoint> slots = slot < 0 ? null
+                : controllerPoints.computeIfAbsent(name, n -> new AtomicReferenceArray<>(SLOTS));
+        DistributionDataPoint p = slots == null ? null : slots.get(slot);
+        if (p == null) {
+            p = controller.labelValues(name, type, operation, Boolean.toString(rejected));
+            if (slots != null) {
+                slots.set(slot, p);
+            }
+        }
+        p.observe(nanos / 1e9);
+    }
+
+    /** The index of a label combination among a metric's cached points, or -1 outside kube's types and operations. */
+    private static int slot(String type, String operation, boolean rejected) {
+        int t = ADMIT.equals(type) ? 0 : VALIDATE.equals(type) ? 1 : -1;
+        int o = switch (operation) {
+            case "CREATE" -> 0;
+            case "UPDATE" -> 1;
+            case "DELETE" -> 2;
+            case "CONNECT" -> 3;
+            default -> -1;
+        };
+        return t < 0 || o < 0 ? -1 : (t * 4 + o) * 2 + (rejected ? 1 : 0);
     }
 }

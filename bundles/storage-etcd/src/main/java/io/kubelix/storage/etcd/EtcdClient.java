@@ -6,15 +6,21 @@ import io.etcd.jetcd.Client;
 import io.etcd.jetcd.ClientBuilder;
 import io.etcd.jetcd.KV;
 import io.etcd.jetcd.Txn;
+import io.etcd.jetcd.api.KVGrpc;
 import io.etcd.jetcd.kv.GetResponse;
 import io.etcd.jetcd.kv.TxnResponse;
 import io.etcd.jetcd.op.Op;
+import io.etcd.jetcd.op.TxnImpl;
 import io.etcd.jetcd.options.GetOption;
+import io.etcd.jetcd.support.Requests;
 import io.grpc.CallOptions;
 import io.grpc.Channel;
 import io.grpc.ClientCall;
 import io.grpc.ClientInterceptor;
 import io.grpc.MethodDescriptor;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.ClientCalls;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.errors.StatusReason;
 import io.kubelix.api.storage.StorageException;
@@ -37,14 +43,23 @@ import java.util.function.Function;
  * each bounded by {@link #REQUEST_TIMEOUT}: unary RPCs carry that gRPC deadline, are not queued
  * while etcd is down (no wait-for-ready), and the caller stops waiting shortly after it, so no
  * request hangs on a lost etcd.
+ *
+ * <p>Reads and transactions, one per API write, go straight to the KV service on jetcd's channel
+ * as blocking gRPC calls: the request thread sends, and gRPC runs the answer's callbacks on that
+ * same thread when Netty has read it. jetcd's own KV client hands each call to its executor, builds
+ * a retry policy for it and completes it through Vert.x, three more threads woken per write.
  */
 final class EtcdClient implements AutoCloseable {
     /** The deadline of one etcd request (kube-apiserver's default request timeout is longer, but it retries). */
     static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
+    /** How often a read is tried again when etcd is unavailable (jetcd's {@code retryMaxAttempts} before). */
+    private static final int READ_RETRIES = 2;
     private static final Logger LOG = LoggerFactory.getLogger(EtcdClient.class);
 
     private final Client client;
     private final KV kv;
+    /** jetcd's channel (its name resolver, TLS and {@link UnaryDeadline}), for the direct KV calls. */
+    private final Channel channel;
     private final String target;
     /** False while etcd is unreachable: the change is logged once each way, not once per request. */
     private final AtomicBoolean reachable = new AtomicBoolean(true);
@@ -74,6 +89,7 @@ final class EtcdClient implements AutoCloseable {
         }
         this.client = b.build();
         this.kv = client.getKVClient();
+        this.channel = JetcdChannel.of(client);
     }
 
     private static void configureTls(SslContextBuilder ssl, EtcdSettings settings) {
@@ -96,15 +112,54 @@ final class EtcdClient implements AutoCloseable {
     /** @throws io.kubelix.api.errors.StatusException 504 when {@code revision} is in the future, 410 when compacted */
     GetResponse get(ByteSequence key, GetOption option, String storageKey, long revision) {
         try {
-            return await(kv.get(key, option), storageKey, revision);
+            return new GetResponse(call(KVGrpc.getRangeMethod(), Requests.mapRangeRequest(key, option, ByteSequence.EMPTY),
+                    storageKey, revision, READ_RETRIES), ByteSequence.EMPTY);
         } catch (EtcdErrors.FutureRevision e) {
             throw StorageErrors.tooLargeResourceVersion(e.requested, currentRevision());
         }
     }
 
-    /** Builds and commits one transaction. */
+    /** Builds and commits one transaction (never retried: its writes may have been applied). */
     TxnResponse txn(Function<Txn, Txn> build, String storageKey) {
-        return await(build.apply(kv.txn()).commit(), storageKey, 0);
+        // jetcd's Txn builds the request; the call is made, and answered, before commit() returns.
+        return build.apply(TxnImpl.newTxn(request -> CompletableFuture.completedFuture(new TxnResponse(
+                call(KVGrpc.getTxnMethod(), request, storageKey, 0, 0), ByteSequence.EMPTY)), ByteSequence.EMPTY))
+                .commit().join();
+    }
+
+    /**
+     * One unary call on the calling thread, tried again up to {@code retries} times after an
+     * {@code UNAVAILABLE} answer (a read only, as jetcd retries them), 200 ms later and then twice
+     * as late each time.
+     */
+    private <Q, R> R call(MethodDescriptor<Q, R> method, Q request, String key, long revision, int retries) {
+        for (int attempt = 0; ; attempt++) {
+            try {
+                R result = ClientCalls.blockingUnaryCall(channel, method, CallOptions.DEFAULT, request);
+                if (reachable.compareAndSet(false, true)) {
+                    LOG.info("etcd {} is reachable again", target);
+                }
+                return result;
+            } catch (StatusRuntimeException e) {
+                if (Thread.currentThread().isInterrupted()) {
+                    throw EtcdErrors.unreachable(key, "interrupted", e);
+                }
+                if (attempt < retries && e.getStatus().getCode() == Status.Code.UNAVAILABLE && backOff(attempt)) {
+                    continue;
+                }
+                throw failed(e, key, revision);
+            }
+        }
+    }
+
+    private static boolean backOff(int attempt) {
+        try {
+            Thread.sleep(200L << attempt);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     void compact(long revision) {
@@ -172,15 +227,19 @@ final class EtcdClient implements AutoCloseable {
             f.cancel(true);
             throw unreachable(EtcdErrors.timeout(key, "no answer within " + REQUEST_TIMEOUT.toSeconds() + "s"));
         } catch (ExecutionException e) {
-            RuntimeException mapped = EtcdErrors.map(e, key, revision);
-            boolean lost = mapped instanceof StorageException se && se.code() == StorageException.Code.UNREACHABLE
-                    || mapped instanceof StatusException st && st.reason() == StatusReason.TIMEOUT;
-            throw lost ? unreachable(mapped) : mapped;
+            throw failed(e, key, revision);
         }
         if (reachable.compareAndSet(false, true)) {
             LOG.info("etcd {} is reachable again", target);
         }
         return result;
+    }
+
+    private RuntimeException failed(Throwable error, String key, long revision) {
+        RuntimeException mapped = EtcdErrors.map(error, key, revision);
+        boolean lost = mapped instanceof StorageException se && se.code() == StorageException.Code.UNREACHABLE
+                || mapped instanceof StatusException st && st.reason() == StatusReason.TIMEOUT;
+        return lost ? unreachable(mapped) : mapped;
     }
 
     private RuntimeException unreachable(RuntimeException error) {

@@ -5,6 +5,7 @@ import io.kubelix.api.storage.StorageErrors;
 import io.kubelix.api.storage.ContinueToken;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.protobuf.UnsafeByteOperations;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.KeyValue;
 import io.etcd.jetcd.kv.GetResponse;
@@ -73,7 +74,7 @@ final class EtcdStorage implements StorageInterface {
         byte[] data = codec.encode(key, obj);
         TxnResponse r = etcd.txn(txn -> txn
                 .If(new Cmp(k, Cmp.Op.EQUAL, CmpTarget.createRevision(0)))
-                .Then(Op.put(k, ByteSequence.from(data), PutOption.DEFAULT))
+                .Then(Op.put(k, value(data), PutOption.DEFAULT))
                 .Else(Op.get(k, GetOption.DEFAULT)), key);
         if (!r.isSucceeded()) {
             KeyValue existing = first(r);
@@ -186,7 +187,7 @@ final class EtcdStorage implements StorageInterface {
                     : new Cmp(k, Cmp.Op.EQUAL, CmpTarget.modRevision(cur.revision));
             TxnResponse r = etcd.txn(txn -> txn
                     .If(unchanged)
-                    .Then(Op.put(k, ByteSequence.from(data), PutOption.DEFAULT))
+                    .Then(Op.put(k, value(data), PutOption.DEFAULT))
                     .Else(Op.get(k, GetOption.DEFAULT)), key);
             if (r.isSucceeded()) {
                 return codec.decode(key, data, r.getHeader().getRevision());
@@ -402,6 +403,11 @@ final class EtcdStorage implements StorageInterface {
     }
 
     /** The value the failed transaction's else-branch read, or null when the key is gone. */
+    /** The encoded object as the put's value, not copied: nothing writes to the encoder's fresh array after this. */
+    private static ByteSequence value(byte[] data) {
+        return ByteSequence.from(UnsafeByteOperations.unsafeWrap(data));
+    }
+
     private static KeyValue first(TxnResponse r) {
         List<GetResponse> gets = r.getGetResponses();
         if (gets.isEmpty() || gets.get(0).getKvs().isEmpty()) {

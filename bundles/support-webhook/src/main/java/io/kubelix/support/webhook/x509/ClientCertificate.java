@@ -5,6 +5,7 @@ import org.bouncycastle.openssl.PEMKeyPair;
 import org.bouncycastle.openssl.PEMParser;
 import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
 
+import javax.crypto.spec.PBEParameterSpec;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
 import java.io.ByteArrayInputStream;
@@ -14,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.PrivateKey;
+import java.security.SecureRandom;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
@@ -27,6 +29,8 @@ import java.util.List;
  * one import Bouncy Castle.
  */
 public final class ClientCertificate {
+    private static final SecureRandom SALTS = new SecureRandom();
+
     private ClientCertificate() {
     }
 
@@ -43,7 +47,12 @@ public final class ClientCertificate {
         } catch (IOException e) {
             throw new GeneralSecurityException(e);
         }
-        keys.setKeyEntry("client", privateKey(keyPem), new char[0], chain);
+        // The store lives only in memory and is never written, so the JDK's 10,000 PBKDF2 iterations
+        // would protect nothing; they cost each client two key derivations (sealing and unsealing).
+        byte[] salt = new byte[20];
+        SALTS.nextBytes(salt);
+        keys.setEntry("client", new KeyStore.PrivateKeyEntry(privateKey(keyPem), chain),
+                new KeyStore.PasswordProtection(new char[0], "PBEWithHmacSHA256AndAES_256", new PBEParameterSpec(salt, 1)));
         KeyManagerFactory factory = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
         factory.init(keys, new char[0]);
         return factory.getKeyManagers();
