@@ -65,7 +65,9 @@ class ConsoleIT {
         assumeTrue(chromium != null, "no Chromium (Debian's chromium package, or -Dkubelix.itest.chromium=): skipped");
         try (HeadlessChromium browser = HeadlessChromium.start(chromium, work)) {
             browser.navigate("https://127.0.0.1:" + server.port() + "/kubelix/console/");
-            await(browser, "the sign-in form", "String(!document.getElementById('login').hidden)", "true"::equals);
+            // until the page has loaded, the form is not there yet
+            await(browser, "the sign-in form", "String(document.getElementById('login')?.hidden === false)",
+                    "true"::equals);
 
             browser.eval("document.getElementById('token').value = '" + adminToken() + "';"
                     + "document.getElementById('sign-in').click(); true");
