@@ -71,8 +71,8 @@ class ConsoleIT {
 
             browser.eval("document.getElementById('token').value = '" + adminToken() + "';"
                     + "document.getElementById('sign-in').click(); true");
-            String rows = await(browser, "resource-apps listed as ACTIVE", ROWS, r -> r.contains(APPS + "=ACTIVE"));
-            assertTrue(rows.contains("io.kubelix.resource-core=ACTIVE"), rows);
+            String rows = await(browser, "resource-apps listed as Active", ROWS, r -> r.contains(APPS + "=Active"));
+            assertTrue(rows.contains("io.kubelix.resource-core=Active"), rows);
             assertTrue(await(browser, "apps/v1 served", GROUPS, g -> g.contains("\"apps/v1\"")).contains("\"v1\""));
             assertEquals("true", browser.eval("String(sessionStorage.getItem('kubelix.console.token') !== null)"));
             Files.write(work.resolve("console.png"), browser.screenshot());
@@ -80,7 +80,7 @@ class ConsoleIT {
             Run stopped = shell("stop", Long.toString(bundleId(APPS)));
             assertEquals(0, stopped.exitCode(), stopped::toString);
 
-            await(browser, "resource-apps shown stopped", ROWS, r -> r.contains(APPS + "=RESOLVED"));
+            await(browser, "resource-apps shown stopped", ROWS, r -> r.contains(APPS + "=Resolved"));
             await(browser, "apps/v1 no longer served", GROUPS, g -> !g.contains("\"apps/v1\""));
             Files.write(work.resolve("console-stopped.png"), browser.screenshot());
         }
