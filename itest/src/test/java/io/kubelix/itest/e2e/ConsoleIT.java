@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * token (kept in sessionStorage) it lists the plugins, their state and the served groups; when a
  * plugin is stopped through {@code bin/kubelix shell}, the page shows it stopped and its group gone
  * without a reload. Screenshots of both moments are left in the work directory ({@code console.png},
- * {@code console-stopped.png}); {@code docs/console.png} is the first.
+ * {@code console-stopped.png}); {@code docs/console.png} is one of the first kind.
  */
 class ConsoleIT {
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
