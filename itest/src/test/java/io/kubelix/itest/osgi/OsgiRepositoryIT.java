@@ -27,7 +27,7 @@ import static org.junit.Assert.assertTrue;
 @RunWith(PaxExam.class)
 @ExamReactorStrategy(PerClass.class)
 public class OsgiRepositoryIT {
-    private static final Duration TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration TIMEOUT = Duration.ofSeconds(120);
 
     @Inject
     private BundleContext context;
