@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -13,7 +12,7 @@ import java.util.concurrent.TimeUnit;
  * A private copy of a stock Karaf ({@code kubelix.itest.karaf}) configured as a user would: Kubelix's
  * features repository added in {@code etc/org.apache.karaf.features.cfg}, Maven lookups that find
  * Kubelix's bundles in {@code kubelix.itest.karaf.repository} and the libraries in the local
- * repository, and {@code kubelix.*} properties in {@code etc/system.properties}. SSH, RMI and the
+ * repository, and the API server's port in {@code etc/io.kubelix.apiserver.cfg}. SSH, RMI and the
  * API server listen on free loopback ports. Started with {@code bin/karaf daemon}, so the process
  * is Karaf's own JVM, and stopped by its PID only.
  */
@@ -63,10 +62,10 @@ final class KarafInstance implements AutoCloseable {
         replaceLine(etc.resolve("users.properties"), "#karaf = karaf,_g_:admingroup", "karaf = karaf,_g_:admingroup");
         replaceLine(etc.resolve("users.properties"), "#_g_\\:admingroup = group,admin,manager,viewer,systembundles,ssh",
                 "_g_\\:admingroup = group,admin,manager,viewer,systembundles,ssh");
-        // 4. Kubelix's settings, as the docs give them: its data directory under Karaf's, SQLite storage, a free port.
-        Files.writeString(etc.resolve("system.properties"), "\nkubelix.data-dir = ${karaf.data}/kubelix\n"
-                + "kubelix.storage-backend = sqlite\n"
-                + "kubelix.secure-port = " + karaf.securePort + "\n", StandardCharsets.UTF_8, StandardOpenOption.APPEND);
+        // 4. Only a free port for the API server, as Karaf configures a component: its ConfigAdmin PID in etc/.
+        //    The data directory (data/kubelix) and the SQLite storage are Kubelix's defaults in Karaf.
+        Files.writeString(etc.resolve("io.kubelix.apiserver.cfg"), "secure-port = " + karaf.securePort + "\n",
+                StandardCharsets.UTF_8);
         return karaf;
     }
 

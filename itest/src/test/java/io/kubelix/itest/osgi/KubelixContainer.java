@@ -151,12 +151,12 @@ final class KubelixContainer {
         return jar.toUri().toString();
     }
 
-    private static Path workDirectory(Class<?> testClass) {
+    static Path workDirectory(Class<?> testClass) {
         String work = System.getProperty("kubelix.itest.work", "target/itest-work");
         return Path.of(work, "pax", testClass.getSimpleName() + "-" + System.currentTimeMillis()).toAbsolutePath();
     }
 
-    private static int freePort() {
+    static int freePort() {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             s.setReuseAddress(true);
             return s.getLocalPort();

@@ -1,5 +1,6 @@
 package io.kubelix.authn.serviceaccount;
 
+import io.kubelix.support.flags.FrameworkProperties;
 import io.kubelix.api.authn.AudienceAwareAuthenticator;
 import io.kubelix.api.authn.Authenticated;
 import io.kubelix.api.authn.AuthenticationRequest;
@@ -88,7 +89,8 @@ public final class ServiceAccountTokens implements TokenIssuer, AudienceAwareAut
                 "service-account-key-file", config.service$_$account$_$key$_$file(),
                 "service-account-max-token-expiration", config.service$_$account$_$max$_$token$_$expiration());
         try {
-            return ServiceAccountSettings.resolve(configured::get, context::getProperty);
+            return ServiceAccountSettings.resolve(configured::get,
+                    FrameworkProperties.withContainerDefaults(context::getProperty));
         } catch (IllegalArgumentException e) {
             LOG.error("Service account tokens are not issued nor accepted: {}", e.getMessage());
             throw new KeyFileException(e.getMessage());

@@ -1,5 +1,6 @@
 package io.kubelix.authn.token;
 
+import io.kubelix.support.flags.FrameworkProperties;
 import io.kubelix.api.authn.AuthenticationRequest;
 import io.kubelix.api.authn.Authenticator;
 import io.kubelix.api.request.UserInfo;
@@ -47,7 +48,8 @@ public final class TokenFileAuthenticator implements Authenticator {
 
     @Activate
     public TokenFileAuthenticator(Config config, BundleContext context) {
-        this(TokenFileLocation.resolve(config.token$_$auth$_$file(), context::getProperty), CHECK_INTERVAL,
+        this(TokenFileLocation.resolve(config.token$_$auth$_$file(),
+                FrameworkProperties.withContainerDefaults(context::getProperty)), CHECK_INTERVAL,
                 System::nanoTime);
     }
 

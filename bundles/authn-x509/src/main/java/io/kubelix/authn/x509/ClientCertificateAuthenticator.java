@@ -1,5 +1,6 @@
 package io.kubelix.authn.x509;
 
+import io.kubelix.support.flags.FrameworkProperties;
 import io.kubelix.api.authn.AuthenticationRequest;
 import io.kubelix.api.authn.Authenticator;
 import io.kubelix.api.authn.ClusterAuthenticationInfo;
@@ -125,7 +126,7 @@ public final class ClientCertificateAuthenticator implements Authenticator, Clus
         if (flag != null && !flag.isBlank()) {
             return Path.of(flag).toAbsolutePath();
         }
-        String dataDir = context.getProperty("kubelix.data-dir");
+        String dataDir = FrameworkProperties.withContainerDefaults(context::getProperty).apply(FrameworkProperties.DATA_DIR);
         return Path.of(dataDir == null || dataDir.isBlank() ? ".kubelix" : dataDir, "pki", "ca.crt").toAbsolutePath();
     }
 }

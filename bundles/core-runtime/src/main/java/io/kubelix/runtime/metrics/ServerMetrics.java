@@ -104,6 +104,17 @@ public final class ServerMetrics {
                 .register(registry);
     }
 
+    /** Requests answered since the start, all verbs and codes: the sum of {@code apiserver_request_total}. */
+    public long requestsServed() {
+        return (long) requests.collect().getDataPoints().stream().mapToDouble(d -> d.getValue()).sum();
+    }
+
+    /** Watches open now: {@code apiserver_longrunning_requests} of verb WATCH. */
+    public long watchesOpen() {
+        return (long) longRunning.collect().getDataPoints().stream()
+                .filter(d -> "WATCH".equals(d.getLabels().get("verb"))).mapToDouble(d -> d.getValue()).sum();
+    }
+
     /** The registry {@code /metrics} writes. */
     public PrometheusRegistry registry() {
         return registry;

@@ -24,13 +24,13 @@ import io.kubelix.runtime.plugins.PluginReport.Type;
  * provider: {"bundle", "bundleId", "provider", "ranking", "serviceId"}
  * </pre>
  */
-final class PluginReportJson {
+public final class PluginReportJson {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
     private PluginReportJson() {
     }
 
-    static ObjectNode toJson(PluginReport report) {
+    public static ObjectNode toJson(PluginReport report) {
         ObjectNode doc = NODES.objectNode();
         ArrayNode plugins = doc.putArray("plugins");
         for (Plugin p : report.plugins()) {

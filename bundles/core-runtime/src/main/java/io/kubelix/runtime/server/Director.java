@@ -130,7 +130,7 @@ public final class Director extends Handler.Abstract {
 
     /** The root document: every path the server answers, as kube-apiserver's index lists them. */
     private ObjectNode rootPaths() {
-        TreeSet<String> paths = new TreeSet<>(List.of("/api", "/apis", "/healthz", "/kubelix/plugins", "/livez",
+        TreeSet<String> paths = new TreeSet<>(List.of("/api", "/apis", "/healthz", "/kubelix/console/", "/kubelix/plugins", "/livez",
                 "/metrics", "/openapi/v2", "/openapi/v3", "/readyz",
                 "/version"));
         ObjectNode doc = JsonNodeFactory.instance.objectNode();

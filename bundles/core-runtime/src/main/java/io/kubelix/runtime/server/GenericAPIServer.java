@@ -19,6 +19,7 @@ import io.kubelix.runtime.metrics.AuditMetrics;
 import io.kubelix.runtime.metrics.MetricsHandler;
 import io.kubelix.runtime.metrics.RequestMetrics;
 import io.kubelix.runtime.metrics.ServerMetrics;
+import io.kubelix.runtime.console.ConsolePage;
 import io.kubelix.runtime.plugins.KubelixEndpoint;
 import io.kubelix.runtime.plugins.PluginInventory;
 import io.kubelix.runtime.server.healthz.BundlesStartedCheck;
@@ -324,8 +325,10 @@ public final class GenericAPIServer {
         server.setStopTimeout(Math.max(5_000, limits.requestTimeout().toMillis() + 1_000));
         // kube-apiserver's --audit-* flags: an invalid policy or flag stops the server.
         audit = AuditOptions.build(settings, new AuditMetrics(metrics));
-        server.setHandler(new GracefulHandler(HandlerChain.build(director, authentication, authorization, anonymous,
-                new RequestMetrics(metrics), limits, audit)));
+        // The console's static page is outside the filter chain: it holds no data, and a browser loads it before
+        // it has a token to send; the data it polls (/kubelix/console/state) goes through the chain.
+        server.setHandler(new GracefulHandler(new ConsolePage(HandlerChain.build(director, authentication, authorization,
+                anonymous, new RequestMetrics(metrics), limits, audit))));
         server.setErrorHandler(new StatusErrorHandler());
         try {
             server.start();

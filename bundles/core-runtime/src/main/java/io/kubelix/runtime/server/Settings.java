@@ -1,21 +1,23 @@
 package io.kubelix.runtime.server;
 
+import io.kubelix.support.flags.FrameworkProperties;
 import org.osgi.framework.BundleContext;
 
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * Reads one setting the way every Kubelix component does: its OSGi configuration (ConfigAdmin,
  * {@code etc/*.cfg}) wins, then the framework property the launcher sets from its flag
- * ({@code --secure-port} becomes {@code kubelix.secure-port}), then the default.
+ * ({@code --secure-port} becomes {@code kubelix.secure-port}), then the default (which Karaf derives for some: {@link FrameworkProperties}).
  */
 public final class Settings {
     private final Map<String, ?> config;
-    private final BundleContext context;
+    private final UnaryOperator<String> frameworkProperty;
 
     public Settings(Map<String, ?> config, BundleContext context) {
         this.config = config;
-        this.context = context;
+        this.frameworkProperty = FrameworkProperties.withContainerDefaults(context::getProperty);
     }
 
     public String get(String name, String defaultValue) {
@@ -23,7 +25,7 @@ public final class Settings {
         if (v != null && !v.toString().isBlank()) {
             return v.toString().trim();
         }
-        String p = context.getProperty("kubelix." + name);
+        String p = frameworkProperty.apply("kubelix." + name);
         return p != null && !p.isBlank() ? p.trim() : defaultValue;
     }
 

@@ -1,5 +1,6 @@
 package io.kubelix.resource.certificates;
 
+import io.kubelix.support.flags.FrameworkProperties;
 import io.kubelix.support.time.GoDuration;
 import io.kubelix.support.webhook.x509.ClientCertificate;
 import org.bouncycastle.asn1.x509.BasicConstraints;
@@ -60,7 +61,7 @@ final class SigningAuthority {
 
     /** The CA the framework properties name, else the data directory's. */
     static SigningAuthority configured(BundleContext context) {
-        String dataDir = context.getProperty("kubelix.data-dir");
+        String dataDir = FrameworkProperties.withContainerDefaults(context::getProperty).apply(FrameworkProperties.DATA_DIR);
         Path pki = Path.of(dataDir == null || dataDir.isBlank() ? ".kubelix" : dataDir, "pki");
         return new SigningAuthority(path(context.getProperty(CERT_FILE), pki.resolve("ca.crt")),
                 path(context.getProperty(KEY_FILE), pki.resolve("ca.key")));

@@ -1,5 +1,6 @@
 package io.kubelix.resource.core;
 
+import io.kubelix.support.flags.FrameworkProperties;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.authn.TokenIssuer;
 import io.kubelix.api.errors.StatusException;
@@ -109,7 +110,8 @@ public final class CoreRESTStorageProvider implements RESTStorageProvider, Names
             Thread t = new Thread(r, "kubelix-resource-core");
             t.setDaemon(true);
             return t;
-        }), RootCAFile.inDataDir(context.getProperty("kubelix.data-dir")));
+        }), RootCAFile.inDataDir(
+                FrameworkProperties.withContainerDefaults(context::getProperty).apply(FrameworkProperties.DATA_DIR)));
     }
 
     /** For tests: the executor that runs the service allocators' repair, and no root CA. */

@@ -1,5 +1,6 @@
 package io.kubelix.storage.etcd;
 
+import io.kubelix.support.flags.FrameworkProperties;
 import io.kubelix.support.storage.JsonCodec;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.kubelix.api.storage.StorageBackend;
@@ -51,7 +52,8 @@ public final class EtcdStorageBackend implements StorageBackend {
     public EtcdStorageBackend(Map<String, Object> config, BundleContext context, @Reference MetricsRegistry registry) {
         this(EtcdSettings.read(config, context::getProperty), PROGRESS_NOTIFY_INTERVAL, context);
         this.metrics = MeasuredStorage.Metrics.register(registry, "etcd", "Etcd");
-        if (NAME.equals(context.getProperty("kubelix.storage-backend"))) {
+        if (NAME.equals(FrameworkProperties.withContainerDefaults(context::getProperty)
+                .apply(FrameworkProperties.STORAGE_BACKEND))) {
             session();
         } else {
             LOG.debug("etcd3 storage idle until used: --storage-backend is not etcd3");

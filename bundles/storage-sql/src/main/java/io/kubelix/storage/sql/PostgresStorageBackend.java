@@ -1,5 +1,6 @@
 package io.kubelix.storage.sql;
 
+import io.kubelix.support.flags.FrameworkProperties;
 import io.kubelix.api.storage.StorageBackend;
 import io.kubelix.api.storage.StorageConfig;
 import io.kubelix.api.storage.StorageInterface;
@@ -33,9 +34,10 @@ public final class PostgresStorageBackend implements StorageBackend {
 
     @Activate
     public PostgresStorageBackend(Map<String, Object> config, BundleContext context, @Reference MetricsRegistry registry) {
-        this(SqlSettings.read(config, context::getProperty), context);
+        this(SqlSettings.read(config, FrameworkProperties.withContainerDefaults(context::getProperty)), context);
         this.metrics = MeasuredStorage.Metrics.register(registry, "kubelix_sql", "SQL storage");
-        if (NAME.equals(context.getProperty("kubelix.storage-backend"))) {
+        if (NAME.equals(FrameworkProperties.withContainerDefaults(context::getProperty)
+                .apply(FrameworkProperties.STORAGE_BACKEND))) {
             backend.store();
         }
     }
