@@ -107,23 +107,19 @@ public class PluginSwapUnderLoadIT {
                 Bundles.kubelix(context, KubelixContainer.SAMPLE_RESOURCE));
 
         assertTrue("a swap with too little load to prove anything", load.created.get(CONFIGMAPS).size() > 50);
-        for (Map.Entry<String, List<ApiClient.Watch>> e : watched.entrySet()) {
-            Set<String> expected = load.created.get(e.getKey());
-            for (ApiClient.Watch w : e.getValue()) {
-                assertEveryAddOnceInOrder(w, expected, e.getKey());
-            }
-        }
+        assertWatchesGotEveryAddOnceInOrder(watched, load,
+                Map.of(CONFIGMAPS, configMap("cm-end"), WIDGETS, widget("w-end")));
     }
 
     /**
      * Updating the storage plugin under load, as replacing its jar does (an update, then a refresh):
-     * requests wait for the new version and none fails, and every object created is still there.
-     * Watches are not asserted here: they go on across one update, but when a second restart follows
-     * before the watch cache watches the new version, the cache cannot know what it missed and
-     * relists, ending them as a gap in the history does.
+     * requests wait for the new version and none fails, every object created is still there, and the
+     * watches go on with every event once and in order, the refresh coming before the watch cache
+     * watched the updated version or after.
      */
     @Test
-    public void storageBundleUpdatesUnderLoadFailNoRequestAndLoseNoObject() throws Exception {
+    public void storageBundleUpdatesUnderLoadFailNoRequestLoseNoObjectAndEndNoWatch() throws Exception {
+        Map<String, List<ApiClient.Watch>> watched = Map.of(CONFIGMAPS, openWatches(CONFIGMAPS));
         Load load = new Load(i -> List.of(
                 () -> api.post(CONFIGMAPS, configMap("st-" + i)),
                 () -> api.get(CONFIGMAPS + "/st-" + i),
@@ -136,6 +132,7 @@ public class PluginSwapUnderLoadIT {
             Response kept = api.get(CONFIGMAPS + "/" + name);
             assertEquals(kept.toString(), 200, kept.status());
         }
+        assertWatchesGotEveryAddOnceInOrder(watched, load, Map.of(CONFIGMAPS, configMap("st-end")));
     }
 
     /** Updating the authenticator under load: a valid token always works, a wrong one never does. */
@@ -241,15 +238,36 @@ public class PluginSwapUnderLoadIT {
         assertEquals(bundle.getSymbolicName() + " active again", Bundle.ACTIVE, bundle.getState());
     }
 
-    private static void assertEveryAddOnceInOrder(ApiClient.Watch w, Set<String> expected, String path) throws Exception {
-        Set<String> seen = new HashSet<>();
-        List<String> duplicates = new ArrayList<>();
+    /**
+     * Once the load stopped, creates one last object per watched path ({@code last}, a body by
+     * path), then reads each watch up to its ADDED: before it, each watch must have got the ADDED of
+     * every object the load created there exactly once, in resourceVersion order, and nothing else,
+     * and must still be open. A lost, doubled or extra event fails, wherever it came in the stream.
+     */
+    private void assertWatchesGotEveryAddOnceInOrder(Map<String, List<ApiClient.Watch>> watched, Load load,
+                                                     Map<String, String> last) throws Exception {
+        for (Map.Entry<String, List<ApiClient.Watch>> e : watched.entrySet()) {
+            Response end = api.post(e.getKey(), last.get(e.getKey()));
+            assertEquals(end.toString(), 201, end.status());
+            String endName = end.json().path("metadata").path("name").asText();
+            for (ApiClient.Watch w : e.getValue()) {
+                assertEveryAddOnceInOrder(w, load.created.get(e.getKey()), endName, e.getKey());
+            }
+        }
+    }
+
+    private static void assertEveryAddOnceInOrder(ApiClient.Watch w, Set<String> expected, String last, String path)
+            throws Exception {
+        List<String> seen = new ArrayList<>();
         long lastRv = 0;
         long deadline = System.nanoTime() + TIMEOUT.toNanos();
-        while (!seen.containsAll(expected) && System.nanoTime() < deadline) {
+        while (!seen.contains(last)) {
+            assertTrue("no ADDED of " + last + " on " + path + " within " + TIMEOUT + " (" + seen.size()
+                    + " events before)", System.nanoTime() < deadline);
             String line = w.lines().poll(100, TimeUnit.MILLISECONDS);
             if (line == null || line.isBlank()) {
-                assertFalse("the watch on " + path + " ended", w.ended() && w.lines().isEmpty());
+                assertFalse("the watch on " + path + " ended after " + seen.size() + " events",
+                        w.ended() && w.lines().isEmpty());
                 continue;
             }
             JsonNode event = JSON.readTree(line);
@@ -258,14 +276,18 @@ public class PluginSwapUnderLoadIT {
             long rv = Long.parseLong(meta.path("resourceVersion").asText());
             assertTrue("out of order on " + path + ": " + rv + " after " + lastRv, rv > lastRv);
             lastRv = rv;
-            if (!seen.add(meta.path("name").asText())) {
-                duplicates.add(meta.path("name").asText());
-            }
+            seen.add(meta.path("name").asText());
         }
+        seen.remove(seen.size() - 1);
+        Set<String> distinct = new HashSet<>();
+        List<String> duplicates = seen.stream().filter(name -> !distinct.add(name)).toList();
         Set<String> missing = new HashSet<>(expected);
-        missing.removeAll(seen);
+        missing.removeAll(distinct);
+        Set<String> unexpected = new HashSet<>(distinct);
+        unexpected.removeAll(expected);
         assertEquals("events missing on " + path, Set.of(), missing);
         assertEquals("duplicated events on " + path, List.of(), duplicates);
+        assertEquals("events of objects nobody created on " + path, Set.of(), unexpected);
         assertFalse("the watch on " + path + " ended", w.ended());
     }
 

@@ -138,7 +138,7 @@ public final class MemoryStorageBackend implements StorageBackend {
         }
     }
 
-    /** Writes the objects and history for the bundle's next version; returns how many objects, or -1 when there is nowhere to write. */
+    /** Writes the objects and history for the bundle's next version; returns the live keys, or -1 with nowhere to write. */
     private int handOver() {
         if (handover == null) {
             return -1;
