@@ -179,7 +179,7 @@ class MemoryStorageBackendTest {
     @Test
     void theNextVersionOfTheBundleTakesOverEveryObjectWithItsResourceVersion(@TempDir Path dataArea) throws Exception {
         Path handover = dataArea.resolve("handover.snapshot");
-        MemoryStorageBackend old = new MemoryStorageBackend(100, 100, Duration.ofSeconds(10), handover);
+        MemoryStorageBackend old = handingOver(100, handover);
         StorageInterface s = old.forResource(CONFIGMAPS);
         s.create("/configmaps/default/a", object("a", 0));
         s.create("/configmaps/default/b", object("b", 0));
@@ -190,7 +190,7 @@ class MemoryStorageBackendTest {
         long revision = s.currentResourceVersion();
         old.deactivate();
 
-        backend = new MemoryStorageBackend(100, 100, Duration.ofSeconds(10), handover);
+        backend = handingOver(100, handover);
         StorageInterface next = backend.forResource(CONFIGMAPS);
         ListResult list = next.getList("/configmaps", ListOptions.recursiveAll());
         assertEquals(List.of(a, b), list.items(), "the live objects, each at the revision of its last write");
@@ -210,7 +210,7 @@ class MemoryStorageBackendTest {
     @Test
     void aWatchFromBeforeTwoHandOversInARowGetsEveryWriteOnceAndInOrder(@TempDir Path dataArea) throws Exception {
         Path handover = dataArea.resolve("handover.snapshot");
-        MemoryStorageBackend first = new MemoryStorageBackend(100, 100, Duration.ofSeconds(10), handover);
+        MemoryStorageBackend first = handingOver(100, handover);
         StorageInterface s1 = first.forResource(CONFIGMAPS);
         long start = rv(s1.create("/configmaps/default/a", object("a", 0)));
         Watch early = s1.watch("/configmaps", new ListOptions(Long.toString(start), null, SelectionPredicate.EVERYTHING,
@@ -222,14 +222,14 @@ class MemoryStorageBackendTest {
         long endedAt = drain(early, seenByEarly);
         assertEquals(List.of("MODIFIED a 1", "ADDED b 0"), seenByEarly);
 
-        MemoryStorageBackend second = new MemoryStorageBackend(100, 100, Duration.ofSeconds(10), handover);
+        MemoryStorageBackend second = handingOver(100, handover);
         StorageInterface s2 = second.forResource(CONFIGMAPS);
         update(s2, "a", 2);
         s2.delete("/configmaps/default/b", Preconditions.NONE, null);
         s2.create("/configmaps/default/c", object("c", 0));
         second.deactivate();
 
-        backend = new MemoryStorageBackend(100, 100, Duration.ofSeconds(10), handover);
+        backend = handingOver(100, handover);
         StorageInterface s3 = backend.forResource(CONFIGMAPS);
         update(s3, "c", 1);
         long last = s3.currentResourceVersion();
@@ -273,7 +273,7 @@ class MemoryStorageBackendTest {
     @Test
     void aHandOverKeepsTheCompactedRevision(@TempDir Path dataArea) throws Exception {
         Path handover = dataArea.resolve("handover.snapshot");
-        MemoryStorageBackend old = new MemoryStorageBackend(5, 100, Duration.ofSeconds(10), handover);
+        MemoryStorageBackend old = handingOver(5, handover);
         StorageInterface s = old.forResource(CONFIGMAPS);
         s.create("/configmaps/default/a", object("a", 0));
         for (int i = 1; i <= 10; i++) {
@@ -283,7 +283,7 @@ class MemoryStorageBackendTest {
         StatusException before = assertThrows(StatusException.class, () -> watch(s, oldest - 1));
         old.deactivate();
 
-        backend = new MemoryStorageBackend(5, 100, Duration.ofSeconds(10), handover);
+        backend = handingOver(5, handover);
         StorageInterface next = backend.forResource(CONFIGMAPS);
         StatusException after = assertThrows(StatusException.class, () -> watch(next, oldest - 1));
         assertEquals(410, after.code());
@@ -300,7 +300,7 @@ class MemoryStorageBackendTest {
     @Test
     void aSmallerHistoryKeepsTheNewestPartOfTheWindowHandedOver(@TempDir Path dataArea) throws Exception {
         Path handover = dataArea.resolve("handover.snapshot");
-        MemoryStorageBackend old = new MemoryStorageBackend(100, 100, Duration.ofSeconds(10), handover);
+        MemoryStorageBackend old = handingOver(100, handover);
         StorageInterface s = old.forResource(CONFIGMAPS);
         long created = rv(s.create("/configmaps/default/a", object("a", 0)));
         for (int i = 1; i <= 10; i++) {
@@ -308,7 +308,7 @@ class MemoryStorageBackendTest {
         }
         old.deactivate();
 
-        backend = new MemoryStorageBackend(3, 100, Duration.ofSeconds(10), handover);
+        backend = handingOver(3, handover);
         StorageInterface next = backend.forResource(CONFIGMAPS);
         long current = next.currentResourceVersion();
         assertEquals(created + 10, current);
@@ -320,13 +320,13 @@ class MemoryStorageBackendTest {
 
     /**
      * A watch asking for progress notifications ends, at a hand-over, with a BOOKMARK at the revision
-     * handed over, even when the last writes were to other resources: from there it can watch the
-     * next version, which has no history before that revision.
+     * handed over, even when the last writes were to other resources: from there it watches the next
+     * version.
      */
     @Test
     void watchesEndWithTheRevisionHandedOverSoTheyCanGoOnFromIt(@TempDir Path dataArea) throws Exception {
         Path handover = dataArea.resolve("handover.snapshot");
-        MemoryStorageBackend old = new MemoryStorageBackend(100, 100, Duration.ofSeconds(10), handover);
+        MemoryStorageBackend old = handingOver(100, handover);
         StorageInterface s = old.forResource(CONFIGMAPS);
         long created = rv(s.create("/configmaps/default/a", object("a", 0)));
         Watch w = s.watch("/configmaps", new ListOptions(Long.toString(created), null, SelectionPredicate.EVERYTHING,
@@ -347,7 +347,7 @@ class MemoryStorageBackendTest {
         assertNull(w.next(Duration.ofSeconds(1)));
         assertTrue(w.done());
 
-        backend = new MemoryStorageBackend(100, 100, Duration.ofSeconds(10), handover);
+        backend = handingOver(100, handover);
         StorageInterface next = backend.forResource(CONFIGMAPS);
         Watch resumed = watch(next, revision);
         ObjectNode updated = update(next, "a", 1);
@@ -355,6 +355,11 @@ class MemoryStorageBackendTest {
         assertEquals(WatchEvent.Type.MODIFIED, e.type());
         assertEquals(rv(updated), rv(e.object()));
         resumed.close();
+    }
+
+    /** A backend keeping {@code history} revisions that hands its objects over through {@code handover}. */
+    private static MemoryStorageBackend handingOver(int history, Path handover) {
+        return new MemoryStorageBackend(history, 100, Duration.ofSeconds(10), handover);
     }
 
     /** Takes {@code n} events (bookmarks skipped) as "TYPE name n", checking each revision follows the last; returns the last. */
