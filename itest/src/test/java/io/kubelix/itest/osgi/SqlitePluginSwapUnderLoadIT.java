@@ -9,7 +9,6 @@ import org.junit.runner.RunWith;
 import org.ops4j.pax.exam.Configuration;
 import org.ops4j.pax.exam.Option;
 import org.ops4j.pax.exam.junit.PaxExam;
-import org.ops4j.pax.exam.options.FrameworkPropertyOption;
 import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
 import org.ops4j.pax.exam.spi.reactors.PerClass;
 import org.osgi.framework.BundleContext;
@@ -26,7 +25,6 @@ import static io.kubelix.itest.osgi.SwapUnderLoad.openWatches;
 import static io.kubelix.itest.osgi.SwapUnderLoad.swapThreeTimes;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
-import static org.ops4j.pax.exam.CoreOptions.frameworkProperty;
 
 /**
  * The storage-sql plugin, on SQLite, updated while clients work, as FileInstall updates its jar (an
@@ -47,14 +45,7 @@ public class SqlitePluginSwapUnderLoadIT {
 
     @Configuration
     public Option[] configure() {
-        List<Option> options = new ArrayList<>();
-        for (Option o : KubelixContainer.container(SqlitePluginSwapUnderLoadIT.class)) {
-            if (!(o instanceof FrameworkPropertyOption p && p.getKey().equals("kubelix.storage-backend"))) {
-                options.add(o);
-            }
-        }
-        options.add(frameworkProperty("kubelix.storage-backend").value("sqlite"));
-        return options.toArray(new Option[0]);
+        return KubelixContainer.container(SqlitePluginSwapUnderLoadIT.class, "sqlite");
     }
 
     @Before
