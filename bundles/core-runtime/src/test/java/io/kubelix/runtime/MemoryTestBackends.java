@@ -2,6 +2,7 @@ package io.kubelix.runtime;
 
 import io.kubelix.storage.memory.MemoryStorageBackend;
 import io.kubelix.storage.memory.MemoryStorageConfig;
+import org.osgi.framework.BundleContext;
 
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
@@ -17,6 +18,14 @@ public final class MemoryTestBackends {
      * {@code queueSize} events and progress notifications every {@code progressMillis}.
      */
     public static MemoryStorageBackend newBackend(int history, int queueSize, long progressMillis) {
+        return newBackend(history, queueSize, progressMillis, null);
+    }
+
+    /**
+     * A backend as {@link #newBackend(int, int, long)} makes one, that hands its objects over to the
+     * next backend of the same {@code bundle} (whose data area holds them) when it stops.
+     */
+    public static MemoryStorageBackend newBackend(int history, int queueSize, long progressMillis, BundleContext bundle) {
         return new MemoryStorageBackend(new MemoryStorageConfig() {
             @Override
             public int event$_$history$_$size() {
@@ -37,7 +46,7 @@ public final class MemoryTestBackends {
             public Class<? extends Annotation> annotationType() {
                 return MemoryStorageConfig.class;
             }
-        });
+        }, bundle);
     }
 
     /** Stops {@code backend} (its deactivate method), as Declarative Services would. */

@@ -1,6 +1,7 @@
 package io.kubelix.itest.osgi;
 
 import org.ops4j.pax.exam.Option;
+import org.ops4j.pax.exam.options.FrameworkPropertyOption;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -8,6 +9,8 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 import static org.ops4j.pax.exam.CoreOptions.bundle;
 import static org.ops4j.pax.exam.CoreOptions.cleanCaches;
@@ -39,6 +42,18 @@ final class KubelixContainer {
     static final String SAMPLE_RESOURCE = "sample-resource";
 
     private KubelixContainer() {
+    }
+
+    /** The container for one test class, with {@code storageBackend} ({@code --storage-backend}) instead of memory. */
+    static Option[] container(Class<?> testClass, String storageBackend) {
+        List<Option> options = new ArrayList<>();
+        for (Option o : container(testClass)) {
+            if (!(o instanceof FrameworkPropertyOption p && p.getKey().equals("kubelix.storage-backend"))) {
+                options.add(o);
+            }
+        }
+        options.add(frameworkProperty("kubelix.storage-backend").value(storageBackend));
+        return options.toArray(new Option[0]);
     }
 
     /** The container for one test class, with its own port and data directory under target/. */

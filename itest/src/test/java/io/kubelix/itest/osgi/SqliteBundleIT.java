@@ -6,7 +6,6 @@ import org.junit.runner.RunWith;
 import org.ops4j.pax.exam.Configuration;
 import org.ops4j.pax.exam.Option;
 import org.ops4j.pax.exam.junit.PaxExam;
-import org.ops4j.pax.exam.options.FrameworkPropertyOption;
 import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
 import org.ops4j.pax.exam.spi.reactors.PerClass;
 import org.osgi.framework.Bundle;
@@ -16,12 +15,10 @@ import javax.inject.Inject;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
-import static org.ops4j.pax.exam.CoreOptions.frameworkProperty;
 
 /**
  * storage-sql as a bundle in a real Felix, configured for {@code kubelix.storage-backend=sqlite}
@@ -42,14 +39,7 @@ public class SqliteBundleIT {
 
     @Configuration
     public Option[] configure() {
-        List<Option> options = new ArrayList<>();
-        for (Option o : KubelixContainer.container(SqliteBundleIT.class)) {
-            if (!(o instanceof FrameworkPropertyOption p && p.getKey().equals("kubelix.storage-backend"))) {
-                options.add(o);
-            }
-        }
-        options.add(frameworkProperty("kubelix.storage-backend").value("sqlite"));
-        return options.toArray(new Option[0]);
+        return KubelixContainer.container(SqliteBundleIT.class, "sqlite");
     }
 
     @Test

@@ -38,6 +38,11 @@ final class EventLog {
         return oldest - 1;
     }
 
+    /** The revision of the newest event. */
+    long newestRevision() {
+        return newest;
+    }
+
     /** Appends the next revision's event; returns the event evicted to make room, or null. */
     StoredEvent append(StoredEvent e) {
         if (e.revision() != newest + 1) {

@@ -1,7 +1,11 @@
 package io.kubelix.storage.memory;
 
+import io.kubelix.support.storage.StoredEvent;
+
+import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.function.Consumer;
 
 /**
  * The versions of one key within the retained window, by revision, so reads at an older revision
@@ -26,6 +30,39 @@ final class KeyHistory {
 
     void put(long revision, byte[] data) {
         versions.put(revision, data == null ? TOMBSTONE : data);
+    }
+
+    /** Visits every version held, oldest first; a delete's data is null. */
+    void forEach(VersionVisitor visitor) throws IOException {
+        for (Map.Entry<Long, byte[]> e : versions.entrySet()) {
+            visitor.visit(e.getKey(), e.getValue() == TOMBSTONE ? null : e.getValue());
+        }
+    }
+
+    /** How many versions are held. */
+    int size() {
+        return versions.size();
+    }
+
+    /** Visits one version of a key: its revision and bytes, null for a delete. */
+    @FunctionalInterface
+    interface VersionVisitor {
+        void visit(long revision, byte[] data) throws IOException;
+    }
+
+    /**
+     * The writes of {@code key} after {@code revision} as the event log keeps them, each with the
+     * version it replaced: what the log held when the history was handed over.
+     */
+    void eventsAfter(long revision, String key, Consumer<StoredEvent> action) {
+        byte[] previous = null;
+        for (Map.Entry<Long, byte[]> e : versions.entrySet()) {
+            byte[] data = e.getValue() == TOMBSTONE ? null : e.getValue();
+            if (e.getKey() > revision) {
+                action.accept(new StoredEvent(e.getKey(), key, data, previous));
+            }
+            previous = data;
+        }
     }
 
     /**

@@ -32,11 +32,12 @@ import java.util.concurrent.TimeUnit;
 /**
  * The in-memory backend ({@code --storage-backend=memory}): every resource's storage over one
  * {@link MvccStore}, so they share one revision sequence. Configuration changes are applied in
- * place ({@link Modified}) so they keep the data. When the component stops it writes the live
- * objects to the bundle's data area, which the framework keeps across an update of the bundle, and
- * the next version reads them back: updating the plugin keeps every object and its resourceVersion.
- * The data area does not outlive the server (the bundle cache is cleaned at every start) nor an
- * uninstall.
+ * place ({@link Modified}) so they keep the data. When the component stops it writes its objects
+ * with their history in the retained window to the bundle's data area, which the framework keeps
+ * across an update of the bundle, and the next version reads them back: updating the plugin keeps
+ * every object and its resourceVersion, and a watch from any revision the old version still held
+ * goes on in the new one, however many restarts came in between. The data area does not outlive
+ * the server (the bundle cache is cleaned at every start) nor an uninstall.
  */
 @Component(service = StorageBackend.class, property = StorageBackend.NAME_PROPERTY + "=memory",
         configurationPid = MemoryStorageBackend.PID)
@@ -45,7 +46,7 @@ public final class MemoryStorageBackend implements StorageBackend {
     static final String PID = "io.kubelix.storage.memory";
     private static final Logger LOG = LoggerFactory.getLogger(MemoryStorageBackend.class);
 
-    /** The file the live objects are handed over in, from one version of the bundle to the next; null without one. */
+    /** The file the objects are handed over in, from one version of the bundle to the next; null without one. */
     private static final String HANDOVER = "handover.snapshot";
 
     private final MvccStore store;
@@ -116,15 +117,15 @@ public final class MemoryStorageBackend implements StorageBackend {
                         : store.keyCount() + " keys dropped" + (stopping ? " (the server stops)" : ""));
     }
 
-    /** The live objects of the bundle's previous version, when it left them in the data area. */
+    /** The objects and history of the bundle's previous version, when it left them in the data area. */
     private void takeOver() {
         if (handover == null || !Files.exists(handover)) {
             return;
         }
         try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(handover)))) {
             int n = store.readSnapshot(in);
-            LOG.info("Memory storage took over {} keys at revision {} from the bundle's previous version", n,
-                    store.currentRevision());
+            LOG.info("Memory storage took over {} keys at revision {}, with their history from revision {}, from the"
+                    + " bundle's previous version", n, store.currentRevision(), store.compactedRevision());
         } catch (IOException e) {
             LOG.warn("Memory storage starts empty: cannot read what the bundle's previous version left in {}: {}",
                     handover, e.getMessage());
@@ -137,7 +138,7 @@ public final class MemoryStorageBackend implements StorageBackend {
         }
     }
 
-    /** Writes the live objects for the bundle's next version; returns how many, or -1 when there is nowhere to write. */
+    /** Writes the objects and history for the bundle's next version; returns the live keys, or -1 with nowhere to write. */
     private int handOver() {
         if (handover == null) {
             return -1;

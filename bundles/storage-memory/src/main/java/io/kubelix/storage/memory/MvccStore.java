@@ -12,6 +12,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -36,8 +37,10 @@ final class MvccStore {
         boolean visit(String key, Version version);
     }
 
-    /** The layout of {@link #writeSnapshot}; a version of this bundle reads only its own. */
-    private static final int SNAPSHOT_FORMAT = 0x4b4d5301;
+    /** The layout of {@link #writeSnapshot}: every key's versions in the window. */
+    private static final int SNAPSHOT_FORMAT = 0x4b4d5302;
+    /** The layout earlier versions of the bundle hand over: live keys only. */
+    private static final int LIVE_KEYS_FORMAT = 0x4b4d5301;
 
     private final ReentrantLock writeLock = new ReentrantLock();
     private final ConcurrentSkipListMap<String, KeyHistory> keys = new ConcurrentSkipListMap<>();
@@ -247,67 +250,132 @@ final class MvccStore {
     }
 
     /**
-     * Writes one consistent state: the current revision and every live key with the revision of its
-     * last write and its bytes. History is not written.
+     * Writes one consistent state: the current and compacted revisions and every key's versions
+     * in the retained window (the event log is those after the compacted revision), so the next
+     * version of the bundle answers reads and watches from any revision this one still held.
      *
-     * @return the keys written
+     * @return the live keys written
      */
     int writeSnapshot(DataOutputStream out) throws IOException {
         writeLock.lock();
         try {
-            int n = 0;
+            int live = 0;
             out.writeInt(SNAPSHOT_FORMAT);
             out.writeLong(revision);
+            out.writeLong(compactedRevision);
+            out.writeInt(keys.size());
             for (Map.Entry<String, KeyHistory> e : keys.entrySet()) {
-                Version v = e.getValue().latest();
-                if (v != null) {
-                    out.writeBoolean(true);
-                    out.writeUTF(e.getKey());
-                    out.writeLong(v.modRevision());
-                    out.writeInt(v.data().length);
-                    out.write(v.data());
-                    n++;
-                }
+                out.writeUTF(e.getKey());
+                out.writeInt(e.getValue().size());
+                e.getValue().forEach((rev, data) -> {
+                    out.writeLong(rev);
+                    out.writeInt(data == null ? -1 : data.length);
+                    if (data != null) {
+                        out.write(data);
+                    }
+                });
+                live += e.getValue().latest() == null ? 0 : 1;
             }
-            out.writeBoolean(false);
-            return n;
+            return live;
         } finally {
             writeLock.unlock();
         }
     }
 
     /**
-     * Loads a snapshot into this empty store: every key at the revision of its last write, and the
-     * revision sequence where it was. The history before the snapshot is gone, so reads and watches
-     * at older revisions are 410 Expired and their clients list again.
+     * Loads a snapshot into this empty store: every key's versions, the event log of the window
+     * rebuilt from them, and the revision sequence where it was. The window is the one handed over
+     * (cut to this store's history size), so a watch or read is 410 Expired only at a revision the
+     * previous version had compacted too. A snapshot of the earlier format holds live keys only:
+     * the history before it is gone.
      *
-     * @return the keys read
+     * @return the live keys read
      */
     int readSnapshot(DataInputStream in) throws IOException {
         writeLock.lock();
         try {
-            if (in.readInt() != SNAPSHOT_FORMAT) {
-                throw new IOException("not a memory storage snapshot of this format");
+            int format = in.readInt();
+            if (format == LIVE_KEYS_FORMAT) {
+                return readLiveKeys(in);
+            }
+            if (format != SNAPSHOT_FORMAT) {
+                throw new IOException("not a memory storage snapshot of a known format");
             }
             long rev = in.readLong();
-            int n = 0;
-            while (in.readBoolean()) {
+            long compacted = in.readLong();
+            int live = 0;
+            for (int k = in.readInt(); k > 0; k--) {
                 String key = in.readUTF();
-                long modRevision = in.readLong();
-                byte[] data = new byte[in.readInt()];
-                in.readFully(data);
                 KeyHistory h = new KeyHistory();
-                h.put(modRevision, data);
+                for (int v = in.readInt(); v > 0; v--) {
+                    long version = in.readLong();
+                    int length = in.readInt();
+                    byte[] data = length < 0 ? null : new byte[length];
+                    if (data != null) {
+                        in.readFully(data);
+                    }
+                    h.put(version, data);
+                }
                 keys.put(key, h);
-                n++;
+                live += h.latest() == null ? 0 : 1;
             }
-            log.restart(rev);
+            rebuildWindow(compacted, rev);
             revision = rev;
-            compactedRevision = log.compactedRevision();
-            return n;
+            return live;
         } finally {
             writeLock.unlock();
         }
+    }
+
+    /**
+     * Fills the event log with the writes after {@code compacted}, one per revision up to {@code rev},
+     * as the keys' versions hold them. Should they not, the window starts at {@code rev} (the objects
+     * are kept, their history is not).
+     */
+    private void rebuildWindow(long compacted, long rev) {
+        List<StoredEvent> window = new ArrayList<>();
+        keys.forEach((key, h) -> h.eventsAfter(compacted, key, window::add));
+        window.sort(Comparator.comparingLong(StoredEvent::revision));
+        log.restart(compacted);
+        compactedRevision = compacted;
+        try {
+            for (StoredEvent e : window) {
+                StoredEvent evicted = log.append(e);
+                if (evicted != null) {
+                    compacted(List.of(evicted));
+                }
+            }
+            if (log.newestRevision() == rev) {
+                return;
+            }
+        } catch (IllegalStateException e) {
+            LOG.debug("History handed over is not one write per revision: {}", e.getMessage());
+        }
+        LOG.warn("Memory storage: the history handed over does not reach revision {}; revisions before it answer 410",
+                rev);
+        log.restart(rev);
+        compactedRevision = rev;
+        keys.entrySet().removeIf(e -> e.getValue().compact(rev));
+    }
+
+    /** The earlier snapshot: each live key at the revision of its last write, no history. */
+    private int readLiveKeys(DataInputStream in) throws IOException {
+        long rev = in.readLong();
+        int n = 0;
+        while (in.readBoolean()) {
+            String key = in.readUTF();
+            long modRevision = in.readLong();
+            byte[] data = new byte[in.readInt()];
+            in.readFully(data);
+            KeyHistory h = new KeyHistory();
+            h.put(modRevision, data);
+            keys.put(key, h);
+            n++;
+        }
+        log.restart(rev);
+        revision = rev;
+        compactedRevision = log.compactedRevision();
+        return n;
     }
 
     int keyCount() {

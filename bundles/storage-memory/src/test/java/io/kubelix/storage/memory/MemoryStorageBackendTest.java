@@ -21,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.lang.annotation.Annotation;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.time.Duration;
 
@@ -178,7 +179,7 @@ class MemoryStorageBackendTest {
     @Test
     void theNextVersionOfTheBundleTakesOverEveryObjectWithItsResourceVersion(@TempDir Path dataArea) throws Exception {
         Path handover = dataArea.resolve("handover.snapshot");
-        MemoryStorageBackend old = new MemoryStorageBackend(100, 100, Duration.ofSeconds(10), handover);
+        MemoryStorageBackend old = handingOver(100, handover);
         StorageInterface s = old.forResource(CONFIGMAPS);
         s.create("/configmaps/default/a", object("a", 0));
         s.create("/configmaps/default/b", object("b", 0));
@@ -189,26 +190,143 @@ class MemoryStorageBackendTest {
         long revision = s.currentResourceVersion();
         old.deactivate();
 
-        backend = new MemoryStorageBackend(100, 100, Duration.ofSeconds(10), handover);
+        backend = handingOver(100, handover);
         StorageInterface next = backend.forResource(CONFIGMAPS);
         ListResult list = next.getList("/configmaps", ListOptions.recursiveAll());
         assertEquals(List.of(a, b), list.items(), "the live objects, each at the revision of its last write");
         assertEquals(revision, next.currentResourceVersion());
         assertEquals(revision + 1, rv(update(next, "a", 3)), "the revision sequence goes on");
         assertFalse(Files.exists(handover), "the hand-over is read once");
-        assertEquals(410, assertThrows(StatusException.class, () -> watch(next, revision - 1)).code(),
-                "the history before the hand-over is gone");
+        ListResult beforeDelete = next.getList("/configmaps",
+                new ListOptions(Long.toString(revision - 1), ResourceVersionMatch.EXACT, null, true, 0, null, false));
+        assertEquals(List.of("a", "b", "gone"), names(beforeDelete.items()), "the history comes along");
+    }
+
+    /**
+     * Two hand-overs in a row (an update, then the refresh after it) with writes in between: a watch
+     * from a revision taken before both, or from where a watch of the first version ended, gets every
+     * later write once and in order from the third version.
+     */
+    @Test
+    void aWatchFromBeforeTwoHandOversInARowGetsEveryWriteOnceAndInOrder(@TempDir Path dataArea) throws Exception {
+        Path handover = dataArea.resolve("handover.snapshot");
+        MemoryStorageBackend first = handingOver(100, handover);
+        StorageInterface s1 = first.forResource(CONFIGMAPS);
+        long start = rv(s1.create("/configmaps/default/a", object("a", 0)));
+        Watch early = s1.watch("/configmaps", new ListOptions(Long.toString(start), null, SelectionPredicate.EVERYTHING,
+                true, 0, null, true));
+        update(s1, "a", 1);
+        s1.create("/configmaps/default/b", object("b", 0));
+        first.deactivate();
+        List<String> seenByEarly = new ArrayList<>();
+        long endedAt = drain(early, seenByEarly);
+        assertEquals(List.of("MODIFIED a 1", "ADDED b 0"), seenByEarly);
+
+        MemoryStorageBackend second = handingOver(100, handover);
+        StorageInterface s2 = second.forResource(CONFIGMAPS);
+        update(s2, "a", 2);
+        s2.delete("/configmaps/default/b", Preconditions.NONE, null);
+        s2.create("/configmaps/default/c", object("c", 0));
+        second.deactivate();
+
+        backend = handingOver(100, handover);
+        StorageInterface s3 = backend.forResource(CONFIGMAPS);
+        update(s3, "c", 1);
+        long last = s3.currentResourceVersion();
+
+        List<String> fromStart = new ArrayList<>();
+        assertEquals(last, take(watch(s3, start), 6, fromStart, start));
+        assertEquals(List.of("MODIFIED a 1", "ADDED b 0", "MODIFIED a 2", "DELETED b 0", "ADDED c 0", "MODIFIED c 1"),
+                fromStart, "every write since the watch's revision, once and in order");
+        List<String> resumed = new ArrayList<>();
+        assertEquals(last, take(watch(s3, endedAt), 4, resumed, endedAt));
+        assertEquals(fromStart.subList(2, 6), resumed, "where the first version's watch ended, the third goes on");
+        ListResult atFirstHandOver = s3.getList("/configmaps",
+                new ListOptions(Long.toString(endedAt), ResourceVersionMatch.EXACT, null, true, 0, null, false));
+        assertEquals(List.of("a", "b"), names(atFirstHandOver.items()), "reads at a revision of the first version");
+    }
+
+    /** What an earlier version of the bundle hands over (live keys only) is still taken over, without history. */
+    @Test
+    void theLiveKeysAnEarlierVersionHandsOverAreTakenOver() throws Exception {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try (java.io.DataOutputStream out = new java.io.DataOutputStream(bytes)) {
+            byte[] data = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"a\",\"namespace\":\"default\"}}"
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            out.writeInt(0x4b4d5301);
+            out.writeLong(9);
+            out.writeBoolean(true);
+            out.writeUTF("/configmaps/default/a");
+            out.writeLong(7);
+            out.writeInt(data.length);
+            out.write(data);
+            out.writeBoolean(false);
+        }
+        MvccStore store = new MvccStore(100);
+        assertEquals(1, store.readSnapshot(new java.io.DataInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray()))));
+        assertEquals(9, store.currentRevision());
+        assertEquals(9, store.compactedRevision());
+        assertEquals(7, store.latest("/configmaps/default/a").modRevision());
+    }
+
+    /** What was compacted stays compacted and nothing more is: 410 at the same revisions before and after. */
+    @Test
+    void aHandOverKeepsTheCompactedRevision(@TempDir Path dataArea) throws Exception {
+        Path handover = dataArea.resolve("handover.snapshot");
+        MemoryStorageBackend old = handingOver(5, handover);
+        StorageInterface s = old.forResource(CONFIGMAPS);
+        s.create("/configmaps/default/a", object("a", 0));
+        for (int i = 1; i <= 10; i++) {
+            update(s, "a", i);
+        }
+        long oldest = s.currentResourceVersion() - 5;
+        StatusException before = assertThrows(StatusException.class, () -> watch(s, oldest - 1));
+        old.deactivate();
+
+        backend = handingOver(5, handover);
+        StorageInterface next = backend.forResource(CONFIGMAPS);
+        StatusException after = assertThrows(StatusException.class, () -> watch(next, oldest - 1));
+        assertEquals(410, after.code());
+        assertEquals(before.getMessage(), after.getMessage());
+        List<String> replayed = new ArrayList<>();
+        take(watch(next, oldest), 5, replayed, oldest);
+        assertEquals(List.of("MODIFIED a 6", "MODIFIED a 7", "MODIFIED a 8", "MODIFIED a 9", "MODIFIED a 10"), replayed);
+        update(next, "a", 11);
+        assertEquals(410, assertThrows(StatusException.class, () -> watch(next, oldest)).code(),
+                "the window moves on as before");
+    }
+
+    /** A next version with a smaller history keeps only as much of the window as it holds. */
+    @Test
+    void aSmallerHistoryKeepsTheNewestPartOfTheWindowHandedOver(@TempDir Path dataArea) throws Exception {
+        Path handover = dataArea.resolve("handover.snapshot");
+        MemoryStorageBackend old = handingOver(100, handover);
+        StorageInterface s = old.forResource(CONFIGMAPS);
+        long created = rv(s.create("/configmaps/default/a", object("a", 0)));
+        for (int i = 1; i <= 10; i++) {
+            update(s, "a", i);
+        }
+        old.deactivate();
+
+        backend = handingOver(3, handover);
+        StorageInterface next = backend.forResource(CONFIGMAPS);
+        long current = next.currentResourceVersion();
+        assertEquals(created + 10, current);
+        assertEquals(410, assertThrows(StatusException.class, () -> watch(next, current - 4)).code());
+        List<String> replayed = new ArrayList<>();
+        take(watch(next, current - 3), 3, replayed, current - 3);
+        assertEquals(List.of("MODIFIED a 8", "MODIFIED a 9", "MODIFIED a 10"), replayed);
     }
 
     /**
      * A watch asking for progress notifications ends, at a hand-over, with a BOOKMARK at the revision
-     * handed over, even when the last writes were to other resources: from there it can watch the
-     * next version, which has no history before that revision.
+     * handed over, even when the last writes were to other resources: from there it watches the next
+     * version.
      */
     @Test
     void watchesEndWithTheRevisionHandedOverSoTheyCanGoOnFromIt(@TempDir Path dataArea) throws Exception {
         Path handover = dataArea.resolve("handover.snapshot");
-        MemoryStorageBackend old = new MemoryStorageBackend(100, 100, Duration.ofSeconds(10), handover);
+        MemoryStorageBackend old = handingOver(100, handover);
         StorageInterface s = old.forResource(CONFIGMAPS);
         long created = rv(s.create("/configmaps/default/a", object("a", 0)));
         Watch w = s.watch("/configmaps", new ListOptions(Long.toString(created), null, SelectionPredicate.EVERYTHING,
@@ -229,7 +347,7 @@ class MemoryStorageBackendTest {
         assertNull(w.next(Duration.ofSeconds(1)));
         assertTrue(w.done());
 
-        backend = new MemoryStorageBackend(100, 100, Duration.ofSeconds(10), handover);
+        backend = handingOver(100, handover);
         StorageInterface next = backend.forResource(CONFIGMAPS);
         Watch resumed = watch(next, revision);
         ObjectNode updated = update(next, "a", 1);
@@ -237,6 +355,49 @@ class MemoryStorageBackendTest {
         assertEquals(WatchEvent.Type.MODIFIED, e.type());
         assertEquals(rv(updated), rv(e.object()));
         resumed.close();
+    }
+
+    /** A backend keeping {@code history} revisions that hands its objects over through {@code handover}. */
+    private static MemoryStorageBackend handingOver(int history, Path handover) {
+        return new MemoryStorageBackend(history, 100, Duration.ofSeconds(10), handover);
+    }
+
+    /** Takes {@code n} events (bookmarks skipped) as "TYPE name n", checking each revision follows the last; returns the last. */
+    private static long take(Watch w, int n, List<String> into, long after) throws InterruptedException {
+        long last = after;
+        while (into.size() < n) {
+            WatchEvent e = next(w);
+            if (e.type() != WatchEvent.Type.BOOKMARK) {
+                assertTrue(rv(e.object()) > last, "in order: " + rv(e.object()) + " after " + last);
+                last = rv(e.object());
+                into.add(describe(e));
+            }
+        }
+        assertNull(w.next(Duration.ofMillis(200)), "nothing more");
+        w.close();
+        return last;
+    }
+
+    /** Takes every event until the watch ends; returns the revision of its last event or bookmark. */
+    private static long drain(Watch w, List<String> into) throws InterruptedException {
+        long last = 0;
+        for (WatchEvent e = w.next(Duration.ofSeconds(5)); e != null; e = w.next(Duration.ofSeconds(5))) {
+            last = rv(e.object());
+            if (e.type() != WatchEvent.Type.BOOKMARK) {
+                into.add(describe(e));
+            }
+        }
+        assertTrue(w.done());
+        return last;
+    }
+
+    private static String describe(WatchEvent e) {
+        return e.type() + " " + e.object().path("metadata").path("name").asText() + " "
+                + e.object().path("data").path("n").asInt();
+    }
+
+    private static List<String> names(List<ObjectNode> items) {
+        return items.stream().map(o -> o.path("metadata").path("name").asText()).toList();
     }
 
     private static Watch watch(StorageInterface s, long from) {

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Locale;
@@ -32,6 +33,8 @@ final class SqliteDialect implements Dialect {
     private final SQLiteDataSource dataSource;
     private FileChannel lockFile;
     private FileLock lock;
+    /** Set by {@link #close}: the lock is released for good; guarded by this. */
+    private boolean closed;
 
     SqliteDialect(Path file, String synchronous) {
         this.file = file;
@@ -66,7 +69,7 @@ final class SqliteDialect implements Dialect {
         if (dir != null && !Files.isWritable(dir)) {
             throw new SQLException("the directory of the database " + file + " is not writable");
         }
-        claim();
+        claim(forWrites);
         Connection c = dataSource.getConnection();
         try (Statement s = c.createStatement()) {
             // auto_vacuum takes effect only on a new database, before WAL mode and tables are written to it
@@ -143,8 +146,18 @@ final class SqliteDialect implements Dialect {
         return () -> { };
     }
 
-    /** Takes the lock that makes the file this server's, once. */
-    private synchronized void claim() throws SQLException {
+    /**
+     * Takes the lock that makes the file this server's, once. Once closed, the lock is the next
+     * version's (after an update of the plugin): a read still in flight on this one may open a
+     * connection without it, and nothing may write.
+     */
+    private synchronized void claim(boolean forWrites) throws SQLException {
+        if (closed) {
+            if (forWrites) {
+                throw new SQLTransientConnectionException("the storage has been stopped");
+            }
+            return;
+        }
         if (lock != null) {
             return;
         }
@@ -171,6 +184,7 @@ final class SqliteDialect implements Dialect {
 
     @Override
     public synchronized void close() {
+        closed = true;
         Drivers.deregister(org.sqlite.JDBC.class);
         try {
             if (lock != null) {

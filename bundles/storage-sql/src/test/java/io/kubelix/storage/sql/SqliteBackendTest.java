@@ -59,6 +59,24 @@ class SqliteBackendTest {
         assertEquals(other + 1, rv(again.create(key("c"), configMap("c"))), "the revision sequence goes on");
     }
 
+    /**
+     * A read still running on a version of the plugin that was stopped (an update) opens a connection
+     * without taking the file's lock again, so the next version opens the database.
+     */
+    @Test
+    void aReadOnAStoppedVersionLeavesTheDatabaseToTheNext() {
+        SqliteStorageBackend first = open();
+        StorageInterface stopped = first.forResource(CONFIGMAPS);
+        long created = rv(stopped.create(key("a"), configMap("a")));
+        first.deactivate();
+        backends.remove(first);
+        assertEquals(created, rv(stopped.get(key("a"), GetOptions.DEFAULT)));
+
+        StorageInterface next = open().forResource(CONFIGMAPS);
+        assertEquals(created, rv(next.get(key("a"), GetOptions.DEFAULT)));
+        assertEquals(created, rv(stopped.get(key("a"), GetOptions.DEFAULT)), "reads go on meanwhile");
+    }
+
     @Test
     void aSecondServerOnTheSameFileIsRefused() {
         open().forResource(CONFIGMAPS);

@@ -1,5 +1,6 @@
 package io.kubelix.runtime.controller.bootstrap;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.authn.ClusterAuthenticationSource;
@@ -133,7 +134,7 @@ public final class ClusterAuthenticationTrustController implements PostStartHook
             trust = trust.combine(ClusterAuthenticationTrust.of(source.clusterAuthenticationInfo()), clock.instant());
         }
         ObjectNode data = trust.data(json);
-        if (existing != null && data.equals(existing.get("data"))) {
+        if (existing != null && data.equals(dataOf(existing))) {
             return;
         }
         LOG.info("writing updated authentication info to {} configmaps/{}", NAMESPACE, NAME);
@@ -151,5 +152,14 @@ public final class ClusterAuthenticationTrustController implements PostStartHook
             configMap.set("data", data);
             objects.create(CONFIG_MAPS, configMap);
         }
+    }
+
+    /**
+     * A ConfigMap's data, empty when absent: the configmaps Store drops an empty map (Go's omitempty),
+     * and kube compares data semantically, nil and empty alike, so that no write follows.
+     */
+    private ObjectNode dataOf(ObjectNode configMap) {
+        JsonNode data = configMap.get("data");
+        return data instanceof ObjectNode o ? o : json.createObjectNode();
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.authn.ClusterAuthenticationInfo;
 import io.kubelix.api.errors.StatusException;
+import io.kubelix.api.registry.CreateOptions;
 import io.kubelix.api.registry.DeleteOptions;
 import io.kubelix.api.registry.UpdateOptions;
 import io.kubelix.api.request.RequestContext;
@@ -167,6 +168,25 @@ class ClusterAuthenticationTrustControllerTest {
         ObjectNode cm = await(configMaps, c -> c.path("data").has("requestheader-client-ca-file"));
         assertEquals("[\"X-Remote-User\"]", cm.path("data").path("requestheader-username-headers").asText());
         assertFalse(cm.path("data").path("client-ca-file").asText().isEmpty());
+    }
+
+    /**
+     * Without a source the ConfigMap holds no data, which the configmaps Store drops: rechecks and the
+     * configmaps plugin served again (as after its update) find nothing changed and write nothing.
+     */
+    @Test
+    void aConfigMapWithoutDataIsNotWrittenAgain() throws Exception {
+        GenericStore configMaps = served.serve(CONFIG_MAPS, "ConfigMap", true);
+        ObjectNode stored = JSON.createObjectNode().put("apiVersion", "v1").put("kind", "ConfigMap");
+        stored.putObject("metadata").put("namespace", NAMESPACE).put("name", NAME);
+        String written = configMaps.create(RequestContext.system(NAMESPACE), stored, CreateOptions.DEFAULT)
+                .path("metadata").path("resourceVersion").asText();
+        controller = new ClusterAuthenticationTrustController(informers, served, Clock.systemUTC(), Duration.ofMillis(50));
+
+        Thread.sleep(500);
+        served.serve(CONFIG_MAPS, served.newStore(CONFIG_MAPS, "ConfigMap", true));
+        Thread.sleep(500);
+        assertEquals(written, get(configMaps).path("metadata").path("resourceVersion").asText());
     }
 
     private static ObjectNode get(GenericStore store) {
