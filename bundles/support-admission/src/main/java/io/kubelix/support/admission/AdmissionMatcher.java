@@ -60,13 +60,13 @@ public final class AdmissionMatcher {
         private final String error;
 
         UnknownKind(GroupVersionResource resource) {
-            this("unable to convert to " + resource.group() + "/" + resource.version() + ", Resource="
-                    + resource.resource() + ": unknown kind");
+            super(StatusReason.INTERNAL_ERROR, 500, "Internal error occurred: " + message(resource), null, null);
+            this.error = message(resource);
         }
 
-        private UnknownKind(String error) {
-            super(StatusReason.INTERNAL_ERROR, 500, "Internal error occurred: " + error, null, null);
-            this.error = error;
+        private static String message(GroupVersionResource resource) {
+            return "unable to convert to " + resource.group() + "/" + resource.version() + ", Resource="
+                    + resource.resource() + ": unknown kind";
         }
 
         /** The error as kube's policy dispatcher quotes it, without the 500's prefix. */
