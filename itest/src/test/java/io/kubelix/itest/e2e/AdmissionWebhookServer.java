@@ -4,15 +4,20 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsParameters;
 import com.sun.net.httpserver.HttpsServer;
 
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.TrustManagerFactory;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
+import java.security.cert.CertificateFactory;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -42,6 +47,16 @@ final class AdmissionWebhookServer implements AutoCloseable {
     private final HttpsServer server;
 
     AdmissionWebhookServer(Path dir) throws Exception {
+        this(dir, null);
+    }
+
+    /**
+     * A server that, with {@code requiredToken}, asks each client for a certificate of its own client
+     * CA ({@code client.crt} and {@code client.key} in {@code dir}) in the TLS handshake and answers
+     * 401 to a request without {@code Authorization: Bearer <requiredToken>}, as a webhook that
+     * authenticates kube-apiserver does.
+     */
+    AdmissionWebhookServer(Path dir, String requiredToken) throws Exception {
         Files.createDirectories(dir);
         Openssl.run(dir, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=webhook-ca",
                 "-keyout", "ca.key", "-out", "ca.crt");
@@ -61,10 +76,23 @@ final class AdmissionWebhookServer implements AutoCloseable {
         KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
         kmf.init(keys, "webhook".toCharArray());
         SSLContext tls = SSLContext.getInstance("TLS");
-        tls.init(kmf.getKeyManagers(), null, null);
+        tls.init(kmf.getKeyManagers(), requiredToken == null ? null : clientTrust(dir), null);
         server = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.setHttpsConfigurator(new HttpsConfigurator(tls));
+        server.setHttpsConfigurator(new HttpsConfigurator(tls) {
+            @Override
+            public void configure(HttpsParameters params) {
+                SSLParameters p = tls.getDefaultSSLParameters();
+                p.setNeedClientAuth(requiredToken != null);
+                params.setSSLParameters(p);
+            }
+        });
         server.createContext("/", exchange -> {
+            if (requiredToken != null
+                    && !("Bearer " + requiredToken).equals(exchange.getRequestHeaders().getFirst("Authorization"))) {
+                exchange.sendResponseHeaders(401, -1);
+                exchange.close();
+                return;
+            }
             String path = exchange.getRequestURI().getPath();
             JsonNode review = JSON.readTree(exchange.getRequestBody());
             received.add(new Received(path, review));
@@ -83,6 +111,24 @@ final class AdmissionWebhookServer implements AutoCloseable {
             exchange.close();
         });
         server.start();
+    }
+
+    /** Makes a client CA and a client certificate of it, and trusts that CA for clients. */
+    private static TrustManager[] clientTrust(Path dir) throws Exception {
+        Openssl.run(dir, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=webhook-client-ca",
+                "-keyout", "client-ca.key", "-out", "client-ca.crt");
+        Openssl.run(dir, "req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=kube-apiserver", "-keyout", "client.key",
+                "-out", "client.csr");
+        Openssl.run(dir, "x509", "-req", "-in", "client.csr", "-CA", "client-ca.crt", "-CAkey", "client-ca.key",
+                "-CAcreateserial", "-days", "1", "-out", "client.crt");
+        KeyStore trusted = KeyStore.getInstance("PKCS12");
+        trusted.load(null, null);
+        try (InputStream in = Files.newInputStream(dir.resolve("client-ca.crt"))) {
+            trusted.setCertificateEntry("client-ca", CertificateFactory.getInstance("X.509").generateCertificate(in));
+        }
+        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(trusted);
+        return tmf.getTrustManagers();
     }
 
     /** Answers reviews posted to {@code path} with {@code handler}. */

@@ -25,16 +25,57 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * called for an {@code autoscaling/v1} request with the object converted ({@code matchPolicy: Equivalent})
  * and not with {@code Exact}, and the plugins switched off
  * ({@code --disable-admission-plugins}) or refused by name ({@code --enable-admission-plugins}), and
- * the plugin taken out of {@code plugins/} (no more calls) and put back (calls again). The methods run in order on one server.
+ * the plugin taken out of {@code plugins/} (no more calls) and put back (calls again), and a webhook
+ * requiring a client certificate and a bearer token called with those the plugins' {@code kubeConfigFile}
+ * gives its host and port. The methods run in order on one server.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class KubectlAdmissionWebhookIT extends KubectlSuite {
     private static final String MUTATED = "webhook.kubelix.io/mutated";
 
+    private static final String SECURED_TOKEN = "webhook-s3cret";
+
     private AdmissionWebhookServer webhook;
+    /** A webhook server that requires a client certificate and a bearer token. */
+    private AdmissionWebhookServer secured;
 
     KubectlAdmissionWebhookIT() {
         super("admission-webhook", "mutatingwebhookconfigurations,validatingwebhookconfigurations");
+    }
+
+    /**
+     * kube's webhook admission configuration for both plugins: a kubeConfigFile whose user for the
+     * secured webhook server's host and port gives a client certificate of its client CA and a token.
+     */
+    @Override
+    String[] flags() throws Exception {
+        secured = new AdmissionWebhookServer(work.resolve("secured-pki"), SECURED_TOKEN);
+        Path kubeconfig = write("webhook.kubeconfig", """
+                apiVersion: v1
+                kind: Config
+                users:
+                - name: "127.0.0.1:%d"
+                  user:
+                    token: %s
+                    client-certificate: secured-pki/client.crt
+                    client-key: secured-pki/client.key
+                - name: "*.example.com"
+                  user: {token: not-for-this-server}
+                """.formatted(secured.port(), SECURED_TOKEN));
+        String webhookAdmission = """
+                  configuration:
+                    apiVersion: apiserver.config.k8s.io/v1
+                    kind: WebhookAdmissionConfiguration
+                    kubeConfigFile: %s
+                """.formatted(kubeconfig.toAbsolutePath());
+        Path admission = write("admission.yaml", """
+                apiVersion: apiserver.config.k8s.io/v1
+                kind: AdmissionConfiguration
+                plugins:
+                - name: ValidatingAdmissionWebhook
+                %s- name: MutatingAdmissionWebhook
+                %s""".formatted(webhookAdmission, webhookAdmission));
+        return new String[] {"--admission-control-config-file", admission.toString()};
     }
 
     @Override
@@ -57,6 +98,9 @@ class KubectlAdmissionWebhookIT extends KubectlSuite {
     void stopWebhook() {
         if (webhook != null) {
             webhook.close();
+        }
+        if (secured != null) {
+            secured.close();
         }
     }
 
@@ -417,6 +461,32 @@ class KubectlAdmissionWebhookIT extends KubectlSuite {
                 .path("averageUtilization").asInt(), review::toString);
         assertEquals(List.of(), webhook.reviews("/hpa-exact"), "matchPolicy: Exact sees only v2 requests");
         kubectl.ok("delete", "validatingwebhookconfiguration", "hpa-v2");
+    }
+
+    @Test
+    @Order(10)
+    void aWebhookRequiringAClientCertificateAndATokenIsCalledWithThoseOfTheKubeConfigFile() throws Exception {
+        apply("secured.yaml", """
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: ValidatingWebhookConfiguration
+                metadata: {name: secured}
+                webhooks:
+                - name: secured.kubelix.io
+                  clientConfig: {url: "https://127.0.0.1:%d/secured", caBundle: %s}
+                  rules: [{operations: [CREATE], apiGroups: [""], apiVersions: [v1], resources: [secrets]}]
+                  failurePolicy: Fail
+                  sideEffects: None
+                  admissionReviewVersions: [v1]
+                """.formatted(secured.port(), secured.caBundle()));
+        // Without the certificate or the token the call would fail, and failurePolicy Fail refuse the create.
+        await("the secured webhook to be called", () -> {
+            kubectl.ok("create", "secret", "generic", "probe-" + System.nanoTime(), "--from-literal=k=v");
+            return secured.reviews("/secured");
+        }, reviews -> !reviews.isEmpty());
+        kubectl.ok("create", "secret", "generic", "checked", "--from-literal=k=v");
+        List<JsonNode> reviews = secured.reviews("/secured");
+        assertEquals("checked", reviews.get(reviews.size() - 1).path("request").path("name").asText());
+        kubectl.ok("delete", "validatingwebhookconfiguration", "secured");
     }
 
     /** The labels of a configmap created now, as stored. */

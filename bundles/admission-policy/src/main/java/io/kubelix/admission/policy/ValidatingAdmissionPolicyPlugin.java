@@ -113,7 +113,13 @@ public final class ValidatingAdmissionPolicyPlugin implements ValidatingAdmissio
         Map<AdmissionMatcher.Match, Map<String, Object>> versions = new HashMap<>();
         for (Hook hook : hooks) {
             CompiledPolicy policy = hook.policy();
-            AdmissionMatcher.Match match = matcher.matchResources(policy.spec().path("matchConstraints"), a);
+            AdmissionMatcher.Match match;
+            try {
+                match = matcher.matchResources(policy.spec().path("matchConstraints"), a);
+            } catch (AdmissionMatcher.UnknownKind e) {
+                configurationError(policy, null, e.error(), denials);
+                continue;
+            }
             if (match == null) {
                 continue;
             }
@@ -123,7 +129,12 @@ public final class ValidatingAdmissionPolicyPlugin implements ValidatingAdmissio
             for (ObjectNode binding : hook.bindings()) {
                 String bindingName = binding.path("metadata").path("name").asText();
                 JsonNode bindingSpec = binding.path("spec");
-                if (!matcher.matchesResources(bindingSpec.path("matchResources"), a)) {
+                try {
+                    if (!matcher.matchesResources(bindingSpec.path("matchResources"), a)) {
+                        continue;
+                    }
+                } catch (AdmissionMatcher.UnknownKind e) {
+                    configurationError(policy, bindingName, e.error(), denials);
                     continue;
                 }
                 List<ObjectNode> paramObjects;
@@ -131,10 +142,7 @@ public final class ValidatingAdmissionPolicyPlugin implements ValidatingAdmissio
                     paramObjects = params.collect(policy.spec().path("paramKind"), bindingSpec.path("paramRef"),
                             a.namespace());
                 } catch (CompiledPolicy.PolicyException e) {
-                    if (!policy.failOpen()) {
-                        denials.add(new Denial(policy.name(), bindingName, "failed to configure binding: "
-                                + e.getMessage(), ""));
-                    }
+                    configurationError(policy, bindingName, e.getMessage(), denials);
                     continue;
                 }
                 for (ObjectNode param : paramObjects) {
@@ -145,6 +153,18 @@ public final class ValidatingAdmissionPolicyPlugin implements ValidatingAdmissio
         }
         if (!denials.isEmpty()) {
             throw denied(a, denials);
+        }
+    }
+
+    /**
+     * kube's {@code addConfigError}: a policy or binding that cannot be applied to the request is
+     * ignored under {@code failurePolicy: Ignore}, and otherwise denies it.
+     */
+    private static void configurationError(CompiledPolicy policy, String bindingName, String error,
+                                           List<Denial> denials) {
+        if (!policy.failOpen()) {
+            denials.add(new Denial(policy.name(), bindingName, (bindingName == null ? "failed to configure policy: "
+                    : "failed to configure binding: ") + error, ""));
         }
     }
 

@@ -13,6 +13,8 @@ import io.kubelix.api.informer.SharedInformerFactory;
 import io.kubelix.api.metrics.MetricsRegistry;
 import io.kubelix.api.schema.GroupVersionResource;
 import io.kubelix.support.admission.VersionedAttributes;
+import io.kubelix.support.admission.config.AdmissionConfigurationFile;
+import org.osgi.framework.BundleContext;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -38,8 +40,11 @@ public final class MutatingAdmissionWebhook implements MutatingAdmissionPlugin {
 
     @Activate
     public MutatingAdmissionWebhook(@Reference SharedInformerFactory informers, @Reference AuthorizationChain authorization,
-                                     @Reference MetricsRegistry metrics, @Reference EquivalentResourceMapper equivalents) {
-        this(new WebhookPlugin(informers, CONFIGURATIONS, authorization, metrics, equivalents));
+                                     @Reference MetricsRegistry metrics, @Reference EquivalentResourceMapper equivalents,
+                                     BundleContext context) {
+        this(new WebhookPlugin(informers, CONFIGURATIONS, authorization, metrics, equivalents,
+                WebhookAdmissionConfiguration.credentials(context.getProperty(AdmissionConfigurationFile.PROPERTY),
+                        PLUGIN_NAME)));
     }
 
     MutatingAdmissionWebhook(WebhookPlugin webhooks) {

@@ -7,6 +7,8 @@ import io.kubelix.api.authz.AuthorizationChain;
 import io.kubelix.api.informer.SharedInformerFactory;
 import io.kubelix.api.metrics.MetricsRegistry;
 import io.kubelix.api.schema.GroupVersionResource;
+import io.kubelix.support.admission.config.AdmissionConfigurationFile;
+import org.osgi.framework.BundleContext;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -31,8 +33,11 @@ public final class ValidatingAdmissionWebhook implements ValidatingAdmissionPlug
 
     @Activate
     public ValidatingAdmissionWebhook(@Reference SharedInformerFactory informers, @Reference AuthorizationChain authorization,
-                                     @Reference MetricsRegistry metrics, @Reference EquivalentResourceMapper equivalents) {
-        this(new WebhookPlugin(informers, CONFIGURATIONS, authorization, metrics, equivalents));
+                                     @Reference MetricsRegistry metrics, @Reference EquivalentResourceMapper equivalents,
+                                     BundleContext context) {
+        this(new WebhookPlugin(informers, CONFIGURATIONS, authorization, metrics, equivalents,
+                WebhookAdmissionConfiguration.credentials(context.getProperty(AdmissionConfigurationFile.PROPERTY),
+                        PLUGIN_NAME)));
     }
 
     ValidatingAdmissionWebhook(WebhookPlugin webhooks) {

@@ -16,6 +16,7 @@ import io.kubelix.support.admission.AdmissionRequests;
 import io.kubelix.support.admission.MatchConditions;
 import io.kubelix.support.admission.VersionedAttributes;
 import io.kubelix.support.cel.CelValues;
+import io.kubelix.support.webhook.AuthenticationInfoResolver;
 import io.kubelix.support.webhook.ServiceResolver;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,7 +55,8 @@ final class WebhookPlugin {
     private final AuthorizationChain authorization;
 
     WebhookPlugin(SharedInformerFactory informers, GroupVersionResource configurationResource,
-                  AuthorizationChain authorization, MetricsRegistry metrics, EquivalentResourceMapper equivalents) {
+                  AuthorizationChain authorization, MetricsRegistry metrics, EquivalentResourceMapper equivalents,
+                  AuthenticationInfoResolver credentials) {
         this.authorization = authorization;
         this.equivalents = equivalents;
         this.metrics = new WebhookMetrics(metrics);
@@ -62,7 +64,7 @@ final class WebhookPlugin {
         this.namespaces = informers.forResource(NAMESPACES);
         this.matcher = new AdmissionMatcher(this::namespace, equivalents);
         this.client = new WebhookClient(new ServiceResolver(informers.forResource(SERVICES).lister(),
-                informers.forResource(ENDPOINT_SLICES).lister()), json);
+                informers.forResource(ENDPOINT_SLICES).lister()), json, credentials);
     }
 
     /** For tests: the parts given. */

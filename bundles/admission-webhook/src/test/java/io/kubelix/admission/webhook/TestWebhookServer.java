@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsParameters;
 import com.sun.net.httpserver.HttpsServer;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x509.BasicConstraints;
@@ -18,6 +19,8 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.TrustManagerFactory;
 import java.io.StringWriter;
 import java.math.BigInteger;
 import java.net.InetSocketAddress;
@@ -43,11 +46,26 @@ final class TestWebhookServer implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     final List<JsonNode> reviews = new CopyOnWriteArrayList<>();
+    /** The {@code Authorization} header of each request, or "" when it had none. */
+    final List<String> authorizations = new CopyOnWriteArrayList<>();
     final String caBundle;
+    /** With {@link #requiringClientCertificates}: a certificate of the client CA, and its key, in PEM. */
+    String clientCertPem;
+    String clientKeyPem;
     private final HttpsServer server;
     volatile Function<JsonNode, ObjectNode> answer;
 
     TestWebhookServer(Function<JsonNode, ObjectNode> answer, String... dnsNames) throws Exception {
+        this(answer, false, dnsNames);
+    }
+
+    /** A server whose TLS handshake requires a client certificate of its own client CA ({@link #clientCertPem}). */
+    static TestWebhookServer requiringClientCertificates(Function<JsonNode, ObjectNode> answer) throws Exception {
+        return new TestWebhookServer(answer, true);
+    }
+
+    private TestWebhookServer(Function<JsonNode, ObjectNode> answer, boolean clientCertificates, String... dnsNames)
+            throws Exception {
         this.answer = answer;
         KeyPairGenerator rsa = KeyPairGenerator.getInstance("RSA");
         rsa.initialize(2048);
@@ -62,11 +80,7 @@ final class TestWebhookServer implements AutoCloseable {
         }
         X509Certificate cert = certificate(caName, caKeys, new X500Name("CN=webhook"), serverKeys, false,
                 new GeneralNames(names));
-        StringWriter pem = new StringWriter();
-        try (JcaPEMWriter w = new JcaPEMWriter(pem)) {
-            w.writeObject(ca);
-        }
-        caBundle = Base64.getEncoder().encodeToString(pem.toString().getBytes(StandardCharsets.US_ASCII));
+        caBundle = Base64.getEncoder().encodeToString(pem(ca).getBytes(StandardCharsets.US_ASCII));
 
         KeyStore keys = KeyStore.getInstance("PKCS12");
         keys.load(null, null);
@@ -74,11 +88,35 @@ final class TestWebhookServer implements AutoCloseable {
         KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
         kmf.init(keys, new char[0]);
         SSLContext tls = SSLContext.getInstance("TLS");
-        tls.init(kmf.getKeyManagers(), null, null);
+        TrustManagerFactory clients = null;
+        if (clientCertificates) {
+            KeyPair clientCaKeys = rsa.generateKeyPair();
+            KeyPair clientKeys = rsa.generateKeyPair();
+            X500Name clientCaName = new X500Name("CN=webhook-client-ca");
+            X509Certificate clientCa = certificate(clientCaName, clientCaKeys, clientCaName, clientCaKeys, true, null);
+            clientCertPem = pem(certificate(clientCaName, clientCaKeys, new X500Name("CN=kube-apiserver"), clientKeys,
+                    false, null));
+            clientKeyPem = pem(clientKeys.getPrivate());
+            KeyStore trusted = KeyStore.getInstance("PKCS12");
+            trusted.load(null, null);
+            trusted.setCertificateEntry("client-ca", clientCa);
+            clients = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            clients.init(trusted);
+        }
+        tls.init(kmf.getKeyManagers(), clients == null ? null : clients.getTrustManagers(), null);
 
         server = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.setHttpsConfigurator(new HttpsConfigurator(tls));
+        server.setHttpsConfigurator(new HttpsConfigurator(tls) {
+            @Override
+            public void configure(HttpsParameters params) {
+                SSLParameters p = tls.getDefaultSSLParameters();
+                p.setNeedClientAuth(clientCertificates);
+                params.setSSLParameters(p);
+            }
+        });
         server.createContext("/", exchange -> {
+            String authorization = exchange.getRequestHeaders().getFirst("Authorization");
+            authorizations.add(authorization == null ? "" : authorization);
             ObjectNode review = (ObjectNode) JSON.readTree(exchange.getRequestBody());
             String path = exchange.getRequestURI().getPath();
             review.put("_webhook", path.substring(path.lastIndexOf('/') + 1));
@@ -99,6 +137,14 @@ final class TestWebhookServer implements AutoCloseable {
             exchange.close();
         });
         server.start();
+    }
+
+    private static String pem(Object o) throws java.io.IOException {
+        StringWriter out = new StringWriter();
+        try (JcaPEMWriter w = new JcaPEMWriter(out)) {
+            w.writeObject(o);
+        }
+        return out.toString();
     }
 
     int port() {

@@ -9,6 +9,8 @@ import io.kubelix.api.registry.StatusStrategies;
 import io.kubelix.api.request.RequestContext;
 import io.kubelix.api.validation.GoSyntax;
 import io.kubelix.api.validation.NameValidators;
+import io.kubelix.support.admission.PolicyEnvironment;
+import io.kubelix.support.cel.CelEnvironment;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -19,8 +21,9 @@ import java.util.regex.Pattern;
  * the status kept from the stored object, and kube's validation of the fields users write (match
  * constraints with at least one resource rule, at least one validation or audit annotation, each
  * with an expression, known reasons, one-line messages, audit annotation keys that make qualified
- * names under the policy's, a complete paramKind, named variables).
- * CEL expressions are stored without being compiled.
+ * names under the policy's, a complete paramKind, named variables). Of the CEL expressions, audit
+ * annotations' value expressions are compiled, as kube compiles them; the others are stored without
+ * being compiled.
  */
 final class ValidatingAdmissionPolicyStrategy implements RESTCreateStrategy, RESTUpdateStrategy {
     static final List<String> REASONS = List.of("Forbidden", "Invalid", "RequestEntityTooLarge", "Unauthorized");
@@ -28,6 +31,8 @@ final class ValidatingAdmissionPolicyStrategy implements RESTCreateStrategy, RES
     /** kube's {@code maxAuditAnnotations} and {@code maxAuditAnnotationValueExpressionLength}. */
     private static final int MAX_AUDIT_ANNOTATIONS = 20;
     private static final int MAX_AUDIT_ANNOTATION_EXPRESSION_BYTES = 5 * 1024;
+    /** What kube's {@code AuditAnnotationCondition} may evaluate to. */
+    private static final List<String> AUDIT_ANNOTATION_TYPES = List.of("string", "null_type");
 
     @Override
     public void prepareForCreate(RequestContext ctx, ObjectNode obj) {
@@ -77,7 +82,7 @@ final class ValidatingAdmissionPolicyStrategy implements RESTCreateStrategy, RES
         for (JsonNode v : spec.path("validations")) {
             errs.addAll(validation(v, "spec.validations[" + i++ + "]"));
         }
-        errs.addAll(auditAnnotations(obj.path("metadata").path("name").asText(""), spec.path("auditAnnotations")));
+        errs.addAll(auditAnnotations(obj.path("metadata").path("name").asText(""), spec));
         i = 0;
         for (JsonNode v : spec.path("variables")) {
             String p = "spec.variables[" + i++ + "]";
@@ -101,10 +106,13 @@ final class ValidatingAdmissionPolicyStrategy implements RESTCreateStrategy, RES
 
     /**
      * kube's validation of audit annotations: at most 20, each key unique and, after the policy's
-     * name and a slash, a qualified name, each value expression given and at most 5 KiB.
+     * name and a slash, a qualified name, each value expression given, at most 5 KiB, and compiling
+     * to a string or null in the policy's environment (its params and variables included).
      */
-    private static List<FieldError> auditAnnotations(String policyName, JsonNode annotations) {
+    private static List<FieldError> auditAnnotations(String policyName, JsonNode spec) {
+        JsonNode annotations = spec.path("auditAnnotations");
         List<FieldError> errs = new ArrayList<>();
+        CelEnvironment environment = null;
         if (annotations.size() > MAX_AUDIT_ANNOTATIONS) {
             errs.add(FieldError.invalid("spec.auditAnnotations", auditAnnotationsGoSyntax(annotations),
                     "must not have more than " + MAX_AUDIT_ANNOTATIONS + " auditAnnotations"));
@@ -128,6 +136,16 @@ final class ValidatingAdmissionPolicyStrategy implements RESTCreateStrategy, RES
             } else if (value.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_AUDIT_ANNOTATION_EXPRESSION_BYTES) {
                 errs.add(FieldError.required(p + ".valueExpression", "must not exceed "
                         + MAX_AUDIT_ANNOTATION_EXPRESSION_BYTES + " bytes in length"));
+            } else {
+                if (environment == null) {
+                    JsonNode variables = spec.path("variables");
+                    environment = PolicyEnvironment.of(null, spec.hasNonNull("paramKind"), null, variables,
+                            !variables.isEmpty());
+                }
+                String error = PolicyEnvironment.compileError(environment, value, AUDIT_ANNOTATION_TYPES);
+                if (error != null) {
+                    errs.add(FieldError.invalid(p + ".valueExpression", a.path("valueExpression").asText(""), error));
+                }
             }
             if (!keys.add(key)) {
                 errs.add(FieldError.duplicate(p + ".key", key));

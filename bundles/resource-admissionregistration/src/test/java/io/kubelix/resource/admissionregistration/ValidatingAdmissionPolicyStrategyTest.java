@@ -82,6 +82,28 @@ class ValidatingAdmissionPolicyStrategyTest {
     }
 
     @Test
+    void auditAnnotationValueExpressionsCompileToAStringOrNullAsKubeRequires() {
+        ObjectNode p = replicaLimit();
+        ObjectNode spec = (ObjectNode) p.get("spec");
+        spec.set("variables", annotations("[{'name':'team','expression':'namespaceObject.metadata.labels[\\'team\\']'}]"));
+        spec.set("auditAnnotations", annotations("[{'key':'a','valueExpression':'variables.team + request.userInfo.username'},"
+                + "{'key':'b','valueExpression':'null'},"
+                + "{'key':'c','valueExpression':'1 + 1'},"
+                + "{'key':'d','valueExpression':'params.name'},"
+                + "{'key':'e','valueExpression':'request.user'}]"));
+        assertEquals(List.of("spec.auditAnnotations[2].valueExpression: Invalid value: \"1 + 1\": must evaluate to one of "
+                        + "[string null_type]",
+                "spec.auditAnnotations[3].valueExpression: Invalid value: \"params.name\": compilation failed: ERROR: "
+                        + "<input>:1:1: undeclared reference to 'params' (in container '')\n | params.name\n | ^",
+                "spec.auditAnnotations[4].valueExpression: Invalid value: \"request.user\": compilation failed: ERROR: "
+                        + "<input>:1:8: undefined field 'user'\n | request.user\n | .......^"), create(strategy, p));
+
+        spec.putObject("paramKind").put("apiVersion", "v1").put("kind", "ConfigMap");
+        spec.set("auditAnnotations", annotations("[{'key':'d','valueExpression':'string(params.data.size)'}]"));
+        assertEquals(List.of(), create(strategy, p));
+    }
+
+    @Test
     void paramKindNeedsApiVersionAndKind() {
         ObjectNode p = replicaLimit();
         ((ObjectNode) p.get("spec")).putObject("paramKind").put("apiVersion", "rules.example.com/v1");

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.admission.AdmissionAttributes;
 import io.kubelix.api.admission.EquivalentResourceMapper;
 import io.kubelix.api.errors.StatusException;
+import io.kubelix.api.errors.StatusReason;
 import io.kubelix.api.object.LabelSelectors;
 import io.kubelix.api.schema.GroupResource;
 import io.kubelix.api.schema.GroupVersionKind;
@@ -48,6 +49,32 @@ public final class AdmissionMatcher {
         }
     }
 
+    /**
+     * kube's {@code unable to convert to <resource>: unknown kind}: a rule matched an equivalent
+     * resource that serves no kind. A webhook's request fails with it as this 500, as kube's
+     * {@code ShouldCallHook} answers; a policy treats it as a configuration error, which its
+     * {@code failurePolicy} decides.
+     */
+    public static final class UnknownKind extends StatusException {
+        private static final long serialVersionUID = 1L;
+        private final String error;
+
+        UnknownKind(GroupVersionResource resource) {
+            super(StatusReason.INTERNAL_ERROR, 500, "Internal error occurred: " + message(resource), null, null);
+            this.error = message(resource);
+        }
+
+        private static String message(GroupVersionResource resource) {
+            return "unable to convert to " + resource.group() + "/" + resource.version() + ", Resource="
+                    + resource.resource() + ": unknown kind";
+        }
+
+        /** The error as kube's policy dispatcher quotes it, without the 500's prefix. */
+        public String error() {
+            return error;
+        }
+    }
+
     public AdmissionMatcher(Function<String, ObjectNode> namespaces) {
         this(namespaces, null);
     }
@@ -79,7 +106,7 @@ public final class AdmissionMatcher {
      * equivalent resource; and the selectors must select the request. Null when it does not match.
      *
      * @throws StatusException 404 when the request's namespace does not exist and there is a
-     *                         namespace selector; 500 when an equivalent resource has no kind
+     *                         namespace selector; {@link UnknownKind} when an equivalent resource has no kind
      */
     public Match match(JsonNode rules, boolean equivalent, JsonNode namespaceSelector, JsonNode objectSelector,
                        AdmissionAttributes a) {
@@ -112,6 +139,8 @@ public final class AdmissionMatcher {
      * kube's policy {@code Matcher.Matches}: {@link #matchesResources} with the resource and kind
      * matched, which {@code matchPolicy: Equivalent} (for the exclusions too) may find through an
      * equivalent resource. Null when it does not match.
+     *
+     * @throws UnknownKind when an equivalent resource a rule matches has no kind
      */
     public Match matchResources(JsonNode matchResources, AdmissionAttributes a) {
         Match requested = new Match(a.resource(), a.kind());
@@ -154,8 +183,7 @@ public final class AdmissionMatcher {
                 }
                 GroupVersionKind kind = equivalents.kindFor(other, a.subresource());
                 if (kind == null) {
-                    throw StatusException.internalError("unable to convert to " + other.group() + "/"
-                            + other.version() + ", Resource=" + other.resource() + ": unknown kind", null);
+                    throw new UnknownKind(other);
                 }
                 if (!names || resourceName(r.path("resourceNames"), a.name())) {
                     return new Match(other, kind);

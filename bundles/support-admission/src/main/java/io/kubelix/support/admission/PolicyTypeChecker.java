@@ -25,7 +25,8 @@ import java.util.TreeSet;
  * {@code messageExpression} compiled with {@code object} and {@code oldObject} typed by the schema of
  * each kind the policy's {@code matchConstraints} name (explicit groups, versions and resources only,
  * at most ten kinds, in group, version and kind order) and {@code params} by its param kind's; a kind
- * whose schema is not known is left out. What does not compile is a warning for
+ * whose schema is not known is left out. {@code request}, {@code namespaceObject} and {@code variables}
+ * are typed as kube types them ({@link PolicyEnvironment}). What does not compile is a warning for
  * {@code status.typeChecking.expressionWarnings}, worded as kube's: the kind, then cel's issues.
  */
 public final class PolicyTypeChecker {
@@ -53,7 +54,7 @@ public final class PolicyTypeChecker {
             JsonNode object = schemaOf(kind);
             if (object != null) {
                 kinds.add(kind);
-                environments.add(environment(object, params));
+                environments.add(PolicyEnvironment.of(object, params != null, params, spec.path("variables"), true));
             }
         }
         List<ExpressionWarning> warnings = new ArrayList<>();
@@ -83,22 +84,6 @@ public final class PolicyTypeChecker {
         if (!results.isEmpty()) {
             warnings.add(new ExpressionWarning(fieldRef, String.join("\n", results)));
         }
-    }
-
-    /** kube's environment for type checking, with the object and params typed and the rest as admission declares them. */
-    private static CelEnvironment environment(JsonNode object, JsonNode params) {
-        CelEnvironment.Builder b = CelEnvironment.builder()
-                .variable("object", object, true)
-                .variable("oldObject", object, true)
-                .variable("request", CelEnvironment.Type.DYN)
-                .variable("namespaceObject", CelEnvironment.Type.DYN)
-                .variable("variables", CelEnvironment.Type.MAP)
-                .variable("authorizer", CelEnvironment.Type.AUTHORIZER)
-                .variable("authorizer.requestResource", CelEnvironment.Type.RESOURCE_CHECK);
-        if (params != null) {
-            b.variable("params", params, true);
-        }
-        return b.build();
     }
 
     /** kube's {@code typesToCheck}: the kinds of the rules' explicit groups, versions and resources, sorted. */

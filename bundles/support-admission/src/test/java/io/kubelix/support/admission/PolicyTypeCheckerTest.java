@@ -71,6 +71,40 @@ class PolicyTypeCheckerTest {
     }
 
     @Test
+    void requestNamespaceObjectAndVariablesAreTypedAsKubeTypesThem() throws Exception {
+        JsonNode spec = json("{'matchConstraints':{'resourceRules':[{'apiGroups':['apps'],'apiVersions':['v1'],"
+                + "'resources':['deployments']}]},'variables':[{'name':'replicas','expression':'object.spec.replicas'},"
+                + "{'name':'twice','expression':'variables.replicas * 2'},{'name':'broken','expression':'object.nothing'}],"
+                + "'validations':["
+                + "{'expression':'request.userInfo.username != \\'\\' && request.kind.kind == \\'Deployment\\' && request.dryRun'},"
+                + "{'expression':'namespaceObject.metadata.labels[\\'team\\'] == \\'a\\' && namespaceObject.status.phase != \\'\\''},"
+                + "{'expression':'variables.twice <= 10 && variables.broken == 1 && size(request.options) >= 0'},"
+                + "{'expression':'request.user == \\'x\\''},"
+                + "{'expression':'namespaceObject.spec.phase == \\'x\\''},"
+                + "{'expression':'variables.replicas == \\'3\\''},"
+                + "{'expression':'variables.missing == 1'}]}");
+        List<PolicyTypeChecker.ExpressionWarning> warnings = new PolicyTypeChecker(SCHEMAS).check(spec);
+        assertEquals(List.of("spec.validations[3].expression", "spec.validations[4].expression",
+                "spec.validations[5].expression", "spec.validations[6].expression"),
+                warnings.stream().map(PolicyTypeChecker.ExpressionWarning::fieldRef).toList(), warnings::toString);
+        assertEquals("""
+                apps/v1, Kind=Deployment: ERROR: <input>:1:8: undefined field 'user'
+                 | request.user == "x"
+                 | .......^
+                """, warnings.get(0).warning());
+        assertEquals("""
+                apps/v1, Kind=Deployment: ERROR: <input>:1:20: found no matching overload for '_==_' applied to '(int, string)'
+                 | variables.replicas == "3"
+                 | ...................^
+                """, warnings.get(2).warning());
+        assertEquals("""
+                apps/v1, Kind=Deployment: ERROR: <input>:1:10: undefined field 'missing'
+                 | variables.missing == 1
+                 | .........^
+                """, warnings.get(3).warning());
+    }
+
+    @Test
     void kindsWithoutSchemasAndWildcardRulesAreNotChecked() throws Exception {
         JsonNode spec = json("{'matchConstraints':{'resourceRules':[{'apiGroups':['*'],'apiVersions':['v1'],"
                 + "'resources':['deployments']},{'apiGroups':[''],'apiVersions':['v1'],'resources':['configmaps']}]},"

@@ -137,6 +137,21 @@ public final class CelEnvironment {
             return this;
         }
 
+        /**
+         * Declares an object variable whose fields have the result types of {@code fields}, as kube's
+         * composition environment declares {@code variables} (a field whose expression is null, one
+         * that did not compile, is {@code dyn}). The expressions must come from environments of this
+         * builder, so that the object types they name are known here.
+         */
+        public Builder variable(String name, String typeName, Map<String, CelExpression> fields) {
+            Objects.requireNonNull(name, "name");
+            Map<String, CelType> types = new LinkedHashMap<>();
+            fields.forEach((field, e) -> types.put(field, e == null ? null : e.celResultType()));
+            variables.put(name, Type.DYN);
+            typed.put(name, schemaTypes.declareObject(typeName, types));
+            return this;
+        }
+
         public CelEnvironment build() {
             CelOptions options = CelOptions.current()
                     .comprehensionMaxIterations(MAX_ITERATIONS)

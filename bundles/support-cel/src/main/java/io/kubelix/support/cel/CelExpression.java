@@ -2,6 +2,7 @@ package io.kubelix.support.cel;
 
 import dev.cel.common.CelAbstractSyntaxTree;
 import dev.cel.common.ast.CelExpr;
+import dev.cel.common.types.CelType;
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelEvaluationListener;
 import dev.cel.runtime.CelRuntime;
@@ -36,6 +37,11 @@ public final class CelExpression {
     /** The type the checker gave the expression's result, such as {@code bool} or {@code string}. */
     public String resultType() {
         return ast.getResultType().name();
+    }
+
+    /** The checker's type of the result, for a variable of an environment to be declared with. */
+    CelType celResultType() {
+        return ast.getResultType();
     }
 
     /** Runs the expression; returns its value as {@link CelValues} describes, and how much it cost. */

@@ -37,6 +37,31 @@ final class SchemaDeclTypes implements CelTypeProvider {
         return type(name, schema, resourceRoot);
     }
 
+    /**
+     * An object type of the given fields (kube's composition type of {@code variables}), replacing
+     * one declared before under the same name. A type the checker left open (a type parameter, as
+     * in {@code []}) is {@code dyn}, as kube declares a variable of a type it cannot name.
+     */
+    CelType declareObject(String name, Map<String, CelType> fields) {
+        Map<String, CelType> declared = new LinkedHashMap<>();
+        fields.forEach((k, t) -> declared.put(k, declarable(t)));
+        StructType struct = struct(name, declared);
+        structs.put(name, struct);
+        return struct;
+    }
+
+    private static CelType declarable(CelType t) {
+        if (t == null) {
+            return SimpleType.DYN;
+        }
+        return switch (t.kind()) {
+            case TYPE_PARAM, ERROR -> SimpleType.DYN;
+            case LIST -> ListType.create(declarable(((ListType) t).elemType()));
+            case MAP -> MapType.create(declarable(((MapType) t).keyType()), declarable(((MapType) t).valueType()));
+            default -> t;
+        };
+    }
+
     private CelType type(String name, JsonNode s, boolean resourceRoot) {
         if (s == null || !s.isObject() || s.path("x-kubernetes-int-or-string").asBoolean(false)) {
             return SimpleType.DYN;

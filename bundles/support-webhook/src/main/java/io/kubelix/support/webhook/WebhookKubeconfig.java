@@ -69,7 +69,7 @@ public record WebhookKubeconfig(URI server, byte[] caPem, String token, byte[] c
     }
 
     /** {@code <key>-data} (base64) or {@code <key>} (a file path); {@code tokenFile-as-file} reads {@code tokenFile}. */
-    private static byte[] bytes(Path file, JsonNode node, String key, String what) {
+    static byte[] bytes(Path file, JsonNode node, String key, String what) {
         String data = node.path(key + "-data").asText("");
         if (!data.isEmpty()) {
             return Base64.getDecoder().decode(data);

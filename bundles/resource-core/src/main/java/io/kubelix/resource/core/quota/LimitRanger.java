@@ -32,7 +32,8 @@ import java.util.function.Function;
  * a new pod's containers and the pod as a whole, and a new or updated claim, are checked against
  * the {@code min}, {@code max} and {@code maxLimitRequestRatio} of the {@code Container},
  * {@code Pod} and {@code PersistentVolumeClaim} limits ({@link LimitRangeConstraints}); what they
- * break is kube's 403.
+ * break is kube's 403. A pod resized in place ({@code pods/resize}) is defaulted and checked as a new
+ * one is, as kube 1.33 does.
  */
 // The name from before the package split: a plugin update swaps a component for the one of the same name.
 @Component(name = "io.kubelix.resource.core.LimitRanger",
@@ -64,13 +65,20 @@ public final class LimitRanger implements MutatingAdmissionPlugin, ValidatingAdm
         return operation == Operation.CREATE || operation == Operation.UPDATE;
     }
 
-    /** kube's SupportsAttributes: pods when created (their resources are immutable after), claims when written. */
+    /**
+     * kube's SupportsAttributes: pods when created and when resized in place through
+     * {@code pods/resize} (kube 1.33+; a pod's resources change no other way), claims when written;
+     * no other subresource.
+     */
     private static boolean supports(AdmissionAttributes a) {
-        if (!a.resource().group().isEmpty() || !a.subresource().isEmpty() || a.object() == null || a.namespace().isEmpty()) {
+        if (!a.resource().group().isEmpty() || a.object() == null || a.namespace().isEmpty()) {
             return false;
         }
-        return "pods".equals(a.resource().resource()) && a.operation() == Operation.CREATE
-                || "persistentvolumeclaims".equals(a.resource().resource());
+        boolean pod = "pods".equals(a.resource().resource());
+        if (!a.subresource().isEmpty()) {
+            return pod && "resize".equals(a.subresource()) && a.operation() == Operation.UPDATE;
+        }
+        return pod && a.operation() == Operation.CREATE || "persistentvolumeclaims".equals(a.resource().resource());
     }
 
     @Override

@@ -31,11 +31,12 @@ import java.util.stream.Collectors;
  * update, or a pod's resize through {@code pods/resize}, charged what it adds) in a namespace whose quotas limit what the object uses (its count, a pod's cpu and memory, a claim's storage:
  * see {@link QuotaEvaluator}), within the quota's scopes, is refused with kube's 403
  * ({@code exceeded quota: q, requested: requests.cpu=500m, used: requests.cpu=1, limited:
- * requests.cpu=1}) when it would pass a quota's {@code hard}, and otherwise recorded in each
+ * requests.cpu=1}) when it would pass a quota's {@code status.hard} (what the quota controller has
+ * observed of {@code spec.hard}), and otherwise recorded in each
  * such quota's {@code status.used} before the object is written, as kube does, so that concurrent
  * creates cannot pass a limit together (a conflicting status write is retried on the current
- * quota). A quota whose usage the quota controller has not computed yet refuses the create with
- * kube's {@code status unknown for quota}, and a pod that does not say a cpu or memory amount the
+ * quota). A quota whose {@code status.hard} names a resource without its {@code status.used}
+ * refuses the create with kube's {@code status unknown for quota}, and a pod that does not say a cpu or memory amount the
  * quota tracks with kube's {@code failed quota: q: must specify limits.cpu for: c1}. Dry runs are
  * checked and change nothing. It runs last among the validating plugins, as in kube.
  *
@@ -159,10 +160,15 @@ public final class ResourceQuotaAdmission implements ValidatingAdmissionPlugin {
         return a.resource().group().isEmpty() && a.resource().resource().equals(resource);
     }
 
-    /** kube's restrictedResources: the resources of the quota's {@code hard} that the evaluator tracks. */
+    /**
+     * kube's restrictedResources: the resources of the quota's {@code status.hard} that the evaluator
+     * tracks. Admission enforces the limits the quota controller has observed, not {@code spec.hard}:
+     * a quota the controller has not synced yet limits nothing, and a changed {@code spec.hard} applies
+     * once the controller has copied it, as in kube.
+     */
     private static Set<String> restricted(ObjectNode quota, QuotaEvaluator evaluator) {
         Set<String> restricted = new TreeSet<>();
-        quota.path("spec").path("hard").fieldNames().forEachRemaining(r -> {
+        quota.path("status").path("hard").fieldNames().forEachRemaining(r -> {
             if (evaluator.matchesResource(r)) {
                 restricted.add(r);
             }
@@ -184,9 +190,9 @@ public final class ResourceQuotaAdmission implements ValidatingAdmissionPlugin {
         }
         Map<String, Quantity> hard = ResourceLists.read(quota.path("status").path("hard"));
         Map<String, Quantity> used = ResourceLists.read(quota.path("status").path("used"));
-        List<String> unknown = restricted.stream().filter(r -> !hard.containsKey(r) || !used.containsKey(r)).toList();
-        if (!unknown.isEmpty()) {
-            throw forbidden(a, "status unknown for quota: " + name + ", resources: " + String.join(",", unknown));
+        // kube's hasUsageStats; its message names every restricted resource, not only those without usage
+        if (!used.keySet().containsAll(restricted)) {
+            throw forbidden(a, "status unknown for quota: " + name + ", resources: " + String.join(",", restricted));
         }
         Map<String, Quantity> requested = ResourceLists.mask(usage, restricted);
         if (requested.isEmpty()) {

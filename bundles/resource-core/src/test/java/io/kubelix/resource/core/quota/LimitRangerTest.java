@@ -98,6 +98,34 @@ class LimitRangerTest {
     }
 
     @Test
+    void aResizeIsDefaultedAndCheckedAsACreateButNoOtherPodUpdateOrSubresource() {
+        ObjectNode range = Json.obj("{'spec':{'limits':[{'type':'Container','max':{'cpu':'1'},"
+                + "'defaultRequest':{'memory':'64Mi'}}]}}");
+        LimitRanger ranger = new LimitRanger(ns -> List.of(range));
+        ObjectNode old = Json.obj("{'metadata':{'name':'web'},'spec':{'containers':[{'name':'app',"
+                + "'resources':{'requests':{'cpu':'500m','memory':'64Mi'},'limits':{'cpu':'1'}}}]}}");
+        ObjectNode resized = Json.obj("{'metadata':{'name':'web'},'spec':{'containers':[{'name':'app',"
+                + "'resources':{'requests':{'cpu':'2'},'limits':{'cpu':'2'}}}]}}");
+        AdmissionAttributes resize = new AdmissionAttributes(Operation.UPDATE, new GroupVersionKind("", "v1", "Pod"), PODS,
+                "resize", "team", "web", resized, old, false, RequestContext.system("team"));
+
+        ranger.admit(resize);
+        assertEquals("{\"requests\":{\"cpu\":\"2\",\"memory\":\"64Mi\"},\"limits\":{\"cpu\":\"2\"}}",
+                resized.path("spec").path("containers").path(0).path("resources").toString());
+        StatusException e = assertThrows(StatusException.class, () -> ranger.validate(resize));
+        assertEquals("pods \"web\" is forbidden: maximum cpu usage per Container is 1, but limit is 2", e.getMessage());
+
+        for (String subresource : new String[] {"", "status"}) {
+            ObjectNode pod = resized.deepCopy();
+            AdmissionAttributes other = new AdmissionAttributes(Operation.UPDATE, new GroupVersionKind("", "v1", "Pod"),
+                    PODS, subresource, "team", "web", pod, old, false, RequestContext.system("team"));
+            ranger.admit(other);
+            ranger.validate(other);
+            assertEquals(resized, pod, "a pod update through '" + subresource + "' is not LimitRanger's");
+        }
+    }
+
+    @Test
     void claimsPastTheirStorageBoundsAreRefused() {
         ObjectNode range = Json.obj("{'spec':{'limits':[{'type':'PersistentVolumeClaim','max':{'storage':'2Gi'},"
                 + "'min':{'storage':'1Gi'}}]}}");

@@ -69,12 +69,40 @@ class ResourceQuotaAdmissionTest {
 
     @Test
     void aQuotaWithoutUsageYetRefusesAsKubeDoes() {
-        quota = quota("{'count/deployments.apps':'1'}", null);
+        quota = Json.obj("{'metadata':{'name':'q','namespace':'team'},'spec':{'hard':{'count/deployments.apps':'1',"
+                + "'count/configmaps':'1'}},'status':{'hard':{'count/deployments.apps':'1','count/configmaps':'1'},"
+                + "'used':{'count/configmaps':'0'}}}");
 
         StatusException e = assertThrows(StatusException.class, () -> plugin.validate(create(DEPLOYMENTS, "web", false)));
 
         assertEquals("deployments.apps \"web\" is forbidden: status unknown for quota: q, resources: "
                 + "count/deployments.apps", e.getMessage());
+    }
+
+    @Test
+    void aQuotaTheControllerHasNotObservedLimitsNothingYet() {
+        quota = quota("{'count/configmaps':'1'}", null);
+
+        plugin.validate(create(CONFIGMAPS, "c1", false));
+
+        assertTrue(writes.isEmpty());
+        assertTrue(quota.path("status").isMissingNode());
+    }
+
+    @Test
+    void theHardLimitsObservedInTheStatusAreEnforcedNotTheSpecsAsKubeDoes() {
+        // spec.hard was raised to 5 and lowered for secrets; the controller has not copied either change yet
+        quota = Json.obj("{'metadata':{'name':'q','namespace':'team'},'spec':{'hard':{'count/configmaps':'5'}},"
+                + "'status':{'hard':{'count/configmaps':'2'},'used':{'count/configmaps':'2'}}}");
+
+        StatusException e = assertThrows(StatusException.class, () -> plugin.validate(create(CONFIGMAPS, "c3", false)));
+        assertEquals("configmaps \"c3\" is forbidden: exceeded quota: q, requested: count/configmaps=1, used: "
+                + "count/configmaps=2, limited: count/configmaps=2", e.getMessage());
+
+        quota = Json.obj("{'metadata':{'name':'q','namespace':'team'},'spec':{'hard':{'count/configmaps':'1'}},"
+                + "'status':{'hard':{'count/configmaps':'3'},'used':{'count/configmaps':'1'}}}");
+        plugin.validate(create(CONFIGMAPS, "c2", false));
+        assertEquals("{\"count/configmaps\":\"2\"}", quota.path("status").path("used").toString());
     }
 
     @Test
