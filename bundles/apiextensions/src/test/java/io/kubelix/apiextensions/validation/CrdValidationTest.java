@@ -204,4 +204,46 @@ class CrdValidationTest {
                 + "remains persisted in v1beta1 and removes v1beta1 from status.storedVersions"),
                 messages(CrdValidation.validate(crd)));
     }
+
+    @Test
+    void rulesWhoseEstimatedCostIsOverKubesLimitsAreForbidden() throws Exception {
+        // kube's case "cost total exceeds total limit": an unbounded list of long strings goes over both
+        // limits, a bounded map only adds to the total, a cheap integer rule is not named
+        ObjectNode crd = valid();
+        ((ObjectNode) crd.get("spec").get("versions").get(0).get("schema")).set("openAPIV3Schema", node("{'type':'object','properties':{"
+                + "'array':{'type':'array','items':{'type':'string','maxLength':500000,"
+                + "'x-kubernetes-validations':[{'rule':'self.contains(\\'keyword\\')'}]}},"
+                + "'map':{'type':'object','maxProperties':10000,'additionalProperties':{'type':'string','maxLength':2048,"
+                + "'x-kubernetes-validations':[{'rule':'self.contains(\\'keyword\\')'}]}},"
+                + "'field':{'type':'integer','x-kubernetes-validations':[{'rule':'self > 50 && self < 100'}]}}}"));
+        String schema = "spec.versions[0].schema.openAPIV3Schema";
+        String advice = " (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, "
+                + "and strings are declared)";
+        String contributed = ": Forbidden: contributed to estimated rule & messageExpression cost total exceeding cost limit "
+                + "for entire OpenAPIv3 schema";
+        assertEquals(List.of(
+                schema + ".properties[array].items.x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds "
+                        + "budget by factor of more than 100x" + advice,
+                schema + ".properties[array].items.x-kubernetes-validations[0].rule" + contributed,
+                schema + ".properties[map].additionalProperties.x-kubernetes-validations[0].rule" + contributed,
+                schema + ": Forbidden: x-kubernetes-validations estimated rule & messageExpression cost total for entire "
+                        + "OpenAPIv3 schema exceeds budget by factor of more than 100x" + advice),
+                messages(CrdValidation.validate(crd)));
+    }
+
+    @Test
+    void limitsOnListsAndStringsBringARuleUnderKubesLimit() throws Exception {
+        ObjectNode crd = valid();
+        String list = "{'type':'object','properties':{'names':{'type':'array',%s'items':{'type':'string'%s},"
+                + "'x-kubernetes-validations':[{'rule':'self.all(n, n.startsWith(\\'x-\\') && n.size() < 64)'},"
+                + "{'rule':'self.all(a, self.exists_one(b, a == b))'}]}}}";
+        ((ObjectNode) crd.get("spec").get("versions").get(0).get("schema")).set("openAPIV3Schema", node(String.format(list, "", "")));
+        List<String> unbounded = messages(CrdValidation.validate(crd));
+        assertTrue(unbounded.contains("spec.versions[0].schema.openAPIV3Schema.properties[names].x-kubernetes-validations[1].rule: "
+                + "Forbidden: estimated rule cost exceeds budget by factor of more than 100x (try simplifying the rule, or adding "
+                + "maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)"), unbounded::toString);
+        ((ObjectNode) crd.get("spec").get("versions").get(0).get("schema")).set("openAPIV3Schema",
+                node(String.format(list, "'maxItems':100,", ",'maxLength':63")));
+        assertEquals(List.of(), messages(CrdValidation.validate(crd)));
+    }
 }
