@@ -44,15 +44,15 @@ class CrdValidationTest {
         ObjectNode crd = valid();
         ObjectNode spec = (ObjectNode) crd.get("spec");
         spec.set("conversion", crd("{'strategy':'Webhook'}"));
-        assertEquals(List.of("spec.conversion.webhook.clientConfig: Required value: required when strategy is set to Webhook",
-                "spec.conversion.webhook.conversionReviewVersions: Required value"), messages(CrdValidation.validate(crd)));
+        assertEquals(List.of("spec.conversion.webhookClientConfig: Required value: required when strategy is set to Webhook",
+                "spec.conversion.conversionReviewVersions: Required value"), messages(CrdValidation.validate(crd)));
         spec.set("conversion", crd("{'strategy':'Webhook','webhook':{'clientConfig':{'url':'https://conv.example.com/x'},"
                 + "'conversionReviewVersions':['v2','v2','V3']}}"));
         List<String> m = messages(CrdValidation.validate(crd));
-        assertEquals("spec.conversion.webhook.conversionReviewVersions[1]: Invalid value: \"v2\": duplicate version", m.get(0));
-        assertTrue(m.get(1).startsWith("spec.conversion.webhook.conversionReviewVersions[2]: Invalid value: \"V3\": "
+        assertEquals("spec.conversion.conversionReviewVersions[1]: Invalid value: \"v2\": duplicate version", m.get(0));
+        assertTrue(m.get(1).startsWith("spec.conversion.conversionReviewVersions[2]: Invalid value: \"V3\": "
                 + "a DNS-1035 label must consist of lower case alphanumeric characters"), m::toString);
-        assertTrue(m.get(2).startsWith("spec.conversion.webhook.conversionReviewVersions: Invalid value: ")
+        assertTrue(m.get(2).startsWith("spec.conversion.conversionReviewVersions: Invalid value: ")
                 && m.get(2).endsWith(": must include at least one of v1, v1beta1"), m::toString);
         spec.set("conversion", crd("{'strategy':'Webhook','webhook':{'clientConfig':{'url':'https://conv.example.com/x'},"
                 + "'conversionReviewVersions':['v1beta1']}}"));
@@ -65,19 +65,19 @@ class CrdValidationTest {
         ObjectNode spec = (ObjectNode) crd.get("spec");
         spec.set("conversion", crd("{'strategy':'Webhook','webhook':{'clientConfig':{'url':'http://u@conv.example.com/x?a=b#f'},"
                 + "'conversionReviewVersions':['v1']}}"));
-        assertEquals(List.of("spec.conversion.webhook.clientConfig.url: Invalid value: \"http\": 'https' is the only allowed URL "
+        assertEquals(List.of("spec.conversion.webhookClientConfig.url: Invalid value: \"http\": 'https' is the only allowed URL "
                         + "scheme; desired format: https://host[/path]",
-                "spec.conversion.webhook.clientConfig.url: Invalid value: \"u\": user information is not permitted in the URL",
-                "spec.conversion.webhook.clientConfig.url: Invalid value: \"f\": fragments are not permitted in the URL",
-                "spec.conversion.webhook.clientConfig.url: Invalid value: \"a=b\": query parameters are not permitted in the URL"),
+                "spec.conversion.webhookClientConfig.url: Invalid value: \"u\": user information is not permitted in the URL",
+                "spec.conversion.webhookClientConfig.url: Invalid value: \"f\": fragments are not permitted in the URL",
+                "spec.conversion.webhookClientConfig.url: Invalid value: \"a=b\": query parameters are not permitted in the URL"),
                 messages(CrdValidation.validate(crd)));
         spec.set("conversion", crd("{'strategy':'Webhook','webhook':{'clientConfig':{'service':{'port':0,'path':'/a//b'}},"
                 + "'conversionReviewVersions':['v1']}}"));
-        assertEquals(List.of("spec.conversion.webhook.clientConfig.service.name: Required value",
-                "spec.conversion.webhook.clientConfig.service.namespace: Required value",
-                "spec.conversion.webhook.clientConfig.service.port: Invalid value: 0: port is not valid: must be between 1 and "
+        assertEquals(List.of("spec.conversion.webhookClientConfig.service.name: Required value",
+                "spec.conversion.webhookClientConfig.service.namespace: Required value",
+                "spec.conversion.webhookClientConfig.service.port: Invalid value: 0: port is not valid: must be between 1 and "
                         + "65535, inclusive",
-                "spec.conversion.webhook.clientConfig.service.path: Invalid value: \"/a//b\": segment[1] may not be empty"),
+                "spec.conversion.webhookClientConfig.service.path: Invalid value: \"/a//b\": segment[1] may not be empty"),
                 messages(CrdValidation.validate(crd)));
     }
 
@@ -92,7 +92,7 @@ class CrdValidationTest {
         old.with("status").set("conditions", node("[{'type':'Established','status':'True'}]"));
         assertEquals(List.of(), messages(CrdValidation.validateUpdate(crd, old)), "the old bundle did not parse either");
         ((ObjectNode) old.at("/spec/conversion/webhook/clientConfig")).remove("caBundle");
-        assertEquals(List.of("spec.conversion.webhook.clientConfig.caBundle: Invalid value: \"bm90IHBlbQ==\": unable to parse "
+        assertEquals(List.of("spec.conversion.webhookClientConfig.caBundle: Invalid value: \"bm90IHBlbQ==\": unable to parse "
                 + "bytes as PEM block"), messages(CrdValidation.validateUpdate(crd, old)));
     }
 
