@@ -228,13 +228,14 @@ public final class ValidationRules {
                 : value.isNumber() ? (Object) value.asDouble() : value.isBoolean() ? (Object) value.asBoolean() : null;
         Object typeValue = type.isEmpty() ? null : type;
         boolean unchanged = old != null && old.equals(value);
+        // the values are converted once for all the rules of the node
+        Map<String, Object> vars = new HashMap<>();
+        vars.put("self", CelValues.fromJson(value, s));
+        vars.put("oldSelf", old == null ? null : CelValues.fromJson(old, s));
         for (Rule rule : here) {
             if (rule.usesOldSelf() && old == null) {
                 continue;
             }
-            Map<String, Object> vars = new HashMap<>();
-            vars.put("self", CelValues.fromJson(value, s));
-            vars.put("oldSelf", old == null ? null : CelValues.fromJson(old, s));
             boolean ok;
             try {
                 CelExpression.Result r = rule.rule().evaluate(vars, Math.min(CelEnvironment.PER_CALL_COST_LIMIT, budget[0]));
