@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
 
@@ -84,7 +83,7 @@ final class CustomResources {
             for (int j = 0; j < kinds.size(); j++) {
                 Kind k = kinds.get((j + round - 1) % kinds.size());
                 String path = path(k);
-                phase(k, "create", count, i -> kube.send("POST", path, "application/json", bytes(object(k, i)))
+                phase(k, "create", count, i -> kube.send("POST", path, "application/json", Kube.bytes(object(k, i)))
                         .thenApply(r -> r.statusCode() == 201));
                 phase(k, "get", count, i -> kube.send("GET", path + "/" + name(k, i), null, null)
                         .thenApply(r -> r.statusCode() == 200));
@@ -200,29 +199,13 @@ final class CustomResources {
         }
     }
 
-    private static byte[] bytes(ObjectNode o) {
-        try {
-            return Kube.JSON.writeValueAsBytes(o);
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-    }
-
     /** Sends requests 0..n-1, {@code inFlight} at a time (one at a time for LISTs), and prints the phase's row. */
     private void phase(Kind k, String phase, int n, IntFunction<CompletableFuture<Boolean>> request) throws Exception {
         Histogram latency = Stats.histogram();
-        AtomicInteger next = new AtomicInteger();
         AtomicInteger failed = new AtomicInteger();
         double cpuBefore = probe.cpuSeconds();
         long start = System.nanoTime();
-        int slots = phase.equals("list") ? 1 : inFlight;
-        List<CompletableFuture<Void>> done = new ArrayList<>();
-        for (int s = 0; s < slots; s++) {
-            CompletableFuture<Void> d = new CompletableFuture<>();
-            done.add(d);
-            sendNext(n, request, next, latency, failed, d);
-        }
-        CompletableFuture.allOf(done.toArray(CompletableFuture[]::new)).get(30, TimeUnit.MINUTES);
+        InFlight.run(n, phase.equals("list") ? 1 : inFlight, request, latency, failed);
         double wall = (System.nanoTime() - start) / 1e9;
         double cpuMicros = cpuBefore < 0 ? -1 : (probe.cpuSeconds() - cpuBefore) * 1e6 / n;
         results.computeIfAbsent(k.name(), x -> new LinkedHashMap<>()).computeIfAbsent(phase, x -> new ArrayList<>())
@@ -230,24 +213,5 @@ final class CustomResources {
         System.out.printf(Locale.ROOT, "| %s | %s | %d | %d | %.2f | %.0f | %s | %s | %s |%n", k.name(), phase, n, failed.get(),
                 wall, n / wall, Stats.ms(latency.getValueAtPercentile(50)), Stats.ms(latency.getValueAtPercentile(99)),
                 cpuMicros < 0 ? "n/a" : String.format(Locale.ROOT, "%.3f", cpuMicros / 1000));
-    }
-
-    private static void sendNext(int n, IntFunction<CompletableFuture<Boolean>> request, AtomicInteger next, Histogram latency,
-                                 AtomicInteger failed, CompletableFuture<Void> done) {
-        int i = next.getAndIncrement();
-        if (i >= n) {
-            done.complete(null);
-            return;
-        }
-        long t0 = System.nanoTime();
-        request.apply(i).whenComplete((ok, t) -> {
-            synchronized (latency) {
-                latency.recordValue(TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - t0));
-            }
-            if (t != null || !Boolean.TRUE.equals(ok)) {
-                failed.incrementAndGet();
-            }
-            sendNext(n, request, next, latency, failed, done);
-        });
     }
 }
