@@ -231,6 +231,15 @@ final class Kube {
         call("POST", "/api/v1/namespaces", body);
     }
 
+    /** An object as a request body. */
+    static byte[] bytes(Object o) {
+        try {
+            return JSON.writeValueAsBytes(o);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     static String configMapsPath(String ns) {
         return "/api/v1/namespaces/" + ns + "/configmaps";
     }

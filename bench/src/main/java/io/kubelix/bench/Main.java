@@ -15,6 +15,7 @@ public final class Main {
               authz          --roles 1000 --seconds 10 --rounds 3 --in-flight 16 [--user-token T --user NAME]
               proxy-get      --path P --direct-server URL --direct-ca FILE --direct-token T --warmup 2000 --rounds 5000
                              [--baseline-server URL --baseline-ca FILE --baseline-token T]
+              custom-resources --count 1000 --in-flight 8 --lists 20 --rounds 3 --bytes 1024 --rules 3 [--server-pid PID]
 
             connection:
               --server https://host:port   --ca FILE | --insecure   --token T | --kubeconfig FILE
@@ -41,6 +42,7 @@ public final class Main {
             case "writes" -> new Writes(kube, o).run();
             case "authz" -> new Authz(kube, o).run();
             case "proxy-get" -> new ProxyGet(kube, o).run();
+            case "custom-resources" -> new CustomResources(kube, o).run();
             default -> {
                 System.err.print("unknown scenario " + o.scenario + "\n" + USAGE);
                 System.exit(2);

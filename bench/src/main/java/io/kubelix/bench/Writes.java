@@ -13,7 +13,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -82,7 +81,7 @@ final class Writes {
             phase("create", i -> {
                 ObjectNode cm = Kube.configMap("cm-" + i, "payload", payload);
                 ((ObjectNode) cm.path("data")).put("n", "0");
-                return kube.send("POST", path, "application/json", bytes(cm))
+                return kube.send("POST", path, "application/json", Kube.bytes(cm))
                         .thenApply(r -> remember(r, 201, rv, i));
             });
             for (int pass = 1; pass <= updatePasses; pass++) {
@@ -108,7 +107,7 @@ final class Writes {
             ObjectNode cm = Kube.configMap("cm-" + i, "payload", payload);
             ((ObjectNode) cm.path("data")).put("n", Long.toString(updates.get(i) + 1));
             ((ObjectNode) cm.path("metadata")).put("resourceVersion", rv[i]);
-            return kube.send("PUT", path + "/cm-" + i, "application/json", bytes(cm))
+            return kube.send("PUT", path + "/cm-" + i, "application/json", Kube.bytes(cm))
                     .thenApply(r -> {
                         boolean ok = remember(r, 200, rv, i);
                         if (ok) {
@@ -117,14 +116,6 @@ final class Writes {
                         return ok;
                     });
         });
-    }
-
-    private static byte[] bytes(ObjectNode o) {
-        try {
-            return Kube.JSON.writeValueAsBytes(o);
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
     }
 
     /** Keeps the resourceVersion a successful write returned. */
@@ -143,19 +134,12 @@ final class Writes {
     /** Sends request {@code i} for every i in [0, count), {@code inFlight} at a time, and prints the phase's row. */
     private void phase(String name, IntFunction<CompletableFuture<Boolean>> request) throws Exception {
         Histogram latency = Stats.histogram();
-        AtomicInteger next = new AtomicInteger();
         AtomicInteger failed = new AtomicInteger();
         Map<String, Double> etcdBefore = etcdRequests();
         double cpuBefore = probe.cpuSeconds();
         double etcdCpuBefore = etcdProbe.cpuSeconds();
         long start = System.nanoTime();
-        CompletableFuture<?>[] slots = new CompletableFuture<?>[inFlight];
-        for (int s = 0; s < inFlight; s++) {
-            CompletableFuture<Void> done = new CompletableFuture<>();
-            slots[s] = done;
-            sendNext(request, next, latency, failed, done);
-        }
-        CompletableFuture.allOf(slots).get(30, TimeUnit.MINUTES);
+        InFlight.run(count, inFlight, request, latency, failed);
         double wall = (System.nanoTime() - start) / 1e9;
         double cpu = probe.cpuSeconds() - cpuBefore;
         double etcdCpu = etcdProbe.cpuSeconds() - etcdCpuBefore;
@@ -170,25 +154,6 @@ final class Writes {
     /** CPU milliseconds per request of the phase, or n/a when the process is not known. */
     private String perRequest(double before, double spent) {
         return before < 0 ? "n/a" : String.format(Locale.ROOT, "%.3f", spent * 1000 / count);
-    }
-
-    private void sendNext(IntFunction<CompletableFuture<Boolean>> request, AtomicInteger next, Histogram latency,
-                          AtomicInteger failed, CompletableFuture<Void> done) {
-        int i = next.getAndIncrement();
-        if (i >= count) {
-            done.complete(null);
-            return;
-        }
-        long t0 = System.nanoTime();
-        request.apply(i).whenComplete((ok, t) -> {
-            synchronized (latency) {
-                latency.recordValue(TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - t0));
-            }
-            if (t != null || !Boolean.TRUE.equals(ok)) {
-                failed.incrementAndGet();
-            }
-            sendNext(request, next, latency, failed, done);
-        });
     }
 
     /** etcd's gRPC requests started so far, by method; empty without {@code --etcd-metrics}. */

@@ -7,6 +7,7 @@ import io.kubelix.support.cel.CelEnvironment;
 import io.kubelix.support.cel.CelEvaluationError;
 import io.kubelix.support.cel.CelExpression;
 import io.kubelix.support.cel.CelValues;
+import io.kubelix.support.cel.SchemaSizes;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -58,10 +59,15 @@ public final class ValidationRules {
         return new ValidationRules(schema);
     }
 
-    /** The compile errors of every rule and message expression of {@code schema}, at kube's paths under {@code path}. */
+    /**
+     * The compile errors of every rule and message expression of {@code schema}, at kube's paths
+     * under {@code path}, and those of their estimated costs over kube's limits.
+     */
     public static List<FieldError> compileErrors(JsonNode schema, String path) {
         List<FieldError> errs = new ArrayList<>();
-        compileErrors(schema, path, null, true, errs);
+        TotalCost total = new TotalCost();
+        compileErrors(schema, path, null, true, 1L, total, errs);
+        errs.addAll(total.errors(path));
         return errs;
     }
 
@@ -70,8 +76,12 @@ public final class ValidationRules {
      *                       or atomic map this schema is inside, where {@code oldSelf} has nothing to
      *                       correlate with; null when there is none
      * @param root           {@code s} is the schema of the whole object
+     * @param cardinality    how many values of {@code s} one object can hold at most, from the
+     *                       {@code maxItems} and {@code maxProperties} of the lists and maps around it;
+     *                       null when one of them has none (kube's MaxCardinality)
      */
-    private static void compileErrors(JsonNode s, String path, String uncorrelatable, boolean root, List<FieldError> errs) {
+    private static void compileErrors(JsonNode s, String path, String uncorrelatable, boolean root, Long cardinality,
+                                      TotalCost total, List<FieldError> errs) {
         if (!s.isObject()) {
             return;
         }
@@ -79,17 +89,22 @@ public final class ValidationRules {
         // as kube, rules are checked against the types the schema declares for self and oldSelf
         CelEnvironment env = list.isEmpty() ? null
                 : CelEnvironment.builder().variable("self", s, root).variable("oldSelf", s, root).build();
+        SchemaSizes sizes = new SchemaSizes(s, root);
+        long times = cardinality != null ? cardinality : SchemaSizes.maxCardinality(s, root);
         for (int i = 0; i < list.size(); i++) {
             JsonNode r = list.get(i);
             String p = path + ".x-kubernetes-validations[" + i + "]";
             String rule = r.path("rule").asText("");
+            boolean compiled = false;
             if (!rule.isBlank()) {
                 try {
-                    env.compile(rule);
-                    if (uncorrelatable != null && rule.contains("oldSelf")) {
-                        errs.add(FieldError.invalid(p + ".rule", rule, "oldSelf cannot be used on the uncorrelatable "
-                                + "portion of the schema within " + uncorrelatable));
+                    long cost = TotalCost.times(env.compile(rule).estimateCost(sizes).max(), times);
+                    if (cost > TotalCost.STATIC_ESTIMATED_COST_LIMIT) {
+                        errs.add(FieldError.forbidden(p + ".rule", TotalCost.costErrorMessage("estimated rule cost", cost,
+                                TotalCost.STATIC_ESTIMATED_COST_LIMIT)));
                     }
+                    total.observe(p + ".rule", cost);
+                    compiled = true;
                 } catch (CelCompileException e) {
                     errs.add(FieldError.invalid(p + ".rule", rule, "compilation failed: " + e.getMessage()));
                 }
@@ -97,21 +112,45 @@ public final class ValidationRules {
             String messageExpression = r.path("messageExpression").asText("");
             if (!messageExpression.isBlank()) {
                 try {
-                    env.compile(messageExpression);
+                    // as kube, a message expression's cost is not multiplied: it runs only for a failed rule
+                    long cost = env.compile(messageExpression).estimateCost(sizes).max();
+                    if (cost > TotalCost.STATIC_ESTIMATED_COST_LIMIT) {
+                        errs.add(FieldError.forbidden(p + ".messageExpression", TotalCost.costErrorMessage(
+                                "estimated messageExpression cost", cost, TotalCost.STATIC_ESTIMATED_COST_LIMIT)));
+                    }
+                    total.observe(p + ".messageExpression", cost);
                 } catch (CelCompileException e) {
                     errs.add(FieldError.invalid(p + ".messageExpression", messageExpression,
                             "messageExpression compilation failed: " + e.getMessage()));
                 }
             }
+            if (compiled && uncorrelatable != null && rule.contains("oldSelf")) {
+                errs.add(FieldError.invalid(p + ".rule", rule, "oldSelf cannot be used on the uncorrelatable "
+                        + "portion of the schema within " + uncorrelatable));
+            }
         }
-        String inMap = uncorrelatable == null && "atomic".equals(s.path("x-kubernetes-map-type").asText()) ? path : uncorrelatable;
+        boolean map = "object".equals(s.path("type").asText()) && s.has("additionalProperties");
+        Long inMap = times(cardinality, map ? s.get("maxProperties") : null, map);
+        Long inList = times(cardinality, s.get("maxItems"), "array".equals(s.path("type").asText()));
+        String atomicMap = uncorrelatable == null && "atomic".equals(s.path("x-kubernetes-map-type").asText()) ? path : uncorrelatable;
         for (Iterator<Map.Entry<String, JsonNode>> it = s.path("properties").fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
-            compileErrors(e.getValue(), path + ".properties[" + e.getKey() + "]", inMap, false, errs);
+            compileErrors(e.getValue(), path + ".properties[" + e.getKey() + "]", atomicMap, false, inMap, total, errs);
         }
-        String inList = uncorrelatable == null && !"map".equals(s.path("x-kubernetes-list-type").asText()) ? path : uncorrelatable;
-        compileErrors(s.path("items"), path + ".items", inList, false, errs);
-        compileErrors(s.path("additionalProperties"), path + ".additionalProperties", inMap, false, errs);
+        String notMapList = uncorrelatable == null && !"map".equals(s.path("x-kubernetes-list-type").asText()) ? path : uncorrelatable;
+        compileErrors(s.path("items"), path + ".items", notMapList, false, inList, total, errs);
+        compileErrors(s.path("additionalProperties"), path + ".additionalProperties", atomicMap, false, inMap, total, errs);
+    }
+
+    /**
+     * The cardinality of a child of a schema holding {@code cardinality} values: times its
+     * {@code limit} when it is a list or map ({@code many}), unbounded when that has no limit.
+     */
+    private static Long times(Long cardinality, JsonNode limit, boolean many) {
+        if (cardinality == null || !many) {
+            return cardinality;
+        }
+        return limit == null ? null : TotalCost.times(cardinality, Math.max(0, limit.asLong()));
     }
 
     private void collect(JsonNode s) {
@@ -189,13 +228,14 @@ public final class ValidationRules {
                 : value.isNumber() ? (Object) value.asDouble() : value.isBoolean() ? (Object) value.asBoolean() : null;
         Object typeValue = type.isEmpty() ? null : type;
         boolean unchanged = old != null && old.equals(value);
+        // the values are converted once for all the rules of the node
+        Map<String, Object> vars = new HashMap<>();
+        vars.put("self", CelValues.fromJson(value, s));
+        vars.put("oldSelf", old == null ? null : CelValues.fromJson(old, s));
         for (Rule rule : here) {
             if (rule.usesOldSelf() && old == null) {
                 continue;
             }
-            Map<String, Object> vars = new HashMap<>();
-            vars.put("self", CelValues.fromJson(value, s));
-            vars.put("oldSelf", old == null ? null : CelValues.fromJson(old, s));
             boolean ok;
             try {
                 CelExpression.Result r = rule.rule().evaluate(vars, Math.min(CelEnvironment.PER_CALL_COST_LIMIT, budget[0]));

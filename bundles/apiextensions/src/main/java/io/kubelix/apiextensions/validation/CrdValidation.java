@@ -326,22 +326,25 @@ public final class CrdValidation {
         } else if (!CONVERSION_STRATEGIES.contains(strategy)) {
             errs.add(FieldError.notSupported("spec.conversion.strategy", strategy, CONVERSION_STRATEGIES));
         }
+        // kube validates its internal version, where v1's webhook.clientConfig and
+        // webhook.conversionReviewVersions are webhookClientConfig and conversionReviewVersions of the
+        // conversion itself, and says so in its paths
+        JsonNode webhook = conversion.path("webhook");
+        JsonNode cc = webhook.path("clientConfig");
         if ("Webhook".equals(strategy)) {
-            JsonNode webhook = conversion.path("webhook");
-            JsonNode cc = webhook.path("clientConfig");
             if (!cc.isObject()) {
-                errs.add(FieldError.required("spec.conversion.webhook.clientConfig", "required when strategy is set to Webhook"));
+                errs.add(FieldError.required("spec.conversion.webhookClientConfig", "required when strategy is set to Webhook"));
             } else {
-                errs.addAll(ClientConfigValidation.clientConfig(cc, "spec.conversion.webhook.clientConfig"));
+                errs.addAll(ClientConfigValidation.clientConfig(cc, "spec.conversion.webhookClientConfig"));
                 String caBundle = cc.path("caBundle").asText("");
                 if (!caBundle.isEmpty() && !allowInvalidCABundle) {
-                    errs.addAll(ClientConfigValidation.caBundle(caBundle, "spec.conversion.webhook.clientConfig.caBundle"));
+                    errs.addAll(ClientConfigValidation.caBundle(caBundle, "spec.conversion.webhookClientConfig.caBundle"));
                 }
             }
             errs.addAll(validateConversionReviewVersions(webhook.path("conversionReviewVersions"),
-                    "spec.conversion.webhook.conversionReviewVersions"));
-        } else if (conversion.path("webhook").isObject()) {
-            errs.add(FieldError.forbidden("spec.conversion.webhook", "should not be set when strategy is not set to Webhook"));
+                    "spec.conversion.conversionReviewVersions"));
+        } else if (cc.isObject()) {
+            errs.add(FieldError.forbidden("spec.conversion.webhookClientConfig", "should not be set when strategy is not set to Webhook"));
         }
         return errs;
     }

@@ -86,8 +86,9 @@ class ValidationRulesTest {
     void oldSelfNeedsSomethingToCorrelateWith() throws Exception {
         List<String> errs = ValidationRules.compileErrors(JSON.readTree("""
                 {"type": "object", "properties": {
-                  "tags": {"type": "array", "items": {"type": "string", "x-kubernetes-validations": [{"rule": "self == oldSelf"}]}},
-                  "ports": {"type": "array", "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["name"],
+                  "tags": {"type": "array", "maxItems": 10, "items": {"type": "string", "maxLength": 10,
+                    "x-kubernetes-validations": [{"rule": "self == oldSelf"}]}},
+                  "ports": {"type": "array", "maxItems": 10, "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["name"],
                     "items": {"type": "object", "x-kubernetes-validations": [{"rule": "self == oldSelf"}],
                       "properties": {"name": {"type": "string"}}}}}}
                 """), "s").stream().map(FieldError::message).toList();

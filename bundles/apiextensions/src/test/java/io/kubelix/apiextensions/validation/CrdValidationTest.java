@@ -44,15 +44,15 @@ class CrdValidationTest {
         ObjectNode crd = valid();
         ObjectNode spec = (ObjectNode) crd.get("spec");
         spec.set("conversion", crd("{'strategy':'Webhook'}"));
-        assertEquals(List.of("spec.conversion.webhook.clientConfig: Required value: required when strategy is set to Webhook",
-                "spec.conversion.webhook.conversionReviewVersions: Required value"), messages(CrdValidation.validate(crd)));
+        assertEquals(List.of("spec.conversion.webhookClientConfig: Required value: required when strategy is set to Webhook",
+                "spec.conversion.conversionReviewVersions: Required value"), messages(CrdValidation.validate(crd)));
         spec.set("conversion", crd("{'strategy':'Webhook','webhook':{'clientConfig':{'url':'https://conv.example.com/x'},"
                 + "'conversionReviewVersions':['v2','v2','V3']}}"));
         List<String> m = messages(CrdValidation.validate(crd));
-        assertEquals("spec.conversion.webhook.conversionReviewVersions[1]: Invalid value: \"v2\": duplicate version", m.get(0));
-        assertTrue(m.get(1).startsWith("spec.conversion.webhook.conversionReviewVersions[2]: Invalid value: \"V3\": "
+        assertEquals("spec.conversion.conversionReviewVersions[1]: Invalid value: \"v2\": duplicate version", m.get(0));
+        assertTrue(m.get(1).startsWith("spec.conversion.conversionReviewVersions[2]: Invalid value: \"V3\": "
                 + "a DNS-1035 label must consist of lower case alphanumeric characters"), m::toString);
-        assertTrue(m.get(2).startsWith("spec.conversion.webhook.conversionReviewVersions: Invalid value: ")
+        assertTrue(m.get(2).startsWith("spec.conversion.conversionReviewVersions: Invalid value: ")
                 && m.get(2).endsWith(": must include at least one of v1, v1beta1"), m::toString);
         spec.set("conversion", crd("{'strategy':'Webhook','webhook':{'clientConfig':{'url':'https://conv.example.com/x'},"
                 + "'conversionReviewVersions':['v1beta1']}}"));
@@ -65,19 +65,19 @@ class CrdValidationTest {
         ObjectNode spec = (ObjectNode) crd.get("spec");
         spec.set("conversion", crd("{'strategy':'Webhook','webhook':{'clientConfig':{'url':'http://u@conv.example.com/x?a=b#f'},"
                 + "'conversionReviewVersions':['v1']}}"));
-        assertEquals(List.of("spec.conversion.webhook.clientConfig.url: Invalid value: \"http\": 'https' is the only allowed URL "
+        assertEquals(List.of("spec.conversion.webhookClientConfig.url: Invalid value: \"http\": 'https' is the only allowed URL "
                         + "scheme; desired format: https://host[/path]",
-                "spec.conversion.webhook.clientConfig.url: Invalid value: \"u\": user information is not permitted in the URL",
-                "spec.conversion.webhook.clientConfig.url: Invalid value: \"f\": fragments are not permitted in the URL",
-                "spec.conversion.webhook.clientConfig.url: Invalid value: \"a=b\": query parameters are not permitted in the URL"),
+                "spec.conversion.webhookClientConfig.url: Invalid value: \"u\": user information is not permitted in the URL",
+                "spec.conversion.webhookClientConfig.url: Invalid value: \"f\": fragments are not permitted in the URL",
+                "spec.conversion.webhookClientConfig.url: Invalid value: \"a=b\": query parameters are not permitted in the URL"),
                 messages(CrdValidation.validate(crd)));
         spec.set("conversion", crd("{'strategy':'Webhook','webhook':{'clientConfig':{'service':{'port':0,'path':'/a//b'}},"
                 + "'conversionReviewVersions':['v1']}}"));
-        assertEquals(List.of("spec.conversion.webhook.clientConfig.service.name: Required value",
-                "spec.conversion.webhook.clientConfig.service.namespace: Required value",
-                "spec.conversion.webhook.clientConfig.service.port: Invalid value: 0: port is not valid: must be between 1 and "
+        assertEquals(List.of("spec.conversion.webhookClientConfig.service.name: Required value",
+                "spec.conversion.webhookClientConfig.service.namespace: Required value",
+                "spec.conversion.webhookClientConfig.service.port: Invalid value: 0: port is not valid: must be between 1 and "
                         + "65535, inclusive",
-                "spec.conversion.webhook.clientConfig.service.path: Invalid value: \"/a//b\": segment[1] may not be empty"),
+                "spec.conversion.webhookClientConfig.service.path: Invalid value: \"/a//b\": segment[1] may not be empty"),
                 messages(CrdValidation.validate(crd)));
     }
 
@@ -92,7 +92,7 @@ class CrdValidationTest {
         old.with("status").set("conditions", node("[{'type':'Established','status':'True'}]"));
         assertEquals(List.of(), messages(CrdValidation.validateUpdate(crd, old)), "the old bundle did not parse either");
         ((ObjectNode) old.at("/spec/conversion/webhook/clientConfig")).remove("caBundle");
-        assertEquals(List.of("spec.conversion.webhook.clientConfig.caBundle: Invalid value: \"bm90IHBlbQ==\": unable to parse "
+        assertEquals(List.of("spec.conversion.webhookClientConfig.caBundle: Invalid value: \"bm90IHBlbQ==\": unable to parse "
                 + "bytes as PEM block"), messages(CrdValidation.validateUpdate(crd, old)));
     }
 
@@ -203,5 +203,47 @@ class CrdValidationTest {
                 + "previously a storage version, and must remain in spec.versions until a storage migration ensures no data "
                 + "remains persisted in v1beta1 and removes v1beta1 from status.storedVersions"),
                 messages(CrdValidation.validate(crd)));
+    }
+
+    @Test
+    void rulesWhoseEstimatedCostIsOverKubesLimitsAreForbidden() throws Exception {
+        // kube's case "cost total exceeds total limit": an unbounded list of long strings goes over both
+        // limits, a bounded map only adds to the total, a cheap integer rule is not named
+        ObjectNode crd = valid();
+        ((ObjectNode) crd.get("spec").get("versions").get(0).get("schema")).set("openAPIV3Schema", node("{'type':'object','properties':{"
+                + "'array':{'type':'array','items':{'type':'string','maxLength':500000,"
+                + "'x-kubernetes-validations':[{'rule':'self.contains(\\'keyword\\')'}]}},"
+                + "'map':{'type':'object','maxProperties':10000,'additionalProperties':{'type':'string','maxLength':2048,"
+                + "'x-kubernetes-validations':[{'rule':'self.contains(\\'keyword\\')'}]}},"
+                + "'field':{'type':'integer','x-kubernetes-validations':[{'rule':'self > 50 && self < 100'}]}}}"));
+        String schema = "spec.versions[0].schema.openAPIV3Schema";
+        String advice = " (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, "
+                + "and strings are declared)";
+        String contributed = ": Forbidden: contributed to estimated rule & messageExpression cost total exceeding cost limit "
+                + "for entire OpenAPIv3 schema";
+        assertEquals(List.of(
+                schema + ".properties[array].items.x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds "
+                        + "budget by factor of more than 100x" + advice,
+                schema + ".properties[array].items.x-kubernetes-validations[0].rule" + contributed,
+                schema + ".properties[map].additionalProperties.x-kubernetes-validations[0].rule" + contributed,
+                schema + ": Forbidden: x-kubernetes-validations estimated rule & messageExpression cost total for entire "
+                        + "OpenAPIv3 schema exceeds budget by factor of more than 100x" + advice),
+                messages(CrdValidation.validate(crd)));
+    }
+
+    @Test
+    void limitsOnListsAndStringsBringARuleUnderKubesLimit() throws Exception {
+        ObjectNode crd = valid();
+        String list = "{'type':'object','properties':{'names':{'type':'array',%s'items':{'type':'string'%s},"
+                + "'x-kubernetes-validations':[{'rule':'self.all(n, n.startsWith(\\'x-\\') && n.size() < 64)'},"
+                + "{'rule':'self.all(a, self.exists_one(b, a == b))'}]}}}";
+        ((ObjectNode) crd.get("spec").get("versions").get(0).get("schema")).set("openAPIV3Schema", node(String.format(list, "", "")));
+        List<String> unbounded = messages(CrdValidation.validate(crd));
+        assertTrue(unbounded.contains("spec.versions[0].schema.openAPIV3Schema.properties[names].x-kubernetes-validations[1].rule: "
+                + "Forbidden: estimated rule cost exceeds budget by factor of more than 100x (try simplifying the rule, or adding "
+                + "maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)"), unbounded::toString);
+        ((ObjectNode) crd.get("spec").get("versions").get(0).get("schema")).set("openAPIV3Schema",
+                node(String.format(list, "'maxItems':100,", ",'maxLength':63")));
+        assertEquals(List.of(), messages(CrdValidation.validate(crd)));
     }
 }

@@ -44,6 +44,15 @@ public final class CelExpression {
         return ast.getResultType();
     }
 
+    /**
+     * The expression's static cost (cel-go's {@code EstimateCost}, with kube's prices for its
+     * libraries), the sizes of its variables' values from {@code sizes}: what kube compares with its
+     * limits when a CRD's rule is written, before any object is validated.
+     */
+    public CostEstimate estimateCost(SizeEstimator sizes) {
+        return CostChecker.estimate(ast, sizes);
+    }
+
     /** Runs the expression; returns its value as {@link CelValues} describes, and how much it cost. */
     public Result evaluate(Map<String, ?> bindings, long costLimit) throws CelEvaluationError {
         Map<String, Object> vars = new HashMap<>();
