@@ -557,11 +557,12 @@ public final class Cacher implements StorageInterface {
         return listResult(page.items(), rv, next, more && opts.predicate().matchesEverything() ? page.remaining() : null);
     }
 
-    /** A list of shared objects: each is copied only when read, and its cached encoding goes along. */
+    /**
+     * A list of shared objects: each is copied only when read, and its encoding goes along; both are
+     * views of the page, so a large list is not copied again per request.
+     */
     private static ListResult listResult(List<StoreElement> items, long rv, String continueToken, Long remaining) {
-        List<Supplier<byte[]>> json = new ArrayList<>(items.size());
-        items.forEach(e -> json.add(e.json));
-        return new ListResult(new CopyOnReadList(items), rv, continueToken, remaining, json);
+        return new ListResult(new CopyOnReadList(items), rv, continueToken, remaining, new EncodingList(items));
     }
 
     /** Counted by the backend, as kube-apiserver's Count is: it must reflect every acknowledged write. */
