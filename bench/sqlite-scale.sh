@@ -6,7 +6,11 @@
 #  2. growth: a fresh server, LIVE configmaps (default 1,000) updated PASSES times each (default
 #     1,000, so 1,000,000 updates), then compacted (--etcd-compaction-interval, 1m here); prints the
 #     database's size against its live data (the configmaps' JSON as the API returns them).
-# usage: bench/sqlite-scale.sh <distribution dir> <work dir> [startup|growth]...   (both when none given)
+#  restart: the measurement of 1. again with this distribution, on a copy of the database an earlier
+#     startup part left in the same work dir, so two builds can be compared in turn on the same data.
+# Each restart logs its GCs and prints the heap's peak (its highest occupancy before a GC) up to the
+# LIST's answer.
+# usage: bench/sqlite-scale.sh <distribution dir> <work dir> [startup|growth|restart]...   (startup and growth when none given)
 # OBJECTS, LIVE, PASSES, IN_FLIGHT set the sizes; KUBELIX_JAVA_OPTS passes JVM flags to the server.
 set -euo pipefail
 dist=$1 work=$2
@@ -19,6 +23,34 @@ now_ms() { date +%s%3N; }
 db_bytes() { du -cb "$1"/data/*.db* 2>/dev/null | tail -1 | cut -f1; }
 pid=
 trap '[[ -n $pid ]] && kill "$pid" 2>/dev/null || true' EXIT
+# Starts the server of work dir $1 again on port $2, prints the time to /readyz 200 and to the first
+# LIST of the scale-1 namespace that answers 200 (not tried when $3 is 1), the heap's peak, then stops it.
+restart_and_list() {
+  local s=$1 port=$2 warmup=${3:-0} start ready listed code n
+  rm -f "$s/gc.log"
+  start=$(now_ms)
+  KUBELIX_JAVA_OPTS="${KUBELIX_JAVA_OPTS:-} -Xlog:gc:file=$s/gc.log" \
+    nohup "$s/dist/bin/kubelix" --secure-port "$port" --data-dir "$s/data" --storage-backend sqlite >"$s/restart.log" 2>&1 &
+  pid=$!
+  until curl -skf "https://127.0.0.1:$port/readyz" >/dev/null; do sleep 0.05; done
+  ready=$(now_ms)
+  # the first LIST that answers 200 (an answer before it, e.g. a 429 while the watch cache loads, is
+  # shown), given up LIST_TIMEOUT seconds (default 300) after readiness
+  code=
+  while [[ $warmup != 1 && $(( $(now_ms) - ready )) -lt $(( ${LIST_TIMEOUT:-300} * 1000 )) ]]; do
+    code=$(curl -sk -m "${LIST_TIMEOUT:-300}" -o "$s/list.json" -w '%{http_code}' -H "Authorization: Bearer $(cat "$s/token")" \
+      "https://127.0.0.1:$port/api/v1/namespaces/scale-1/configmaps")
+    [[ $code == 200 ]] && break
+    echo "LIST answered $code after $(( $(now_ms) - start )) ms: $(head -c 300 "$s/list.json")"
+    sleep 0.1
+  done
+  listed=$(now_ms)
+  n=$([[ $code == 200 ]] && python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["items"]))' "$s/list.json" || echo no)
+  echo "restart: /readyz 200 after $((ready - start)) ms; LIST of $n configmaps answered after $((listed - start)) ms;" \
+    "heap peak $(grep -o '[0-9]*M->' "$s/gc.log" | sed 's/M->//' | sort -n | tail -1) MiB (load average $(cut -d' ' -f1-3 /proc/loadavg))"
+  kill "$pid"; while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done; pid=
+}
+
 mkdir -p "$work"
 
 for part in ${parts[*]}; do
@@ -35,23 +67,7 @@ for part in ${parts[*]}; do
       --request-connections 8 --namespace scale
     kill "$pid"; while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
     echo "database: $(db_bytes "$s") bytes"
-    start=$(now_ms)
-    nohup "$s/dist/bin/kubelix" --secure-port "$port" --data-dir "$s/data" --storage-backend sqlite >"$s/restart.log" 2>&1 &
-    pid=$!
-    until curl -skf "https://127.0.0.1:$port/readyz" >/dev/null; do sleep 0.05; done
-    ready=$(now_ms)
-    # the first LIST that answers 200 (an answer before it, e.g. a 429 while the watch cache loads, is shown)
-    while true; do
-      code=$(curl -sk -o "$s/list.json" -w '%{http_code}' -H "Authorization: Bearer $(cat "$s/token")" \
-        "https://127.0.0.1:$port/api/v1/namespaces/scale-1/configmaps")
-      [[ $code == 200 ]] && break
-      echo "LIST answered $code after $(( $(now_ms) - start )) ms: $(head -c 300 "$s/list.json")"
-      sleep 0.1
-    done
-    listed=$(now_ms)
-    n=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["items"]))' "$s/list.json")
-    echo "restart: /readyz 200 after $((ready - start)) ms; LIST of $n configmaps answered after $((listed - start)) ms"
-    kill "$pid"; while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done; pid=
+    restart_and_list "$s" "$port"
     ;;
   growth)
     live=${LIVE:-1000} passes=${PASSES:-1000}
@@ -69,6 +85,20 @@ for part in ${parts[*]}; do
     echo "database after compaction: $(db_bytes "$s") bytes; live data (the LIST's JSON): $(stat -c %s "$s/live.json") bytes"
     kill "$pid"; pid=
     ;;
-  *) echo "unknown part $part (startup, growth)" >&2; exit 2 ;;
+  restart)
+    # Each distribution restarts its own copy of the database, whose Felix cache it filled itself at
+    # a first, unmeasured start (a cache filled by another distribution would keep that one's bundles).
+    name=$(basename "$(cd "$dist" && pwd)")
+    s="$work/restart-$name"
+    if [[ ! -d $s ]]; then
+      [[ -f $work/startup/data/kubelix.db ]] || { echo "no database in $work/startup/data: run the startup part first" >&2; exit 2; }
+      mkdir -p "$s" && cp -r "$dist" "$s/dist" && cp "$work/startup/token" "$s/token"
+      cp -r "$work/startup/data" "$s/data" && rm -rf "$s/data/felix-cache" "$s/data/fileinstall-tmp"
+      restart_and_list "$s" "$port" 1 >/dev/null
+    fi
+    echo "## restart of $name with $(stat -c %s "$s/data/kubelix.db") bytes of database"
+    restart_and_list "$s" "$port"
+    ;;
+  *) echo "unknown part $part (startup, growth, restart)" >&2; exit 2 ;;
   esac
 done

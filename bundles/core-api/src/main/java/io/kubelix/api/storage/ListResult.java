@@ -17,8 +17,9 @@ import java.util.function.Supplier;
  * @param json               the items' JSON encodings, in the same order, each computed at most once and
  *                           shared (the watch cache fills it, as {@link WatchEvent#json()}), so a response
  *                           can be written without encoding the items again; null when the backend has none.
- *                           With encodings, {@code items} is kept as given rather than copied, so a backend
- *                           may hand out a list that copies each object only when it is read
+ *                           With encodings, both lists are kept as given rather than copied (a large list is
+ *                           not copied per request), so a backend may hand out a list that copies each object
+ *                           only when it is read; neither may change afterwards
  */
 public record ListResult(List<ObjectNode> items, long resourceVersion, String continueToken, Long remainingItemCount,
                          List<Supplier<byte[]>> json) {
@@ -26,7 +27,7 @@ public record ListResult(List<ObjectNode> items, long resourceVersion, String co
         if (json == null) {
             items = List.copyOf(items);
         } else {
-            json = List.copyOf(json);
+            json = Collections.unmodifiableList(Objects.requireNonNull(json));
             items = Collections.unmodifiableList(Objects.requireNonNull(items));
             if (items.size() != json.size()) {
                 throw new IllegalArgumentException("items and json differ in length: " + items.size() + " and "

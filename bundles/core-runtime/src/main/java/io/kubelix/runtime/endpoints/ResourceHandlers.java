@@ -26,7 +26,7 @@ import io.kubelix.api.storage.Preconditions;
 import io.kubelix.runtime.audit.AuditContext;
 import io.kubelix.runtime.codec.Codecs;
 import io.kubelix.runtime.codec.MediaType;
-import io.kubelix.runtime.endpoints.responsewriters.EncodedList;
+import io.kubelix.runtime.endpoints.responsewriters.StreamingList;
 import io.kubelix.runtime.endpoints.responsewriters.Responses;
 import io.kubelix.runtime.endpoints.responsewriters.StatusObjects;
 import io.kubelix.runtime.fieldmanager.FieldManager;
@@ -101,10 +101,9 @@ final class ResourceHandlers {
             ProtobufList.write(s, response, callback, listMeta, result);
             return;
         }
-        if (choice.output() == Negotiation.Output.JSON && result.json() != null) {
-            // Served from the watch cache: the items' encodings are reused as they are.
-            Responses.write(response, callback, 200, MediaType.JSON, EncodedList.encode(s.storage.kind(),
-                    s.groupVersion.apiVersion(), listMeta, result, ResourceHandlers::untyped));
+        if (choice.output() == Negotiation.Output.JSON) {
+            Responses.write(response, callback, 200, MediaType.JSON, StreamingList.of(s.storage.kind(),
+                    s.groupVersion.apiVersion(), listMeta, result));
             return;
         }
         ObjectNode list = F.objectNode();

@@ -3,7 +3,7 @@ package io.kubelix.runtime.endpoints;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import io.kubelix.runtime.endpoints.responsewriters.EncodedList;
+import io.kubelix.runtime.endpoints.responsewriters.StreamingList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -80,9 +80,7 @@ class CachedResourceHTTPTest {
 
         assertEquals(200, list.statusCode());
         int length = list.body().getBytes(StandardCharsets.UTF_8).length;
-        assertTrue(length > 3 * EncodedList.CHUNK, "the list spans several chunks: " + length);
-        assertEquals(Long.toString(length), list.headers().firstValue("Content-Length").orElse(""),
-                "the announced length is the streamed length");
+        assertTrue(length > 3 * StreamingList.CHUNK, "the list spans several chunks: " + length);
         JsonNode items = JSON.readTree(list.body()).path("items");
         assertEquals(100, items.size());
         for (int i = 0; i < 100; i++) {

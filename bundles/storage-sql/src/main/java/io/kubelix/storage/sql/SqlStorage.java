@@ -208,11 +208,20 @@ final class SqlStorage implements StorageInterface {
         SelectionPredicate predicate = opts.predicate();
         boolean everything = predicate.matchesEverything();
         long limit = range.recursive() ? opts.limit() : 0;
+        if (limit <= 0) {
+            // A whole list: decoded while the next rows are read.
+            RowDecoder decoder = new RowDecoder(codec, predicate);
+            SqlLog.scan(c, range, fromKey, revision, (k, modRevision, data) -> {
+                decoder.add(k, modRevision, data);
+                return true;
+            });
+            return new ListResult(decoder.finish(), rev, null, null);
+        }
         List<ObjectNode> items = new ArrayList<>();
         String[] lastKey = {null};
         boolean[] more = {false};
         SqlLog.scan(c, range, fromKey, revision, (k, modRevision, data) -> {
-            if (limit > 0 && items.size() >= limit) {
+            if (items.size() >= limit) {
                 more[0] = true;
                 return false;
             }

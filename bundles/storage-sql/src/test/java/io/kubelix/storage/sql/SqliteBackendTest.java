@@ -120,6 +120,40 @@ class SqliteBackendTest {
         w.close();
     }
 
+    @Test
+    void aWholeListDecodedInBatchesKeepsTheRowsOrderAndTheSelection() {
+        StorageInterface s = open().forResource(CONFIGMAPS);
+        int n = 2_600;  // more batches of rows than are decoded at once
+        for (int i = 0; i < n; i++) {
+            s.create(key(String.format("cm-%05d", i)), configMap(String.format("cm-%05d", i)));
+        }
+        SelectionPredicate odd = new SelectionPredicate() {
+            @Override
+            public boolean matches(ObjectNode obj) {
+                return Integer.parseInt(obj.path("metadata").path("name").asText().substring(3)) % 2 == 1;
+            }
+
+            @Override
+            public boolean matchesEverything() {
+                return false;
+            }
+        };
+
+        List<ObjectNode> all = s.getList("/configmaps", ListOptions.recursiveAll()).items();
+        List<ObjectNode> selected = s.getList("/configmaps", new ListOptions("", ResourceVersionMatch.UNSET, odd, true,
+                0, null, false)).items();
+
+        assertEquals(n, all.size());
+        assertEquals(n / 2, selected.size());
+        for (int i = 0; i < n; i++) {
+            assertEquals(String.format("cm-%05d", i), all.get(i).path("metadata").path("name").asText());
+            assertEquals(i + 1, rv(all.get(i)) - rv(all.get(0)) + 1, "each object at the revision of its write");
+        }
+        for (int i = 0; i < n / 2; i++) {
+            assertEquals(String.format("cm-%05d", 2 * i + 1), selected.get(i).path("metadata").path("name").asText());
+        }
+    }
+
     private SqliteStorageBackend open() {
         SqliteStorageBackend b = SqliteTestSupport.backend(dir.resolve("kubelix.db"));
         backends.add(b);

@@ -1,5 +1,6 @@
 package io.kubelix.runtime.controller.informer;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.registry.Lister;
 import io.kubelix.api.registry.RESTStorage;
@@ -14,10 +15,14 @@ import io.kubelix.api.storage.Watch;
 import io.kubelix.api.storage.WatchEvent;
 import io.kubelix.runtime.controller.ServedResources;
 import io.kubelix.runtime.server.Lifecycle;
+import io.kubelix.runtime.storage.cacher.CachingObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * client-go's {@code Reflector}, in process: lists a resource through the storage serving it, then
@@ -184,9 +189,26 @@ final class Reflector {
     private void list(Lister lister, String resourceVersion) {
         ListResult result = lister.list(RequestContext.system(""), new ListOptions(resourceVersion,
                 ResourceVersionMatch.UNSET, SelectionPredicate.EVERYTHING, true, 0, null, false));
-        informer.replace(result.items(), Long.toString(result.resourceVersion()));
+        informer.replace(shared(result), Long.toString(result.resourceVersion()));
         LOG.info("informer {}: listed {} objects at revision {}", name, result.items().size(),
                 result.resourceVersion());
+    }
+
+    /**
+     * The listed objects, those the watch cache listed as its own shared ones: the informer keeps
+     * them as they are, as it keeps the objects of the cache's watch events (neither may be changed),
+     * so a large resource is not held twice, and not copied to be listed.
+     */
+    private static List<ObjectNode> shared(ListResult result) {
+        List<Supplier<byte[]>> json = result.json();
+        if (json == null) {
+            return result.items();
+        }
+        List<ObjectNode> items = new ArrayList<>(json.size());
+        for (int i = 0; i < json.size(); i++) {
+            items.add(json.get(i) instanceof CachingObject c ? c.object() : result.items().get(i));
+        }
+        return items;
     }
 
     /**

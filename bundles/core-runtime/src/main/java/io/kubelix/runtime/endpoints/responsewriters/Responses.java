@@ -108,14 +108,20 @@ public final class Responses {
         write(response, callback, code, ProtobufCodec.MEDIA_TYPE, bytes);
     }
 
-    /** Writes a list encoded from the watch cache's encodings, streamed in chunks. */
-    public static void write(Response response, Callback callback, int code, String contentType, EncodedList body) {
+    /**
+     * Writes a JSON list streamed in chunks, its length not known ahead (chunked on HTTP/1.1). The
+     * audit log gets the whole list only when it records response bodies.
+     */
+    public static void write(Response response, Callback callback, int code, String contentType, StreamingList body) {
         AuditContext.logResponseJson(response.getRequest(), body::toByteArray);
-        prepare(response, code, contentType, body.length());
+        prepare(response, code, contentType, -1);
         body.write(response, callback);
     }
 
-    /** The status and headers of a response of {@code length} bytes, once any unread request body is dealt with. */
+    /**
+     * The status and headers of a response of {@code length} bytes (-1: not known ahead), once any
+     * unread request body is dealt with.
+     */
     private static void prepare(Response response, int code, String contentType, long length) {
         // A body left unread on an HTTP/1.1 connection makes Jetty close it, and closing with unread
         // bytes resets the connection, which can lose this very response. So, as Go's server does, the
@@ -129,7 +135,9 @@ public final class Responses {
         }
         response.setStatus(code);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
-        response.getHeaders().put(HttpHeader.CONTENT_LENGTH, length);
+        if (length >= 0) {
+            response.getHeaders().put(HttpHeader.CONTENT_LENGTH, length);
+        }
     }
 
     /** Reads and drops what is left of the request body; false when it exceeds {@code limit} or fails. */

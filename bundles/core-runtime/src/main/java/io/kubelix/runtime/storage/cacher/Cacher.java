@@ -75,6 +75,8 @@ public final class Cacher implements StorageInterface {
     private IndexedTrigger trigger;
     private final Thread reflector;
     private volatile boolean ready;
+    /** Notified when the cache has listed. */
+    private final Object readiness = new Object();
     /** The reflector's watch on the backend, asked for progress when a reader waits for freshness. */
     private volatile Watch backendWatch;
     private volatile boolean stopped;
@@ -150,7 +152,10 @@ public final class Cacher implements StorageInterface {
         synchronized (dispatchLock) {
             cache.replace(list.items(), list.resourceVersion(), this::keyOf);
         }
-        ready = true;
+        synchronized (readiness) {
+            ready = true;
+            readiness.notifyAll();
+        }
         LOG.debug("watch cache {} ready at resourceVersion {} with {} objects", groupResource, list.resourceVersion(),
                 list.items().size());
         long from = list.resourceVersion();
@@ -476,6 +481,9 @@ public final class Cacher implements StorageInterface {
      * Where a list is served (kube 1.32's delegator rules, plus 1.33's ListFromCacheSnapshot for
      * pinned revisions):
      * <ul>
+     *   <li>before the cache has listed: from the backend, except a list at {@code "0"}, which waits
+     *       (at most the freshness timeout) for the cache to list first: the server's informers list
+     *       so as they start, and one served by the backend would keep a second copy of each object;</li>
      *   <li>{@code "0"}: from the cache, whole ({@code limit} is ignored, as kube does);</li>
      *   <li>{@code ""} (consistent) and {@code N} NotOlderThan: from the cache once it has caught up,
      *       paged by {@code limit};</li>
@@ -489,10 +497,11 @@ public final class Cacher implements StorageInterface {
      */
     @Override
     public ListResult getList(String key, ListOptions opts) {
-        if (!opts.recursive() || !ready) {
+        String rv = opts.resourceVersion();
+        boolean anyState = rv.equals("0") && (opts.continueToken() == null || opts.continueToken().isEmpty());
+        if (!opts.recursive() || !ready && !(anyState && awaitReady())) {
             return fromStorage(key, opts);
         }
-        String rv = opts.resourceVersion();
         if (opts.continueToken() != null && !opts.continueToken().isEmpty()) {
             ContinueToken token = ContinueToken.decode(opts.continueToken());
             return token.latest() ? current(key, opts, key + "/" + token.start())
@@ -557,11 +566,12 @@ public final class Cacher implements StorageInterface {
         return listResult(page.items(), rv, next, more && opts.predicate().matchesEverything() ? page.remaining() : null);
     }
 
-    /** A list of shared objects: each is copied only when read, and its cached encoding goes along. */
+    /**
+     * A list of shared objects: each is copied only when read, and its encoding goes along; both are
+     * views of the page, so a large list is not copied again per request.
+     */
     private static ListResult listResult(List<StoreElement> items, long rv, String continueToken, Long remaining) {
-        List<Supplier<byte[]>> json = new ArrayList<>(items.size());
-        items.forEach(e -> json.add(e.json));
-        return new ListResult(new CopyOnReadList(items), rv, continueToken, remaining, json);
+        return new ListResult(new CopyOnReadList(items), rv, continueToken, remaining, new EncodingList(items));
     }
 
     /** Counted by the backend, as kube-apiserver's Count is: it must reflect every acknowledged write. */
@@ -584,6 +594,26 @@ public final class Cacher implements StorageInterface {
         }
         long wanted = rv.isEmpty() ? storage.currentResourceVersion() : storage.versioner().parseResourceVersion(rv);
         return awaitFreshQuietly(wanted);
+    }
+
+    /** Waits (at most the freshness timeout) until the cache has listed; whether it has. */
+    private boolean awaitReady() {
+        long deadline = System.nanoTime() + options.freshnessTimeout().toNanos();
+        synchronized (readiness) {
+            while (!ready && !stopped) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                try {
+                    readiness.wait(Math.max(1, left / 1_000_000));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            }
+            return ready;
+        }
     }
 
     private void awaitFresh(long rv) {

@@ -38,6 +38,14 @@ public final class CachingObject implements Supplier<byte[]> {
     }
 
     /**
+     * The JSON encoding if a watcher already needed it, else null: a list encodes such objects itself
+     * and keeps nothing, so listing every object does not keep an encoding of each.
+     */
+    public byte[] encodedJson() {
+        return json;
+    }
+
+    /**
      * The object's bare protobuf message for its own apiVersion and kind.
      *
      * @throws IllegalArgumentException when its kind has no protobuf form

@@ -13,15 +13,18 @@ import java.util.RandomAccess;
  */
 final class CopyOnReadList extends AbstractList<ObjectNode> implements RandomAccess {
     private final List<StoreElement> shared;
-    private final ObjectNode[] copies;
+    /** Allocated on the first read: a response written from the encodings reads none. */
+    private ObjectNode[] copies;
 
     CopyOnReadList(List<StoreElement> shared) {
         this.shared = shared;
-        this.copies = new ObjectNode[shared.size()];
     }
 
     @Override
     public ObjectNode get(int index) {
+        if (copies == null) {
+            copies = new ObjectNode[shared.size()];
+        }
         ObjectNode c = copies[index];
         if (c == null) {
             c = shared.get(index).object.deepCopy();
@@ -32,6 +35,6 @@ final class CopyOnReadList extends AbstractList<ObjectNode> implements RandomAcc
 
     @Override
     public int size() {
-        return copies.length;
+        return shared.size();
     }
 }
