@@ -65,7 +65,7 @@ final class ValidatingAdmissionPolicyBindingStrategy implements RESTCreateStrate
         return validate(ctx, obj);
     }
 
-    private static List<FieldError> paramRef(JsonNode ref) {
+    static List<FieldError> paramRef(JsonNode ref) {
         List<FieldError> errs = new ArrayList<>();
         if (ref == null || ref.isNull()) {
             return errs;

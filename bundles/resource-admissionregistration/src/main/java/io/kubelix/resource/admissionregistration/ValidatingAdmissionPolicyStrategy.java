@@ -78,8 +78,15 @@ final class ValidatingAdmissionPolicyStrategy implements RESTCreateStrategy, RES
             errs.addAll(validation(v, "spec.validations[" + i++ + "]"));
         }
         errs.addAll(auditAnnotations(obj.path("metadata").path("name").asText(""), spec.path("auditAnnotations")));
-        i = 0;
-        for (JsonNode v : spec.path("variables")) {
+        errs.addAll(variables(spec.path("variables")));
+        return errs;
+    }
+
+    /** kube's validateVariable for each of a policy's variables: a CEL identifier and an expression. */
+    static List<FieldError> variables(JsonNode variables) {
+        List<FieldError> errs = new ArrayList<>();
+        int i = 0;
+        for (JsonNode v : variables) {
             String p = "spec.variables[" + i++ + "]";
             String name = v.path("name").asText("");
             if (name.isEmpty()) {
@@ -146,7 +153,7 @@ final class ValidatingAdmissionPolicyStrategy implements RESTCreateStrategy, RES
         return new GoSyntax("[]admissionregistration.AuditAnnotation{" + String.join(", ", items) + "}");
     }
 
-    private static List<FieldError> paramKind(JsonNode kind) {
+    static List<FieldError> paramKind(JsonNode kind) {
         List<FieldError> errs = new ArrayList<>();
         if (kind == null || kind.isNull()) {
             return errs;

@@ -1,0 +1,55 @@
+package io.kubelix.resource.admissionregistration;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubelix.api.errors.FieldError;
+import io.kubelix.api.registry.RESTCreateStrategy;
+import io.kubelix.api.registry.RESTUpdateStrategy;
+import io.kubelix.api.request.RequestContext;
+import io.kubelix.api.validation.NameValidators;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * kube's mutatingadmissionpolicybinding strategy: the matchResources and paramRef defaults, and
+ * kube's validation (a policy name, a paramRef with a name or a selector and a
+ * parameterNotFoundAction, match resources that match no DELETE). A mutating binding has no
+ * validation actions.
+ */
+final class MutatingAdmissionPolicyBindingStrategy implements RESTCreateStrategy, RESTUpdateStrategy {
+
+    @Override
+    public void prepareForCreate(RequestContext ctx, ObjectNode obj) {
+        ValidatingAdmissionPolicyBindingStrategy.setDefaults(obj);
+    }
+
+    @Override
+    public void prepareForUpdate(RequestContext ctx, ObjectNode obj, ObjectNode old) {
+        ValidatingAdmissionPolicyBindingStrategy.setDefaults(obj);
+    }
+
+    @Override
+    public List<FieldError> validate(RequestContext ctx, ObjectNode obj) {
+        List<FieldError> errs = new ArrayList<>();
+        JsonNode spec = obj.path("spec");
+        String policyName = spec.path("policyName").asText("");
+        if (policyName.isEmpty()) {
+            errs.add(FieldError.required("spec.policyName", ""));
+        } else {
+            NameValidators.isDNS1123Subdomain(policyName).forEach(m -> errs.add(FieldError.invalid("spec.policyName", policyName, m)));
+        }
+        errs.addAll(ValidatingAdmissionPolicyBindingStrategy.paramRef(spec.get("paramRef")));
+        JsonNode match = spec.get("matchResources");
+        if (match != null && !match.isNull()) {
+            errs.addAll(MatchResources.validate(match, "spec.matchResources"));
+            errs.addAll(MutatingAdmissionPolicyStrategy.mutableOperations(match, "spec.matchResources"));
+        }
+        return errs;
+    }
+
+    @Override
+    public List<FieldError> validateUpdate(RequestContext ctx, ObjectNode obj, ObjectNode old) {
+        return validate(ctx, obj);
+    }
+}
