@@ -63,11 +63,8 @@ class KubectlMutatingAdmissionPolicyIT extends KubectlSuite {
         assertEquals("Fail", kubectl.ok("get", "mutatingadmissionpolicy", "deployment-defaults", "-o",
                 "jsonpath={.spec.failurePolicy}").stdout().trim(), "kube's default failure policy");
 
-        await("the policy's mutation", () -> {
-            kubectl.run("delete", "deployment", "web", "-n", "map", "--ignore-not-found");
-            kubectl.ok("create", "deployment", "web", "-n", "map", "--image=nginx:1.27");
-            return kubectl.ok("get", "deployment", "web", "-n", "map", "-o", "jsonpath={.spec.replicas}").stdout().trim();
-        }, "3"::equals);
+        await("the policy's mutation", () -> created("deployment", "web", "{.spec.replicas}", "--image=nginx:1.27"),
+                "3"::equals);
         assertEquals("deployment-defaults", kubectl.ok("get", "deployment", "web", "-n", "map", "-o",
                 "jsonpath={.spec.template.metadata.labels.mutated-by}").stdout().trim());
         assertEquals("nginx:1.27 MUTATED=yes", kubectl.ok("get", "deployment", "web", "-n", "map", "-o",
@@ -112,13 +109,8 @@ class KubectlMutatingAdmissionPolicyIT extends KubectlSuite {
                 spec:
                   policyName: label-configmaps
                 """).toString());
-        String patched = await("the JSON patch", () -> {
-            kubectl.run("delete", "configmap", "patched-1", "-n", "map", "--ignore-not-found");
-            kubectl.ok("create", "configmap", "patched-1", "-n", "map", "--from-literal=a=1");
-            return kubectl.ok("get", "configmap", "patched-1", "-n", "map", "-o",
-                    "jsonpath={.metadata.labels.example\\.com/patched} {.data.added}").stdout().trim();
-        }, "true 1"::equals);
-        assertEquals("true 1", patched);
+        await("the JSON patch", () -> created("configmap", "patched-1",
+                "{.metadata.labels.example\\.com/patched} {.data.added}", "--from-literal=a=1"), "true 1"::equals);
         kubectl.ok("create", "configmap", "patched-2", "-n", "map", "--from-literal=a=1", "--from-literal=b=2");
         kubectl.ok("label", "configmap", "patched-2", "-n", "map", "keep=yes");
         assertEquals("true yes 2", kubectl.ok("get", "configmap", "patched-2", "-n", "map", "-o",
@@ -162,20 +154,12 @@ class KubectlMutatingAdmissionPolicyIT extends KubectlSuite {
                 """).toString());
         assertEquals("Deny", kubectl.ok("get", "mutatingadmissionpolicybinding", "owner", "-o",
                 "jsonpath={.spec.paramRef.parameterNotFoundAction}").stdout().trim());
-        await("the param's value", () -> {
-            kubectl.run("delete", "configmap", "owned-1", "-n", "map", "--ignore-not-found");
-            kubectl.ok("create", "configmap", "owned-1", "-n", "map");
-            return kubectl.ok("get", "configmap", "owned-1", "-n", "map", "-o",
-                    "jsonpath={.metadata.annotations.example\\.com/owner}").stdout().trim();
-        }, "team-a"::equals);
+        await("the param's value", () -> created("configmap", "owned-1", "{.metadata.annotations.example\\.com/owner}"),
+                "team-a"::equals);
         // The param is read live.
         kubectl.ok("patch", "configmap", "owners", "-n", "map", "-p", "{\"data\":{\"owner\":\"team-b\"}}");
-        await("the new owner", () -> {
-            kubectl.run("delete", "configmap", "owned-2", "-n", "map", "--ignore-not-found");
-            kubectl.ok("create", "configmap", "owned-2", "-n", "map");
-            return kubectl.ok("get", "configmap", "owned-2", "-n", "map", "-o",
-                    "jsonpath={.metadata.annotations.example\\.com/owner}").stdout().trim();
-        }, "team-b"::equals);
+        await("the new owner", () -> created("configmap", "owned-2", "{.metadata.annotations.example\\.com/owner}"),
+                "team-b"::equals);
     }
 
     @Test
@@ -247,5 +231,21 @@ class KubectlMutatingAdmissionPolicyIT extends KubectlSuite {
         assertTrue(err.contains("spec.mutations[0].jsonPatch: Required value: must be specified when patchType is JSONPatch"),
                 invalid::toString);
         assertTrue(err.contains("spec.reinvocationPolicy: Required value"), invalid::toString);
+    }
+
+    /**
+     * Creates an object in namespace {@code map} (again, until a policy has taken effect) and reads
+     * {@code jsonpath} of what was stored.
+     */
+    private String created(String kind, String name, String jsonpath, String... flags) throws Exception {
+        kubectl.run("delete", kind, name, "-n", "map", "--ignore-not-found");
+        String[] create = new String[4 + flags.length];
+        create[0] = "create";
+        create[1] = kind;
+        create[2] = name;
+        create[3] = "--namespace=map";
+        System.arraycopy(flags, 0, create, 4, flags.length);
+        kubectl.ok(create);
+        return kubectl.ok("get", kind, name, "-n", "map", "-o", "jsonpath=" + jsonpath).stdout().trim();
     }
 }

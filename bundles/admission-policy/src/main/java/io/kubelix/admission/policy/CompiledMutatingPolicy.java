@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubelix.api.schema.ResourceSchema;
 import io.kubelix.api.schema.StructuredMergeDiff;
+import io.kubelix.support.admission.MatchConditions;
 import io.kubelix.support.cel.CelCompileException;
 import io.kubelix.support.cel.CelEnvironment;
 import io.kubelix.support.cel.CelEvaluationError;
@@ -24,17 +25,7 @@ import java.util.Map;
  */
 final class CompiledMutatingPolicy {
     /** kube's mutating environment: the admission variables and the object and patch literals. */
-    static final CelEnvironment ENVIRONMENT = CelEnvironment.builder()
-            .variable("object", CelEnvironment.Type.DYN)
-            .variable("oldObject", CelEnvironment.Type.DYN)
-            .variable("request", CelEnvironment.Type.DYN)
-            .variable("params", CelEnvironment.Type.DYN)
-            .variable("namespaceObject", CelEnvironment.Type.DYN)
-            .variable("variables", CelEnvironment.Type.MAP)
-            .variable("authorizer", CelEnvironment.Type.AUTHORIZER)
-            .variable("authorizer.requestResource", CelEnvironment.Type.RESOURCE_CHECK)
-            .objectLiterals()
-            .build();
+    static final CelEnvironment ENVIRONMENT = MatchConditions.admissionVariables().objectLiterals().build();
 
     /** A mutation's patch type, its expression if it compiled, else why not. */
     record Mutation(boolean jsonPatch, String source, CelExpression expression, String error) {

@@ -6,7 +6,6 @@ import io.kubelix.api.errors.FieldError;
 import io.kubelix.api.registry.RESTCreateStrategy;
 import io.kubelix.api.registry.RESTUpdateStrategy;
 import io.kubelix.api.request.RequestContext;
-import io.kubelix.api.validation.NameValidators;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -31,15 +30,8 @@ final class MutatingAdmissionPolicyBindingStrategy implements RESTCreateStrategy
 
     @Override
     public List<FieldError> validate(RequestContext ctx, ObjectNode obj) {
-        List<FieldError> errs = new ArrayList<>();
         JsonNode spec = obj.path("spec");
-        String policyName = spec.path("policyName").asText("");
-        if (policyName.isEmpty()) {
-            errs.add(FieldError.required("spec.policyName", ""));
-        } else {
-            NameValidators.isDNS1123Subdomain(policyName).forEach(m -> errs.add(FieldError.invalid("spec.policyName", policyName, m)));
-        }
-        errs.addAll(ValidatingAdmissionPolicyBindingStrategy.paramRef(spec.get("paramRef")));
+        List<FieldError> errs = new ArrayList<>(ValidatingAdmissionPolicyBindingStrategy.bindingSpec(spec));
         JsonNode match = spec.get("matchResources");
         if (match != null && !match.isNull()) {
             errs.addAll(MatchResources.validate(match, "spec.matchResources"));

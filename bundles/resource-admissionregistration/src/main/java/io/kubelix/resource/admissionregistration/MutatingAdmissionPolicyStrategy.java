@@ -44,26 +44,11 @@ final class MutatingAdmissionPolicyStrategy implements RESTCreateStrategy, RESTU
 
     @Override
     public List<FieldError> validate(RequestContext ctx, ObjectNode obj) {
-        List<FieldError> errs = new ArrayList<>();
         JsonNode spec = obj.path("spec");
-        JsonNode failurePolicy = spec.get("failurePolicy");
-        if (failurePolicy == null || failurePolicy.isNull()) {
-            errs.add(FieldError.required("spec.failurePolicy", ""));
-        } else {
-            errs.addAll(RuleValidation.oneOf(failurePolicy, "spec.failurePolicy", WebhookConfigurationStrategy.FAILURE_POLICIES));
+        List<FieldError> errs = new ArrayList<>(ValidatingAdmissionPolicyStrategy.policySpec(spec));
+        if (spec.hasNonNull("matchConstraints")) {
+            errs.addAll(mutableOperations(spec.get("matchConstraints"), "spec.matchConstraints"));
         }
-        errs.addAll(ValidatingAdmissionPolicyStrategy.paramKind(spec.get("paramKind")));
-        JsonNode match = spec.get("matchConstraints");
-        if (match == null || match.isNull()) {
-            errs.add(FieldError.required("spec.matchConstraints", ""));
-        } else {
-            errs.addAll(MatchResources.validate(match, "spec.matchConstraints"));
-            if (match.path("resourceRules").isEmpty()) {
-                errs.add(FieldError.required("spec.matchConstraints.resourceRules", ""));
-            }
-            errs.addAll(mutableOperations(match, "spec.matchConstraints"));
-        }
-        errs.addAll(RuleValidation.matchConditions(spec.path("matchConditions"), "spec.matchConditions"));
         errs.addAll(ValidatingAdmissionPolicyStrategy.variables(spec.path("variables")));
         if (spec.path("mutations").isEmpty()) {
             errs.add(FieldError.required("spec.mutations", "mutations must contain at least one item"));
