@@ -24,22 +24,15 @@ final class MutatingAdmissionPolicyStrategy implements RESTCreateStrategy, RESTU
     /** kube's supportedMutatingOperations, sorted as its error lists them. */
     static final List<String> MUTATING_OPERATIONS = List.of("*", "CONNECT", "CREATE", "UPDATE");
 
+    /** SetDefaults_MutatingAdmissionPolicySpec and SetDefaults_MatchResources, a validating policy's; reinvocationPolicy has no default. */
     @Override
     public void prepareForCreate(RequestContext ctx, ObjectNode obj) {
-        setDefaults(obj);
+        ValidatingAdmissionPolicyStrategy.setDefaults(obj);
     }
 
     @Override
     public void prepareForUpdate(RequestContext ctx, ObjectNode obj, ObjectNode old) {
-        setDefaults(obj);
-    }
-
-    /** SetDefaults_MutatingAdmissionPolicySpec and SetDefaults_MatchResources; reinvocationPolicy has no default. */
-    static void setDefaults(ObjectNode obj) {
-        if (obj.get("spec") instanceof ObjectNode spec) {
-            WebhookConfigurationStrategy.putIfAbsent(spec, "failurePolicy", "Fail");
-            MatchResources.setDefaults(spec.get("matchConstraints"));
-        }
+        ValidatingAdmissionPolicyStrategy.setDefaults(obj);
     }
 
     @Override
