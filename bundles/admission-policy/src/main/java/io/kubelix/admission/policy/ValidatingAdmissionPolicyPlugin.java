@@ -14,9 +14,7 @@ import io.kubelix.api.informer.SharedInformerFactory;
 import io.kubelix.api.schema.GroupResource;
 import io.kubelix.api.schema.GroupVersionResource;
 import io.kubelix.api.authz.AuthorizationChain;
-import io.kubelix.support.admission.AdmissionAuthorizer;
 import io.kubelix.support.admission.AdmissionMatcher;
-import io.kubelix.support.admission.AdmissionRequests;
 import io.kubelix.support.admission.VersionedAttributes;
 import io.kubelix.support.cel.CelValues;
 import org.osgi.service.component.annotations.Activate;
@@ -25,7 +23,6 @@ import org.osgi.service.component.annotations.Reference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -51,10 +48,7 @@ public final class ValidatingAdmissionPolicyPlugin implements ValidatingAdmissio
     static final GroupVersionResource BINDINGS = new GroupVersionResource("admissionregistration.k8s.io", "v1",
             "validatingadmissionpolicybindings");
     static final GroupVersionResource NAMESPACES = new GroupVersionResource("", "v1", "namespaces");
-    private static final Duration READY_WAIT = Duration.ofSeconds(10);
 
-    private final SharedIndexInformer policies;
-    private final SharedIndexInformer bindings;
     private final SharedIndexInformer namespaces;
     private final AdmissionMatcher matcher;
     private final PolicyParams params;
@@ -62,15 +56,7 @@ public final class ValidatingAdmissionPolicyPlugin implements ValidatingAdmissio
     private final EquivalentResourceMapper equivalents;
     /** Answers the expressions' {@code authorizer} checks. */
     private final AuthorizationChain authorization;
-    private volatile Snapshot snapshot = new Snapshot("", List.of());
-
-    /** The policies with their bindings, rebuilt when either informer has seen a change. */
-    private record Snapshot(String resourceVersions, List<Hook> hooks) {
-    }
-
-    /** A policy and the bindings that name it, in name order. */
-    private record Hook(CompiledPolicy policy, List<ObjectNode> bindings) {
-    }
+    private final PolicySource<CompiledPolicy> source;
 
     /** A failed validation of one binding, or a configuration error, that denies the request. */
     private record Denial(String policy, String binding, String message, String reason) {
@@ -82,8 +68,8 @@ public final class ValidatingAdmissionPolicyPlugin implements ValidatingAdmissio
                                            @Reference EquivalentResourceMapper equivalents) {
         this.authorization = authorization;
         this.equivalents = equivalents;
-        this.policies = informers.forResource(POLICIES);
-        this.bindings = informers.forResource(BINDINGS);
+        this.source = new PolicySource<>(informers.forResource(POLICIES), informers.forResource(BINDINGS),
+                CompiledPolicy::new);
         this.namespaces = informers.forResource(NAMESPACES);
         this.matcher = new AdmissionMatcher(name -> namespaces.lister().get(name).orElse(null), equivalents);
         this.params = new PolicyParams(informers);
@@ -104,14 +90,14 @@ public final class ValidatingAdmissionPolicyPlugin implements ValidatingAdmissio
         if (AdmissionMatcher.exempt(a)) {
             return;
         }
-        List<Hook> hooks = hooks(a);
+        List<PolicySource.Hook<CompiledPolicy>> hooks = source.hooks(a);
         if (hooks.isEmpty()) {
             return;
         }
         List<Denial> denials = new ArrayList<>();
         // what the expressions see, per version policies matched the request as, converted once
         Map<AdmissionMatcher.Match, Map<String, Object>> versions = new HashMap<>();
-        for (Hook hook : hooks) {
+        for (PolicySource.Hook<CompiledPolicy> hook : hooks) {
             CompiledPolicy policy = hook.policy();
             AdmissionMatcher.Match match;
             try {
@@ -124,7 +110,7 @@ public final class ValidatingAdmissionPolicyPlugin implements ValidatingAdmissio
                 continue;
             }
             Map<String, Object> base = versions.computeIfAbsent(match,
-                    m -> bindings(VersionedAttributes.of(a, m, equivalents)));
+                    m -> AdmissionVariables.of(VersionedAttributes.of(a, m, equivalents), namespaces, authorization));
             AuditAnnotations annotations = new AuditAnnotations();
             for (ObjectNode binding : hook.bindings()) {
                 String bindingName = binding.path("metadata").path("name").asText();
@@ -221,31 +207,6 @@ public final class ValidatingAdmissionPolicyPlugin implements ValidatingAdmissio
         }
     }
 
-    /** What every expression of this request sees, converted once: CEL reads these values as they are. */
-    private Map<String, Object> bindings(VersionedAttributes v) {
-        AdmissionAttributes a = v.attributes();
-        Map<String, Object> vars = new HashMap<>();
-        vars.put("object", CelValues.fromJson(v.object()));
-        vars.put("oldObject", CelValues.fromJson(v.oldObject()));
-        vars.put("request", CelValues.fromJson(AdmissionRequests.withoutObjects(a, v.match())));
-        String namespace = a.namespace();
-        ObjectNode ns = namespace == null || namespace.isEmpty() || AdmissionMatcher.isNamespace(a) ? null
-                : namespaces.lister().get(namespace).map(ValidatingAdmissionPolicyPlugin::namespaceObject).orElse(null);
-        vars.put("namespaceObject", CelValues.fromJson(ns));
-        vars.put("params", CelValues.fromJson(null));
-        AdmissionAuthorizer.bind(vars, a, authorization);
-        return vars;
-    }
-
-    /** kube's {@code CreateNamespaceObject}: the namespace's metadata without managed fields, spec and status. */
-    private static ObjectNode namespaceObject(ObjectNode ns) {
-        ObjectNode copy = ns.deepCopy();
-        if (copy.path("metadata") instanceof ObjectNode meta) {
-            meta.remove("managedFields");
-        }
-        return copy;
-    }
-
     /**
      * kube's denial: {@code admission.NewForbidden} with the first denial's message, its reason
      * (Invalid unless the validation names another) and that reason's code, each denial a cause.
@@ -266,67 +227,9 @@ public final class ValidatingAdmissionPolicyPlugin implements ValidatingAdmissio
         Denial lead = denials.get(0);
         StatusReason reason = lead.reason().isEmpty() ? StatusReason.INVALID : StatusReason.fromWireName(lead.reason());
         GroupResource gr = a.resource().groupResource();
-        String name = forbiddenName(a);
+        String name = PolicySource.forbiddenName(a);
         StatusException forbidden = StatusException.forbidden(gr, name, first);
         return new StatusException(reason, reason.code(), forbidden.getMessage(),
                 new StatusException.Details(name, gr.group(), gr.resource(), causes, 0), null);
-    }
-
-    /** The name kube's {@code admission.NewForbidden} gives: the object's name or generateName, else "Unknown". */
-    private static String forbiddenName(AdmissionAttributes a) {
-        if (a.object() != null) {
-            JsonNode meta = a.object().path("metadata");
-            if (!meta.path("name").asText("").isEmpty()) {
-                return meta.path("name").asText();
-            }
-            if (!meta.path("generateName").asText("").isEmpty()) {
-                return meta.path("generateName").asText();
-            }
-        }
-        return "Unknown";
-    }
-
-    /** The current policies with their bindings; waits up to 10 s for the first list, as kube's plugin does. */
-    private List<Hook> hooks(AdmissionAttributes a) {
-        if (!policies.hasSynced() || !bindings.hasSynced()) {
-            try {
-                if (!policies.waitForSync(READY_WAIT) || !bindings.waitForSync(READY_WAIT)) {
-                    throw StatusException.forbidden(a.resource().groupResource(), forbiddenName(a),
-                            "not yet ready to handle request");
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw StatusException.forbidden(a.resource().groupResource(), forbiddenName(a),
-                        "not yet ready to handle request");
-            }
-        }
-        String rv = policies.lastSyncResourceVersion() + "/" + bindings.lastSyncResourceVersion();
-        Snapshot s = snapshot;
-        if (rv.equals(s.resourceVersions())) {
-            return s.hooks();
-        }
-        Map<String, CompiledPolicy> previous = new HashMap<>();
-        s.hooks().forEach(h -> previous.put(h.policy().name(), h.policy()));
-        Map<String, List<ObjectNode>> byPolicy = new HashMap<>();
-        for (ObjectNode b : bindings.lister().list()) {
-            byPolicy.computeIfAbsent(b.path("spec").path("policyName").asText(), k -> new ArrayList<>()).add(b);
-        }
-        List<Hook> hooks = new ArrayList<>();
-        for (ObjectNode p : policies.lister().list()) {
-            String name = p.path("metadata").path("name").asText();
-            List<ObjectNode> bound = byPolicy.getOrDefault(name, List.of());
-            if (bound.isEmpty()) {
-                continue;
-            }
-            CompiledPolicy compiled = previous.get(name);
-            if (compiled == null || !compiled.resourceVersion().equals(p.path("metadata").path("resourceVersion").asText())) {
-                compiled = new CompiledPolicy(p);
-            }
-            bound.sort(java.util.Comparator.comparing(b -> b.path("metadata").path("name").asText()));
-            hooks.add(new Hook(compiled, List.copyOf(bound)));
-        }
-        hooks.sort(java.util.Comparator.comparing(h -> h.policy().name()));
-        snapshot = new Snapshot(rv, List.copyOf(hooks));
-        return snapshot.hooks();
     }
 }

@@ -2,7 +2,7 @@
  * Group, version, kind and resource names, as Kubernetes' schema package spells them.
  */
 @Export
-@Version("1.4.0")
+@Version("1.5.0")
 package io.kubelix.api.schema;
 
 import org.osgi.annotation.bundle.Export;

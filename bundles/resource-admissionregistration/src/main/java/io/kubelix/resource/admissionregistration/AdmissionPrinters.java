@@ -22,6 +22,16 @@ final class AdmissionPrinters {
                 TableColumn.ageColumn());
     }
 
+    /** NAME, MUTATIONS (how many), PARAMKIND ({@code apiVersion/kind} or {@code <unset>}), AGE. */
+    static List<TableColumn> mutatingPolicyColumns() {
+        return List.of(TableColumn.nameColumn(),
+                new TableColumn("Mutations", "integer", "", "Mutation indicates the number of mutations rules "
+                        + "defined in this configuration", 0, o -> (long) o.path("spec").path("mutations").size()),
+                new TableColumn("ParamKind", "string", "", "ParamKind specifies the kind of resources used to "
+                        + "parameterize this policy", 0, AdmissionPrinters::paramKind),
+                TableColumn.ageColumn());
+    }
+
     /** NAME, VALIDATIONS (how many), PARAMKIND ({@code apiVersion/kind} or {@code <unset>}), AGE. */
     static List<TableColumn> policyColumns() {
         return List.of(TableColumn.nameColumn(),

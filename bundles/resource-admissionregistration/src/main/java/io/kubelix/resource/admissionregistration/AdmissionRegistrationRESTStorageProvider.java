@@ -7,6 +7,7 @@ import io.kubelix.api.registry.RESTStorage;
 import io.kubelix.api.registry.RESTStorageProvider;
 import io.kubelix.api.registry.RESTUpdateStrategy;
 import io.kubelix.api.registry.StandardStorage;
+import io.kubelix.api.registry.StorageConversion;
 import io.kubelix.api.registry.StoreSpec;
 import io.kubelix.api.registry.TableColumn;
 import io.kubelix.api.schema.GroupResource;
@@ -42,6 +43,8 @@ public final class AdmissionRegistrationRESTStorageProvider implements RESTStora
     static final GroupResource VALIDATING_WEBHOOKS = GroupResource.of(GROUP, "validatingwebhookconfigurations");
     static final GroupResource POLICIES = GroupResource.of(GROUP, "validatingadmissionpolicies");
     static final GroupResource POLICY_BINDINGS = GroupResource.of(GROUP, "validatingadmissionpolicybindings");
+    static final GroupResource MUTATING_POLICIES = GroupResource.of(GROUP, "mutatingadmissionpolicies");
+    static final GroupResource MUTATING_POLICY_BINDINGS = GroupResource.of(GROUP, "mutatingadmissionpolicybindings");
 
     private static final Logger LOG = LoggerFactory.getLogger(AdmissionRegistrationRESTStorageProvider.class);
 
@@ -75,8 +78,16 @@ public final class AdmissionRegistrationRESTStorageProvider implements RESTStora
             stopController();
             typeChecking = new PolicyTypeCheckingController(informers, policyStatus, new PolicyTypeChecker(schemas));
         }
-        LOG.info("built {}/{} storage: {}", GROUP, VERSION, v1.keySet());
-        return new APIGroupInfo(GROUP, List.of(VERSION), Map.of(VERSION, v1));
+        Map<String, RESTStorage> v1beta1 = new LinkedHashMap<>();
+        v1beta1.put(MUTATING_POLICIES.resource(), getter.newStore(mutatingPolicySpec("v1beta1", null)));
+        v1beta1.put(MUTATING_POLICY_BINDINGS.resource(), getter.newStore(mutatingPolicyBindingSpec("v1beta1", null)));
+        Map<String, RESTStorage> v1alpha1 = new LinkedHashMap<>();
+        AlphaPolicyConversion alpha = new AlphaPolicyConversion();
+        v1alpha1.put(MUTATING_POLICIES.resource(), getter.newStore(mutatingPolicySpec("v1alpha1", alpha)));
+        v1alpha1.put(MUTATING_POLICY_BINDINGS.resource(), getter.newStore(mutatingPolicyBindingSpec("v1alpha1", alpha)));
+        LOG.info("built {} storage: v1 {}, v1beta1 and v1alpha1 {}", GROUP, v1.keySet(), v1beta1.keySet());
+        return new APIGroupInfo(GROUP, List.of(VERSION, "v1beta1", "v1alpha1"),
+                Map.of(VERSION, v1, "v1beta1", v1beta1, "v1alpha1", v1alpha1));
     }
 
     @Deactivate
@@ -109,6 +120,38 @@ public final class AdmissionRegistrationRESTStorageProvider implements RESTStora
     static StoreSpec policyBindingSpec() {
         return spec(POLICY_BINDINGS, "ValidatingAdmissionPolicyBinding", new ValidatingAdmissionPolicyBindingStrategy(),
                 AdmissionPrinters.bindingColumns());
+    }
+
+    /**
+     * A MutatingAdmissionPolicy in {@code version}; {@code v1alpha1} is kept as {@code v1beta1}
+     * ({@code conversion}), kube's storage version.
+     */
+    static StoreSpec mutatingPolicySpec(String version, StorageConversion conversion) {
+        return mutatingSpec(MUTATING_POLICIES, "MutatingAdmissionPolicy", version, conversion,
+                new MutatingAdmissionPolicyStrategy(), AdmissionPrinters.mutatingPolicyColumns());
+    }
+
+    static StoreSpec mutatingPolicyBindingSpec(String version, StorageConversion conversion) {
+        return mutatingSpec(MUTATING_POLICY_BINDINGS, "MutatingAdmissionPolicyBinding", version, conversion,
+                new MutatingAdmissionPolicyBindingStrategy(), AdmissionPrinters.bindingColumns());
+    }
+
+    private static <S extends RESTCreateStrategy & RESTUpdateStrategy> StoreSpec mutatingSpec(
+            GroupResource gr, String kind, String version, StorageConversion conversion, S strategy,
+            List<TableColumn> columns) {
+        ResourceSchema alpha = ResourceSchema.load(AdmissionRegistrationRESTStorageProvider.class,
+                "/openapi/schemas.json", "io.k8s.api.admissionregistration.v1alpha1." + kind);
+        StoreSpec.Builder b = StoreSpec.builder(gr, kind)
+                .namespaced(false)
+                .schema(SchemaVersions.renamed(alpha, ".v1alpha1.", "." + version + "."))
+                .categories("api-extensions")
+                .strategy(strategy)
+                .generation(true)
+                .tableColumns(columns.toArray(TableColumn[]::new));
+        if (conversion != null) {
+            b.storedAs("/" + gr.resource(), conversion);
+        }
+        return b.build();
     }
 
     /**

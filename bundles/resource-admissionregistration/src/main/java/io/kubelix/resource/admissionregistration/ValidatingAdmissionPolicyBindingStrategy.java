@@ -45,15 +45,8 @@ final class ValidatingAdmissionPolicyBindingStrategy implements RESTCreateStrate
 
     @Override
     public List<FieldError> validate(RequestContext ctx, ObjectNode obj) {
-        List<FieldError> errs = new ArrayList<>();
         JsonNode spec = obj.path("spec");
-        String policyName = spec.path("policyName").asText("");
-        if (policyName.isEmpty()) {
-            errs.add(FieldError.required("spec.policyName", ""));
-        } else {
-            NameValidators.isDNS1123Subdomain(policyName).forEach(m -> errs.add(FieldError.invalid("spec.policyName", policyName, m)));
-        }
-        errs.addAll(paramRef(spec.get("paramRef")));
+        List<FieldError> errs = new ArrayList<>(bindingSpec(spec));
         // kube spells this path "matchResouces"; clients match on it.
         errs.addAll(MatchResources.validate(spec.get("matchResources"), "spec.matchResouces"));
         errs.addAll(validationActions(RuleValidation.strings(spec.path("validationActions"))));
@@ -63,6 +56,19 @@ final class ValidatingAdmissionPolicyBindingStrategy implements RESTCreateStrate
     @Override
     public List<FieldError> validateUpdate(RequestContext ctx, ObjectNode obj, ObjectNode old) {
         return validate(ctx, obj);
+    }
+
+    /** What validating and mutating bindings validate alike: the policy's name and the paramRef. */
+    static List<FieldError> bindingSpec(JsonNode spec) {
+        List<FieldError> errs = new ArrayList<>();
+        String policyName = spec.path("policyName").asText("");
+        if (policyName.isEmpty()) {
+            errs.add(FieldError.required("spec.policyName", ""));
+        } else {
+            NameValidators.isDNS1123Subdomain(policyName).forEach(m -> errs.add(FieldError.invalid("spec.policyName", policyName, m)));
+        }
+        errs.addAll(paramRef(spec.get("paramRef")));
+        return errs;
     }
 
     private static List<FieldError> paramRef(JsonNode ref) {

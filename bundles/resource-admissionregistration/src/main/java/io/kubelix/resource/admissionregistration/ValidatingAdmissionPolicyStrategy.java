@@ -55,8 +55,27 @@ final class ValidatingAdmissionPolicyStrategy implements RESTCreateStrategy, RES
 
     @Override
     public List<FieldError> validate(RequestContext ctx, ObjectNode obj) {
-        List<FieldError> errs = new ArrayList<>();
         JsonNode spec = obj.path("spec");
+        List<FieldError> errs = new ArrayList<>(policySpec(spec));
+        if (spec.path("validations").isEmpty() && spec.path("auditAnnotations").isEmpty()) {
+            errs.add(FieldError.required("spec.validations", "validations or auditAnnotations must contain at least one item"));
+            errs.add(FieldError.required("spec.auditAnnotations", "validations or auditAnnotations must contain at least one item"));
+        }
+        int i = 0;
+        for (JsonNode v : spec.path("validations")) {
+            errs.addAll(validation(v, "spec.validations[" + i++ + "]"));
+        }
+        errs.addAll(auditAnnotations(obj.path("metadata").path("name").asText(""), spec));
+        errs.addAll(variables(spec.path("variables")));
+        return errs;
+    }
+
+    /**
+     * What validating and mutating policies validate alike: a failure policy, a complete paramKind,
+     * match constraints with at least one resource rule, and the match conditions.
+     */
+    static List<FieldError> policySpec(JsonNode spec) {
+        List<FieldError> errs = new ArrayList<>();
         JsonNode failurePolicy = spec.get("failurePolicy");
         if (failurePolicy == null || failurePolicy.isNull()) {
             errs.add(FieldError.required("spec.failurePolicy", ""));
@@ -74,17 +93,14 @@ final class ValidatingAdmissionPolicyStrategy implements RESTCreateStrategy, RES
             }
         }
         errs.addAll(RuleValidation.matchConditions(spec.path("matchConditions"), "spec.matchConditions"));
-        if (spec.path("validations").isEmpty() && spec.path("auditAnnotations").isEmpty()) {
-            errs.add(FieldError.required("spec.validations", "validations or auditAnnotations must contain at least one item"));
-            errs.add(FieldError.required("spec.auditAnnotations", "validations or auditAnnotations must contain at least one item"));
-        }
+        return errs;
+    }
+
+    /** kube's validateVariable for each of a policy's variables: a CEL identifier and an expression. */
+    static List<FieldError> variables(JsonNode variables) {
+        List<FieldError> errs = new ArrayList<>();
         int i = 0;
-        for (JsonNode v : spec.path("validations")) {
-            errs.addAll(validation(v, "spec.validations[" + i++ + "]"));
-        }
-        errs.addAll(auditAnnotations(obj.path("metadata").path("name").asText(""), spec));
-        i = 0;
-        for (JsonNode v : spec.path("variables")) {
+        for (JsonNode v : variables) {
             String p = "spec.variables[" + i++ + "]";
             String name = v.path("name").asText("");
             if (name.isEmpty()) {

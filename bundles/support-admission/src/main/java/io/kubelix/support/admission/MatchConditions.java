@@ -18,16 +18,20 @@ import java.util.Map;
  */
 public final class MatchConditions {
     /** The variables kube declares for admission expressions; see {@link AdmissionAuthorizer} for the authorizer's. */
-    public static final CelEnvironment ENVIRONMENT = CelEnvironment.builder()
-            .variable("object", CelEnvironment.Type.DYN)
-            .variable("oldObject", CelEnvironment.Type.DYN)
-            .variable("request", CelEnvironment.Type.DYN)
-            .variable("params", CelEnvironment.Type.DYN)
-            .variable("namespaceObject", CelEnvironment.Type.DYN)
-            .variable("variables", CelEnvironment.Type.MAP)
-            .variable("authorizer", CelEnvironment.Type.AUTHORIZER)
-            .variable("authorizer.requestResource", CelEnvironment.Type.RESOURCE_CHECK)
-            .build();
+    public static final CelEnvironment ENVIRONMENT = admissionVariables().build();
+    /** An environment builder with kube's admission variables, to which a plugin may add (mutating policies' object literals). */
+    public static CelEnvironment.Builder admissionVariables() {
+        return CelEnvironment.builder()
+                .variable("object", CelEnvironment.Type.DYN)
+                .variable("oldObject", CelEnvironment.Type.DYN)
+                .variable("request", CelEnvironment.Type.DYN)
+                .variable("params", CelEnvironment.Type.DYN)
+                .variable("namespaceObject", CelEnvironment.Type.DYN)
+                .variable("variables", CelEnvironment.Type.MAP)
+                .variable("authorizer", CelEnvironment.Type.AUTHORIZER)
+                .variable("authorizer.requestResource", CelEnvironment.Type.RESOURCE_CHECK);
+    }
+
     private static final MatchConditions NONE = new MatchConditions(List.of());
 
     /** An expression that compiled, or the reason it did not. */

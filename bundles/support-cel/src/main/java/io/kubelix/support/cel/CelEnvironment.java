@@ -73,10 +73,13 @@ public final class CelEnvironment {
 
     private final Cel cel;
     private final Map<String, Type> variables;
+    /** The object types of mutating admission policies, or null when the environment has none. */
+    private final MutationTypes mutationTypes;
 
-    private CelEnvironment(Cel cel, Map<String, Type> variables) {
+    private CelEnvironment(Cel cel, Map<String, Type> variables, MutationTypes mutationTypes) {
         this.cel = cel;
         this.variables = Map.copyOf(variables);
+        this.mutationTypes = mutationTypes;
     }
 
     public static Builder builder() {
@@ -96,7 +99,14 @@ public final class CelEnvironment {
     public CelExpression compile(String source) throws CelCompileException {
         Objects.requireNonNull(source, "source");
         try {
-            CelAbstractSyntaxTree ast = cel.compile(source).getAst();
+            CelAbstractSyntaxTree ast;
+            if (mutationTypes == null) {
+                ast = cel.compile(source).getAst();
+            } else {
+                CelAbstractSyntaxTree parsed = cel.parse(source).getAst();
+                ObjectLiterals.fieldsByType(parsed.getExpr()).forEach(mutationTypes::declareFields);
+                ast = ObjectLiterals.rewrite(cel.check(parsed).getAst());
+            }
             return new CelExpression(source, ast, cel.createProgram(ast));
         } catch (CelValidationException e) {
             // cel-go (whose messages kube quotes) does not list an overload's candidates
@@ -113,6 +123,7 @@ public final class CelEnvironment {
         private final SchemaDeclTypes schemaTypes = new SchemaDeclTypes();
         /** Variables of one schema share its types, so {@code self == oldSelf} type-checks. */
         private final Map<JsonNode, CelType> schemas = new IdentityHashMap<>();
+        private boolean objectLiterals;
 
         private Builder() {
         }
@@ -152,6 +163,16 @@ public final class CelEnvironment {
             return this;
         }
 
+        /**
+         * Adds what kube's mutating admission policies have: the {@code Object} and {@code JSONPatch}
+         * types of {@link MutationTypes}, whose literals evaluate to maps of their fields
+         * ({@link ObjectLiterals}), and {@code jsonpatch.escapeKey} ({@link JsonPatchLibrary}).
+         */
+        public Builder objectLiterals() {
+            objectLiterals = true;
+            return this;
+        }
+
         public CelEnvironment build() {
             CelOptions options = CelOptions.current()
                     .comprehensionMaxIterations(MAX_ITERATIONS)
@@ -179,10 +200,16 @@ public final class CelEnvironment {
                         .addFunctionBindings(AuthorizerLibrary.bindings());
             }
             variables.forEach((name, type) -> builder.addVar(name, typed.getOrDefault(name, type.celType)));
-            if (!typed.isEmpty()) {
+            MutationTypes mutationTypes = null;
+            if (objectLiterals) {
+                mutationTypes = new MutationTypes(typed.isEmpty() ? null : schemaTypes);
+                builder.addFunctionDeclarations(JsonPatchLibrary.declarations())
+                        .addFunctionBindings(JsonPatchLibrary.bindings())
+                        .setTypeProvider(mutationTypes);
+            } else if (!typed.isEmpty()) {
                 builder.setTypeProvider(schemaTypes);
             }
-            return new CelEnvironment(builder.build(), variables);
+            return new CelEnvironment(builder.build(), variables, mutationTypes);
         }
     }
 }

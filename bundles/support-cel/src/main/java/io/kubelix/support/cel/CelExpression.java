@@ -53,6 +53,14 @@ public final class CelExpression {
         return CostChecker.estimate(ast, sizes);
     }
 
+    /**
+     * The result type as cel-go prints it in kube's messages, parameters included: {@code Object},
+     * {@code list(JSONPatch)}, {@code map(string, dyn)}.
+     */
+    public String resultTypeSignature() {
+        return dev.cel.common.types.CelTypes.format(ast.getResultType());
+    }
+
     /** Runs the expression; returns its value as {@link CelValues} describes, and how much it cost. */
     public Result evaluate(Map<String, ?> bindings, long costLimit) throws CelEvaluationError {
         Map<String, Object> vars = new HashMap<>();
