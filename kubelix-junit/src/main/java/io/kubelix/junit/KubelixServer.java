@@ -3,6 +3,7 @@ package io.kubelix.junit;
 import io.kubelix.junit.impl.AdminHttp;
 import io.kubelix.junit.impl.EmbeddedBundles;
 import io.kubelix.junit.impl.EmbeddedFramework;
+import io.kubelix.junit.impl.IdleFrameworks;
 import io.kubelix.junit.impl.PkiCache;
 import org.osgi.framework.BundleException;
 
@@ -30,8 +31,9 @@ import java.util.stream.Stream;
 
 /**
  * A Kubelix API server running inside this JVM: an embedded Felix framework with the
- * distribution's bundles, memory storage, a free loopback port and a temporary data directory
- * that {@link #close()} deletes. {@link #start} returns once {@code /readyz} answers 200 and the
+ * distribution's bundles, memory storage, a free loopback port and a temporary data directory,
+ * deleted when the framework stops ({@link #close()} keeps the framework for the next server with
+ * the same flags). {@link #start} returns once {@code /readyz} answers 200 and the
  * admin token is accepted. The JUnit extension ({@link KubelixTest}) starts and stops these for
  * tests; this class can also be used on its own.
  */
@@ -46,6 +48,14 @@ public final class KubelixServer implements AutoCloseable {
             "\"type\"\\s*:\\s*\"Established\"[^{}]*\"status\"\\s*:\\s*\"True\""
                     + "|\"status\"\\s*:\\s*\"True\"[^{}]*\"type\"\\s*:\\s*\"Established\"");
     private static final Set<String> CHOSEN_HERE = Set.of("secure-port", "bind-address", "data-dir");
+    /**
+     * The system property that, set to {@code false}, makes every server a new framework instead of
+     * one whose closed server's framework is reused ({@link IdleFrameworks}).
+     */
+    public static final String REUSE_FRAMEWORKS = "kubelix.junit.reuse-frameworks";
+
+    private final Map<String, String> flags;
+    private final int port;
 
     private final EmbeddedFramework framework;
     private final Path directory;
@@ -55,8 +65,10 @@ public final class KubelixServer implements AutoCloseable {
     private final AdminHttp http;
     private final Duration startupTime;
 
-    private KubelixServer(EmbeddedFramework framework, Path directory, URI url, String adminToken, SSLContext sslContext,
-                          AdminHttp http, Duration startupTime) {
+    private KubelixServer(Map<String, String> flags, int port, EmbeddedFramework framework, Path directory, URI url,
+                          String adminToken, SSLContext sslContext, AdminHttp http, Duration startupTime) {
+        this.flags = flags;
+        this.port = port;
         this.framework = framework;
         this.directory = directory;
         this.url = url;
@@ -87,6 +99,14 @@ public final class KubelixServer implements AutoCloseable {
             }
         }
         long started = System.nanoTime();
+        flags = Map.copyOf(flags);
+        IdleFrameworks.Idle idle = IdleFrameworks.take(flags);
+        if (idle != null) {
+            KubelixServer server = restart(idle, started);
+            if (server != null) {
+                return server;
+            }
+        }
         Path directory = null;
         EmbeddedFramework framework = null;
         try {
@@ -111,7 +131,7 @@ public final class KubelixServer implements AutoCloseable {
             AdminHttp http = new AdminHttp(url, token, ssl);
             awaitReady(http, framework, started);
             PkiCache.remember(directory);
-            return new KubelixServer(framework, directory, url, token, ssl, http,
+            return new KubelixServer(flags, port, framework, directory, url, token, ssl, http,
                     Duration.ofNanos(System.nanoTime() - started));
         } catch (IOException | RuntimeException | BundleException e) {
             cleanUp(framework, directory);
@@ -124,6 +144,37 @@ public final class KubelixServer implements AutoCloseable {
             cleanUp(framework, directory);
             throw new IllegalStateException("interrupted while Kubelix was starting", e);
         }
+    }
+
+    /**
+     * A new server in the framework of a closed one: its Kubelix bundles started again, on the
+     * closed server's port and data directory. Null when it does not start (the port was taken
+     * meanwhile, say): the framework is then stopped, and a new one is started instead.
+     */
+    private static KubelixServer restart(IdleFrameworks.Idle idle, long started) {
+        AdminHttp http = null;
+        try {
+            idle.framework().startKubelix();
+            URI url = URI.create("https://127.0.0.1:" + idle.port() + "/");
+            SSLContext ssl = AdminHttp.trusting(idle.directory().resolve("pki").resolve("ca.crt"));
+            String token = adminToken(idle.directory().resolve("tokens.csv"));
+            http = new AdminHttp(url, token, ssl);
+            awaitReady(http, idle.framework(), started);
+            return new KubelixServer(idle.flags(), idle.port(), idle.framework(), idle.directory(), url, token, ssl,
+                    http, Duration.ofNanos(System.nanoTime() - started));
+        } catch (IOException | RuntimeException | BundleException e) {
+            // a new framework is started instead, whose failure, if it fails too, is the one reported
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (http != null) {
+            http.close();
+        }
+        cleanUp(idle.framework(), idle.directory());
+        if (Thread.currentThread().isInterrupted()) {
+            throw new IllegalStateException("interrupted while Kubelix was starting");
+        }
+        return null;
     }
 
     /** The server's base URL, {@code https://127.0.0.1:<port>/}. */
@@ -220,10 +271,25 @@ public final class KubelixServer implements AutoCloseable {
         }
     }
 
-    /** Stops the framework (the server drains and stops with it) and deletes the data directory. */
+    /**
+     * Stops the server. Its framework is kept for the next server with the same flags, with its
+     * Kubelix bundles stopped (the server drains and stops with them) and its data directory, unless
+     * {@value #REUSE_FRAMEWORKS} is {@code false}; otherwise it is stopped and the data directory
+     * deleted.
+     */
     @Override
     public void close() {
         http.close();
+        if (Boolean.parseBoolean(System.getProperty(REUSE_FRAMEWORKS, "true"))) {
+            try {
+                framework.stopKubelix();
+                IdleFrameworks.put(new IdleFrameworks.Idle(flags, framework, directory, port),
+                        idle -> cleanUp(idle.framework(), idle.directory()));
+                return;
+            } catch (BundleException | RuntimeException e) {
+                // not reusable: stopped below
+            }
+        }
         cleanUp(framework, directory);
     }
 

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
@@ -14,9 +15,13 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import io.fabric8.kubernetes.client.vertx5.Vertx5HttpClientFactory;
+import io.kubelix.junit.Kubeconfig;
+import io.kubelix.junit.KubelixTest;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -24,6 +29,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -31,9 +37,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * is opened as a WebSocket ({@code onlyHttpWatches} is false), over each of its HTTP clients
  * (Vert.x 5, its default, and the JDK's). {@code watch()} gets ADDED, MODIFIED and DELETED as they
  * happen, and {@code inform()} syncs, then sees adds, updates and deletes. Each wait is for an event
- * that must come, bounded only so a broken server fails the test rather than hangs it.
+ * that must come, bounded only so a broken server fails the test rather than hangs it. Server-side
+ * apply through the client conflicts with another manager's field (409, one cause per field) unless
+ * it forces. The server is kubelix-junit's: the distribution's bundles in this JVM.
  */
-class Fabric8ClientIT extends KubectlSuite {
+@KubelixTest
+class Fabric8ClientIT {
     /**
      * The label of the test's own configmaps, which its watches and informers select: every
      * namespace also holds the root CA publisher's kube-root-ca.crt, as in a cluster.
@@ -42,9 +51,8 @@ class Fabric8ClientIT extends KubectlSuite {
 
     private static final long WAIT_SECONDS = 30;
 
-    Fabric8ClientIT() {
-        super("fabric8", "configmaps");
-    }
+    @Kubeconfig
+    static Path kubeconfig;
 
     @ParameterizedTest
     @ValueSource(strings = {"vertx", "jdk"})
@@ -127,9 +135,38 @@ class Fabric8ClientIT extends KubectlSuite {
         }
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"vertx", "jdk"})
+    void serverSideApplyConflictsWithAnotherManagerUnlessForced(String httpClient) throws Exception {
+        try (KubernetesClient client = client(httpClient)) {
+            String ns = namespace(client, "apply-" + httpClient);
+            client.configMaps().inNamespace(ns).resource(configMap(ns, "applied", "1")).fieldManager("first")
+                    .serverSideApply();
+
+            KubernetesClientException conflict = assertThrows(KubernetesClientException.class, () -> client.configMaps()
+                    .inNamespace(ns).resource(configMap(ns, "applied", "2")).fieldManager("second").serverSideApply());
+            assertEquals(409, conflict.getCode());
+            assertEquals("Conflict", conflict.getStatus().getReason());
+            assertTrue(conflict.getStatus().getMessage().startsWith("Apply failed with 1 conflict: conflict with \"first\""),
+                    conflict.getStatus().getMessage());
+            assertEquals(1, conflict.getStatus().getDetails().getCauses().size());
+            assertEquals("FieldManagerConflict", conflict.getStatus().getDetails().getCauses().get(0).getReason());
+            assertEquals(".data.k", conflict.getStatus().getDetails().getCauses().get(0).getField());
+            assertEquals("1", client.configMaps().inNamespace(ns).withName("applied").get().getData().get("k"));
+
+            ConfigMap forced = client.configMaps().inNamespace(ns).resource(configMap(ns, "applied", "2"))
+                    .fieldManager("second").forceConflicts().serverSideApply();
+            assertEquals("2", forced.getData().get("k"));
+            String owner = forced.getMetadata().getManagedFields().stream()
+                    .filter(f -> f.getFieldsV1() != null && f.getFieldsV1().getAdditionalProperties().toString().contains("f:k"))
+                    .map(f -> f.getManager()).findFirst().orElse("nobody");
+            assertEquals("second", owner, "the forced apply took the field over");
+        }
+    }
+
     /** The server's admin kubeconfig, otherwise fabric8's defaults, over the named HTTP client. */
     private KubernetesClient client(String httpClient) throws Exception {
-        Config config = Config.fromKubeconfig(java.nio.file.Files.readString(server.kubeconfig()));
+        Config config = Config.fromKubeconfig(Files.readString(kubeconfig));
         assertFalse(config.isOnlyHttpWatches(), "fabric8 watches over WebSockets by default");
         HttpClient.Factory factory = httpClient.equals("jdk") ? new JdkHttpClientFactory() : new Vertx5HttpClientFactory();
         return new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(factory).build();

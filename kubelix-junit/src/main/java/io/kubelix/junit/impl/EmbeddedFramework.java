@@ -12,6 +12,8 @@ import org.osgi.framework.wiring.BundleRevision;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,6 +40,8 @@ public final class EmbeddedFramework {
             SPIFLY_LOG.setLevel(Level.WARNING);
         }
     }
+
+    private static final String STORAGE = "io.kubelix.storage-memory";
 
     private final Framework framework;
 
@@ -91,6 +95,56 @@ public final class EmbeddedFramework {
             thread.setContextClassLoader(contextLoader);
         }
         return new EmbeddedFramework(framework);
+    }
+
+    /**
+     * Stops the Kubelix bundles, the plugins before the core, and leaves the libraries (Jetty,
+     * Jackson, Declarative Services...) running, with every class loaded and compiled, for
+     * {@link #startKubelix()}. The memory storage is installed again, so what the stopped server
+     * stored (and handed over to the bundle's data area on its way out) is gone.
+     */
+    public void stopKubelix() throws BundleException {
+        List<Bundle> kubelix = kubelixBundles();
+        Collections.reverse(kubelix);
+        for (Bundle bundle : kubelix) {
+            if (!isFragment(bundle)) {
+                bundle.stop();
+            }
+        }
+        for (Bundle bundle : kubelix) {
+            if (STORAGE.equals(bundle.getSymbolicName())) {
+                // Uninstalling deletes the bundle's data area, and with it the objects handed over.
+                String location = bundle.getLocation();
+                bundle.uninstall();
+                Bundle fresh = framework.getBundleContext().installBundle(location);
+                fresh.adapt(BundleStartLevel.class).setStartLevel(StartLevels.of(STORAGE));
+            }
+        }
+    }
+
+    /** Starts the Kubelix bundles again after {@link #stopKubelix()}: a new server on the same port and data directory. */
+    public void startKubelix() throws BundleException {
+        Thread thread = Thread.currentThread();
+        ClassLoader contextLoader = thread.getContextClassLoader();
+        thread.setContextClassLoader(ClassLoader.getPlatformClassLoader());
+        try {
+            for (Bundle bundle : kubelixBundles()) {
+                if (!isFragment(bundle)) {
+                    bundle.start();
+                }
+            }
+        } finally {
+            thread.setContextClassLoader(contextLoader);
+        }
+    }
+
+    /** The Kubelix bundles in the order they start: by start level, then as installed. */
+    private List<Bundle> kubelixBundles() {
+        return Arrays.stream(framework.getBundleContext().getBundles())
+                .filter(b -> b.getSymbolicName() != null && b.getSymbolicName().startsWith("io.kubelix."))
+                .sorted(Comparator.comparingInt((Bundle b) -> b.adapt(BundleStartLevel.class).getStartLevel())
+                        .thenComparingLong(Bundle::getBundleId))
+                .collect(Collectors.toCollection(ArrayList::new));
     }
 
     /** Bundles that are not active, with their state, for a start-up failure's message. */

@@ -1,6 +1,8 @@
 package io.kubelix.runtime.endpoints;
 
 import io.kubelix.api.errors.StatusException;
+import io.kubelix.runtime.server.filters.WithWebSocketTunnel;
+import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.server.Request;
@@ -23,8 +25,9 @@ import java.util.regex.Pattern;
 /**
  * Upgrades the watch requests that ask for a WebSocket ({@code Upgrade: websocket} with
  * {@code Connection: upgrade}, as kube-apiserver's wsstream.IsWebSocketRequest tells them), over
- * HTTP/1.1. As kube-apiserver's, the upgrade negotiates no extension (no compression) and no
- * subprotocol: the offered ones are ignored.
+ * HTTP/1.1; and over HTTP/2, opens the WebSocket of an RFC 8441 extended {@code CONNECT}, which
+ * {@link WithWebSocketTunnel} has shown as a {@code GET}. As kube-apiserver's, the upgrade
+ * negotiates no extension (no compression) and no subprotocol: the offered ones are ignored.
  */
 final class WebSocketWatches {
     /** kube's connectionUpgradeRegex: "upgrade" as one of the Connection header's tokens. */
@@ -36,6 +39,9 @@ final class WebSocketWatches {
 
     /** Whether the request asks for its watch over a WebSocket. */
     boolean requested(Request request) {
+        if (request.getConnectionMetaData().getHttpVersion() == HttpVersion.HTTP_2) {
+            return WithWebSocketTunnel.isWebSocketTunnel(request);
+        }
         String upgrade = request.getHeaders().get(HttpHeader.UPGRADE);
         String connection = request.getHeaders().get(HttpHeader.CONNECTION);
         return "websocket".equalsIgnoreCase(upgrade) && connection != null
@@ -43,8 +49,9 @@ final class WebSocketWatches {
     }
 
     /**
-     * Answers {@code 101 Switching Protocols} and hands the connection to {@code sink}; a request
-     * that cannot be upgraded (not HTTP/1.1 GET, no key, another WebSocket version) is a 400.
+     * Answers {@code 101 Switching Protocols} (over HTTP/2, {@code 200} to the {@code CONNECT}) and
+     * hands the connection (the stream) to {@code sink}; a request that cannot be upgraded (no key,
+     * another WebSocket version) is a 400.
      */
     void upgrade(Request request, Response response, Callback callback, WebSocketWatchSink sink, long timeoutSeconds) {
         WebSocketNegotiator negotiator = new WebSocketNegotiator() {
@@ -60,15 +67,25 @@ final class WebSocketWatches {
                 configuration.setIdleTimeout(Duration.ofSeconds(timeoutSeconds).plus(IDLE_MARGIN));
             }
         };
+        HttpVersion version = request.getConnectionMetaData().getHttpVersion();
         boolean upgraded;
         try {
-            upgraded = request.getConnectionMetaData().getHttpVersion() == HttpVersion.HTTP_1_1
+            if (version == HttpVersion.HTTP_2) {
+                // The handshake of RFC 8441 expects the CONNECT the client sent.
+                request = new Request.Wrapper(request) {
+                    @Override
+                    public String getMethod() {
+                        return HttpMethod.CONNECT.asString();
+                    }
+                };
+            }
+            upgraded = (version == HttpVersion.HTTP_1_1 || version == HttpVersion.HTTP_2)
                     && handshaker.upgradeRequest(negotiator, request, response, callback, components(request), null);
         } catch (RuntimeException e) {
             throw StatusException.badRequest("unable to upgrade the watch to a WebSocket: " + e.getMessage());
         }
         if (!upgraded) {
-            throw StatusException.badRequest("unable to upgrade the watch to a WebSocket: not a valid HTTP/1.1 "
+            throw StatusException.badRequest("unable to upgrade the watch to a WebSocket: not a valid "
                     + "WebSocket (version 13) upgrade request");
         }
     }

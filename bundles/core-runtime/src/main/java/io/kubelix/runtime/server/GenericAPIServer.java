@@ -641,6 +641,8 @@ public final class GenericAPIServer {
         http2.setStreamIdleTimeout(JettyAPIResponse.LONG_RUNNING_IDLE_TIMEOUT_MILLIS);
         // A client's informers share one connection (client-go opens another past the limit).
         http2.setMaxConcurrentStreams(maxStreams);
+        // WebSockets over HTTP/2 (RFC 8441), for the clients that open watches that way.
+        http2.setConnectProtocolEnabled(true);
         ALPNServerConnectionFactory alpn = new ALPNServerConnectionFactory();
         alpn.setDefaultProtocol(http1.getProtocol());
         SslConnectionFactory ssl = new GatheringSslConnectionFactory(tls, alpn.getProtocol(), readHeaderTimeout.toMillis());

@@ -18,12 +18,14 @@ import io.kubelix.runtime.server.filters.WithPriorityAndFairness;
 import io.kubelix.runtime.server.filters.WithRequestMetrics;
 import io.kubelix.runtime.server.filters.WithRequestInfo;
 import io.kubelix.runtime.server.filters.WithURIPolicy;
+import io.kubelix.runtime.server.filters.WithWebSocketTunnel;
 import org.eclipse.jetty.server.Handler;
 
 /**
  * DefaultBuildHandlerChain: wraps the Director in the filters, outermost first.
  * <pre>
- * WithAuditInit                   (the Audit-ID of every request and response)
+ * WithWebSocketTunnel             (a WebSocket over HTTP/2, an RFC 8441 CONNECT, seen as the GET it stands for)
+ * └ WithAuditInit                  (the Audit-ID of every request and response)
  *  └ WithPanicRecovery
  *     └ WithURIPolicy                (malformed escapes in the query, dot segments in the path: 400)
  *        └ WithRequestInfo
@@ -86,6 +88,6 @@ final class HandlerChain {
         h = new WithTimeout(h, limits.requestTimeout(), metrics);
         h = new WithRequestInfo(new WithHTTPLogging(h));
         h = new WithURIPolicy(h);
-        return new WithAuditInit(new WithPanicRecovery(h));
+        return new WithWebSocketTunnel(new WithAuditInit(new WithPanicRecovery(h)));
     }
 }

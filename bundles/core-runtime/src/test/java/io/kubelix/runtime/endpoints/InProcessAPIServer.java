@@ -26,10 +26,14 @@ import io.kubelix.runtime.server.PluginSwaps;
 import io.kubelix.runtime.server.filters.WithPanicRecovery;
 import io.kubelix.runtime.server.filters.WithRequestInfo;
 import io.kubelix.runtime.server.filters.WithURIPolicy;
+import io.kubelix.runtime.server.filters.WithWebSocketTunnel;
 import io.kubelix.runtime.storage.cacher.Cacher;
 import io.kubelix.runtime.storage.cacher.CacherOptions;
 import io.kubelix.storage.memory.MemoryStorageBackend;
+import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
 import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
@@ -102,7 +106,10 @@ final class InProcessAPIServer implements AutoCloseable {
         }), Map.of("service.id", 2L));
 
         server = new Server();
-        connector = new ServerConnector(server);
+        // HTTP/1.1, and HTTP/2 by prior knowledge with WebSockets over it (RFC 8441).
+        HTTP2CServerConnectionFactory h2c = new HTTP2CServerConnectionFactory(new HttpConfiguration());
+        h2c.setConnectProtocolEnabled(true);
+        connector = new ServerConnector(server, new HttpConnectionFactory(), h2c);
         connector.setHost("127.0.0.1");
         connector.setPort(0);
         server.addConnector(connector);
@@ -120,7 +127,7 @@ final class InProcessAPIServer implements AutoCloseable {
                 throw CoreAPIServer.notFound();
             }
         };
-        server.setHandler(new WithPanicRecovery(new WithURIPolicy(new WithRequestInfo(director))));
+        server.setHandler(new WithWebSocketTunnel(new WithPanicRecovery(new WithURIPolicy(new WithRequestInfo(director)))));
         server.start();
         base = URI.create("http://127.0.0.1:" + connector.getLocalPort());
     }

@@ -18,14 +18,16 @@ import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A watch over HTTP/1.1 as a client that reads chunks whole sees it (urllib3, under the Python
  * clients, reads a chunk's size line, its data and the CRLF that ends it before handing it on):
  * each event's chunk arrives whole, its closing CRLF included, while no other event follows; the
- * stream ends with the last chunk. Read from a raw socket, so nothing but the bytes on the wire is
- * judged; a CRLF held back until the next event would leave the read waiting, and the test failing.
+ * stream ends with the last chunk, and the connection serves the next request, as kube-apiserver's
+ * does (clients reuse it). Read from a raw socket, so nothing but the bytes on the wire is judged; a
+ * CRLF held back until the next event would leave the read waiting, and the test failing.
  */
 class WatchChunksHTTPTest {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -67,8 +69,62 @@ class WatchChunksHTTPTest {
             }
 
             assertEquals("0\r\n\r\n", readUntil(in, "\r\n\r\n"), "the last chunk at the watch's timeout");
+            assertNextRequestServed(socket);
+        }
+    }
+
+    /**
+     * A watch on a kept-alive connection that ends at its timeout leaves the connection to the
+     * client's next request, as kubectl, client-go and urllib3 reuse it.
+     */
+    @org.junit.jupiter.api.Test
+    void theConnectionServesTheNextRequestAfterAWatch() throws Exception {
+        server = new InProcessAPIServer(true);
+        post("{\"metadata\":{\"name\":\"a\"}}");
+        try (Socket socket = new Socket("127.0.0.1", server.connector.getLocalPort())) {
+            socket.setSoTimeout(READ_TIMEOUT_MILLIS);
+            for (int watch = 0; watch < 2; watch++) {
+                socket.getOutputStream().write(("GET " + CM + "?watch=true&timeoutSeconds=1 HTTP/1.1\r\n"
+                        + "Host: 127.0.0.1\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                InputStream in = socket.getInputStream();
+                String head = readUntil(in, "\r\n\r\n").toLowerCase(Locale.ROOT);
+                assertTrue(head.startsWith("http/1.1 200"), head);
+                assertFalse(head.contains("connection: close"), head);
+                assertEquals("ADDED", JSON.readTree(readChunk(in)).path("type").asText());
+                assertEquals("0\r\n\r\n", readUntil(in, "\r\n\r\n"), "the last chunk at the watch's timeout");
+            }
+            assertNextRequestServed(socket);
+        }
+    }
+
+    /** A client that asks to close the connection gets its watch chunked all the same, then the close. */
+    @org.junit.jupiter.api.Test
+    void aWatchOnAConnectionTheClientClosesIsChunkedThenClosed() throws Exception {
+        server = new InProcessAPIServer(true);
+        post("{\"metadata\":{\"name\":\"a\"}}");
+        try (Socket socket = new Socket("127.0.0.1", server.connector.getLocalPort())) {
+            socket.setSoTimeout(READ_TIMEOUT_MILLIS);
+            socket.getOutputStream().write(("GET " + CM + "?watch=true&timeoutSeconds=1 HTTP/1.1\r\n"
+                    + "Host: 127.0.0.1\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            InputStream in = socket.getInputStream();
+            String head = readUntil(in, "\r\n\r\n").toLowerCase(Locale.ROOT);
+            assertTrue(head.contains("\r\ntransfer-encoding: chunked\r\n"), head);
+            assertEquals("ADDED", JSON.readTree(readChunk(in)).path("type").asText());
+            assertEquals("0\r\n\r\n", readUntil(in, "\r\n\r\n"));
             assertEquals(-1, in.read(), "the connection is closed after the stream");
         }
+    }
+
+    /** A GET on the same connection is answered in full. */
+    private static void assertNextRequestServed(Socket socket) throws IOException {
+        socket.getOutputStream().write(("GET " + CM + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII));
+        InputStream in = socket.getInputStream();
+        String head = readUntil(in, "\r\n\r\n").toLowerCase(Locale.ROOT);
+        assertTrue(head.startsWith("http/1.1 200"), head);
+        int length = Integer.parseInt(head.replaceAll("(?s).*\r\ncontent-length: (\\d+)\r\n.*", "$1"));
+        JsonNode list = JSON.readTree(in.readNBytes(length));
+        assertEquals("ConfigMapList", list.path("kind").asText(), list.toString());
     }
 
     /**
