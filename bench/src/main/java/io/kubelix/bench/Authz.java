@@ -18,7 +18,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * flight for T seconds at a time, alternating the admin (in {@code system:masters}, allowed before
  * any authorizer is asked: the cost of no authorization) and that subject (RBAC finds its binding
  * among all the others), for N rounds of each. Run against a server with
- * the default {@code --authorization-mode=RBAC}.
+ * the default {@code --authorization-mode=RBAC}. With {@code --server-pid} each round also gives the
+ * server's CPU time per GET (process CPU from /proc), which a busy machine disturbs less than the rate.
  */
 final class Authz {
     private final Kube kube;
@@ -29,6 +30,7 @@ final class Authz {
     private final int inFlight;
     private final String userToken;
     private final String user;
+    private final ServerProbe probe;
 
     Authz(Kube kube, Options o) {
         this.kube = kube;
@@ -39,6 +41,7 @@ final class Authz {
         this.inFlight = o.integer("in-flight", 16);
         this.userToken = o.get("user-token");
         this.user = o.get("user", "bench-user");
+        this.probe = new ServerProbe(o.get("server-pid"));
     }
 
     void run() throws Exception {
@@ -81,19 +84,28 @@ final class Authz {
         long accountCount = 0;
         round(path, null, Stats.histogram()); // warm-up, both paths
         round(path, saToken, Stats.histogram());
-        System.out.println("| round | identity | GET/s |\n|---|---|---|");
+        System.out.println("| round | identity | GET/s | server CPU ms per GET |\n|---|---|---|---|");
         for (int r = 1; r <= rounds; r++) {
+            double cpu = probe.cpuSeconds();
             long a = round(path, null, admin);
+            double adminCpu = probe.cpuSeconds() - cpu;
+            cpu = probe.cpuSeconds();
             long s = round(path, saToken, account);
+            double accountCpu = probe.cpuSeconds() - cpu;
             adminCount += a;
             accountCount += s;
-            System.out.printf(Locale.ROOT, "| %d | admin (system:masters) | %.0f |%n| %d | %s (RBAC) | %.0f |%n",
-                    r, a / (double) seconds, r, subject(), s / (double) seconds);
+            System.out.printf(Locale.ROOT, "| %d | admin (system:masters) | %.0f | %s |%n| %d | %s (RBAC) | %.0f | %s |%n",
+                    r, a / (double) seconds, cpuPerGet(adminCpu, a), r, subject(), s / (double) seconds,
+                    cpuPerGet(accountCpu, s));
         }
         System.out.println(Stats.header());
         System.out.println(Stats.row("GET as admin (system:masters)", admin));
         System.out.println(Stats.row("GET as " + subject() + " (RBAC)", account));
         System.out.printf(Locale.ROOT, "RBAC / no authorization throughput: %.3f%n", accountCount / (double) adminCount);
+    }
+
+    private String cpuPerGet(double cpuSeconds, long gets) {
+        return probe.cpuSeconds() < 0 || gets == 0 ? "n/a" : String.format(Locale.ROOT, "%.3f", cpuSeconds * 1000 / gets);
     }
 
     private String subject() {

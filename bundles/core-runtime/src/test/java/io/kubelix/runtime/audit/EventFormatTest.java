@@ -71,4 +71,16 @@ class EventFormatTest {
         assertEquals("2026-11-25T05:00:00Z", EventFormat.rfc3339Nano(Instant.parse("2026-11-25T05:00:00Z")));
         assertEquals("2026-11-25T05:00:00.2Z", EventFormat.rfc3339Nano(STAGE));
     }
+
+    @Test
+    void microTimeIsTheFormattersTextForEveryInstant() {
+        java.util.Random random = new java.util.Random(42);
+        for (int i = 0; i < 10_000; i++) {
+            java.time.Instant t = java.time.Instant.ofEpochSecond(random.nextLong(-62_000_000_000L, 253_402_300_799L),
+                    random.nextInt(1_000_000_000));
+            assertEquals(EventFormat.MICRO_TIME.format(t), EventFormat.microTime(t), t.toString());
+        }
+        java.time.Instant beyond = java.time.Instant.parse("+10000-01-01T00:00:00.000001Z");
+        assertEquals(EventFormat.MICRO_TIME.format(beyond), EventFormat.microTime(beyond));
+    }
 }
