@@ -43,12 +43,29 @@ final class BackendStorage implements StorageInterface {
             synchronized (this) {
                 b = bound;
                 if (b == null || b.backend() != backend) {
-                    b = new Bound(backend, backend.forResource(config));
+                    b = bind(backend);
                     bound = b;
                 }
             }
         }
         return b;
+    }
+
+    /**
+     * The backend's storage for this resource. A backend stopped by its bundle's update between the
+     * factory handing it out and this call refuses with a 503; the factory's next backend (it waits
+     * for the new revision) is asked instead.
+     */
+    private Bound bind(StorageBackend backend) {
+        try {
+            return new Bound(backend, backend.forResource(config));
+        } catch (StatusException e) {
+            StorageBackend next = factory.backend();
+            if (e.code() != 503 || next == backend) {
+                throw e;
+            }
+            return new Bound(next, next.forResource(config));
+        }
     }
 
     /**

@@ -139,12 +139,24 @@ public final class StorageFactory implements HealthChecker {
 
     void removeBackend(StorageBackend backend, Map<String, Object> props) {
         Object name = props.get(StorageBackend.NAME_PROPERTY);
-        if (name != null && backends.remove(name.toString(), backend)) {
-            if (swaps.restarting(props)) {
+        if (name == null) {
+            return;
+        }
+        boolean restarting = swaps.restarting(props);
+        boolean removed;
+        synchronized (swapping) {
+            if (restarting) {
+                // The wait starts before the backend leaves: no request may find neither it nor the wait.
+                swapping.put(name.toString(), System.nanoTime() + swaps.grace().toNanos());
+            }
+            removed = backends.remove(name.toString(), backend);
+            if (restarting && !removed) {
+                swapping.remove(name.toString());
+            }
+        }
+        if (removed) {
+            if (restarting) {
                 // An update: the new revision registers in a moment, and requests wait for it.
-                synchronized (swapping) {
-                    swapping.put(name.toString(), System.nanoTime() + swaps.grace().toNanos());
-                }
                 LOG.info("storage backend {} is being updated: requests wait for its new revision", name);
                 swaps.afterGrace(() -> {
                     boolean expired;

@@ -65,7 +65,8 @@ final class Connections implements AutoCloseable {
     /** Runs {@code work} in a write transaction, committed when it returns normally; the caller holds the write lock. */
     <T> T write(Work<T> work) throws SQLException {
         if (closed) {
-            throw new SQLException("the storage has been stopped");
+            // Before anything is written: a 503 the caller's storage runs again on the backend's next revision.
+            throw io.kubelix.api.errors.StatusException.serviceUnavailable("the storage has been stopped");
         }
         if (writer == null) {
             writer = dialect.open(true);

@@ -1,6 +1,7 @@
 package io.kubelix.storage.sql;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.kubelix.api.errors.StatusException;
 import io.kubelix.api.server.HealthChecker;
 import io.kubelix.api.storage.StorageConfig;
 import io.kubelix.api.storage.StorageInterface;
@@ -56,7 +57,9 @@ final class SqlBackend {
      */
     synchronized SqlStore store() {
         if (stopped) {
-            throw new IllegalStateException("the " + name + " storage backend has been stopped");
+            // A 503, as a stopping storage-memory answers: a caller that took this backend just before
+            // its bundle was updated runs the operation again on the next revision.
+            throw StatusException.serviceUnavailable("the " + name + " storage backend has been stopped");
         }
         if (store != null) {
             return store;

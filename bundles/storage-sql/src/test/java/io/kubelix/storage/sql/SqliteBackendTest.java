@@ -77,6 +77,26 @@ class SqliteBackendTest {
         assertEquals(created, rv(stopped.get(key("a"), GetOptions.DEFAULT)), "reads go on meanwhile");
     }
 
+    /**
+     * A write or a new resource's storage on a stopped version is a 503, which the server's storage
+     * runs again on the plugin's next version, as it does for a stopping storage-memory.
+     */
+    @Test
+    void aStoppedVersionRefusesWritesWithA503() {
+        SqliteStorageBackend first = open();
+        StorageInterface stopped = first.forResource(CONFIGMAPS);
+        first.deactivate();
+        backends.remove(first);
+        io.kubelix.api.errors.StatusException write = assertThrows(io.kubelix.api.errors.StatusException.class,
+                () -> stopped.create(key("late"), configMap("late")));
+        assertEquals(503, write.code());
+        io.kubelix.api.errors.StatusException bind = assertThrows(io.kubelix.api.errors.StatusException.class,
+                () -> first.forResource(CONFIGMAPS));
+        assertEquals(503, bind.code());
+        StorageInterface next = open().forResource(CONFIGMAPS);
+        assertTrue(rv(next.create(key("late"), configMap("late"))) > 0, "the refused write left nothing behind");
+    }
+
     @Test
     void aSecondServerOnTheSameFileIsRefused() {
         open().forResource(CONFIGMAPS);
