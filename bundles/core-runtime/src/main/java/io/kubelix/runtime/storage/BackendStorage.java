@@ -28,6 +28,8 @@ final class BackendStorage implements StorageInterface {
 
     private final StorageConfig config;
     private final StorageFactory factory;
+    /** How long a backend that refused with a 503 may still be the factory's before the refusal stands. */
+    private static final java.time.Duration LEAVING = java.time.Duration.ofSeconds(2);
     private volatile Bound bound;
 
     BackendStorage(GroupResource groupResource, String resourcePrefix, ValueTransformer transformer,
@@ -71,18 +73,28 @@ final class BackendStorage implements StorageInterface {
     /**
      * The storage to run an operation again on after {@code failure} on {@code tried}'s. A backend
      * whose bundle is being updated refuses what it can no longer hand over with a 503, before doing
-     * it; the operation then runs again on the new revision (the factory waits for it), so the update
-     * costs the request nothing. Any other failure is rethrown.
+     * it; the operation then runs again through this storage, so on the new revision (the factory
+     * waits for it), and again should that revision be updated in turn (FileInstall's update is
+     * followed by a refresh): the update costs the request nothing. A backend that refuses before
+     * the factory has seen it leave is given a moment to; any other failure is rethrown.
      */
     private StorageInterface retryAfter(Bound tried, StatusException failure) {
         if (failure.code() != 503) {
             throw failure;
         }
-        Bound now = bound();
-        if (now.backend() == tried.backend()) {
-            throw failure;
+        long deadline = System.nanoTime() + LEAVING.toNanos();
+        while (bound().backend() == tried.backend()) {
+            if (System.nanoTime() - deadline > 0) {
+                throw failure;
+            }
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw failure;
+            }
         }
-        return now.storage();
+        return this;
     }
 
     @Override
