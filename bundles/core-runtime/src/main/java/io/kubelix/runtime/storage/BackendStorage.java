@@ -82,17 +82,8 @@ final class BackendStorage implements StorageInterface {
         if (failure.code() != 503) {
             throw failure;
         }
-        long deadline = System.nanoTime() + LEAVING.toNanos();
-        while (bound().backend() == tried.backend()) {
-            if (System.nanoTime() - deadline > 0) {
-                throw failure;
-            }
-            try {
-                Thread.sleep(5);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw failure;
-            }
+        if (!factory.awaitLeaving(tried.backend(), LEAVING)) {
+            throw failure;
         }
         return this;
     }

@@ -153,6 +153,7 @@ public final class StorageFactory implements HealthChecker {
             if (restarting && !removed) {
                 swapping.remove(name.toString());
             }
+            swapping.notifyAll();
         }
         if (removed) {
             if (restarting) {
@@ -253,6 +254,29 @@ public final class StorageFactory implements HealthChecker {
                     + "installed bundle provides it (available: " + backends.keySet() + ")");
         }
         return b;
+    }
+
+    /**
+     * Waits, at most {@code max}, until {@code backend} is no longer the one in use: a backend that
+     * refused a request because its bundle is stopping leaves the factory in a moment. Whether it left.
+     */
+    boolean awaitLeaving(StorageBackend backend, java.time.Duration max) {
+        long deadline = System.nanoTime() + max.toNanos();
+        synchronized (swapping) {
+            while (backends.get(backendName) == backend) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                try {
+                    swapping.wait(Math.max(1, left / 1_000_000));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            }
+            return true;
+        }
     }
 
     /** While the backend's bundle is being updated, waits for its new revision until the grace period ends. */
